@@ -1,0 +1,148 @@
+# gp: a GASNet-1 conduit library (libgp) and its commands.
+#
+# Plain GNU make, no autotools.  Every build variant gets its own tree under
+# build/<variant>/ so SEQ, PAR and sanitizer objects never mix:
+#
+#   seq   the default library (GASNET_SEQ: no locks on any path)
+#   par   the thread-safe library (GASNET_PAR)
+#   asan  SEQ built with AddressSanitizer + UBSan, for the test suite
+#   pasan PAR built with AddressSanitizer + UBSan, for the threaded tests
+#
+# Targets:
+#   make            build the libraries, commands and tests (seq and par)
+#   make demo       install missing Debian packages, build, run the put/AM-style ping-pong demo
+#   make check      install missing Debian packages, build every variant, run every test
+#   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
+#   make clang      build everything with clang instead of gcc (warnings are errors there too)
+#   make lint       cppcheck over the sources
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+VERSION := 0.1.0
+SOVERSION := 0
+BUILD   ?= build
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
+             -Ilibcore/include -Ilibcore -Itests/harness -DGP_VERSION='"$(VERSION)"'
+OPT      ?= -O2
+LIBS     := -lcrypto -lpthread -lrt -lm
+POPT_LIBS := -lpopt
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+variant_cflags_seq   := $(OPT) -DGASNET_SEQ=1 -DGP_PAR=0
+variant_cflags_par   := $(OPT) -DGASNET_PAR=1 -DGP_PAR=1
+variant_cflags_asan  := -O1 $(SAN) -DGASNET_SEQ=1 -DGP_PAR=0
+variant_cflags_pasan := -O1 $(SAN) -DGASNET_PAR=1 -DGP_PAR=1
+variant_ldflags_asan  := $(SAN)
+variant_ldflags_pasan := $(SAN)
+VARIANTS := seq par asan pasan
+
+LIB_SRC   := $(sort $(wildcard libcore/*/*.c))
+RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c))
+DEMO_SRC  := $(sort $(wildcard bench/gp-demo/*.c))
+HARNESS_SRC := $(sort $(wildcard tests/harness/*.c))
+UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
+ITEST_SRC := $(sort $(wildcard tests/integration/*.c))
+
+# $(call variant_rules,NAME) defines the objects, libraries, commands and
+# test programs of one variant.
+define variant_rules
+$(1)_DIR    := $(BUILD)/$(1)
+$(1)_CFLAGS := $(BASEFLAGS) $(variant_cflags_$(1)) $(CFLAGS)
+$(1)_LDFLAGS := $(variant_ldflags_$(1)) $(LDFLAGS)
+$(1)_LIBOBJ := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(LIB_SRC))
+$(1)_ALIB   := $$($(1)_DIR)/lib/libgp.a
+$(1)_SOLIB  := $$($(1)_DIR)/lib/libgp.so.$(SOVERSION)
+$(1)_BINS   := $$($(1)_DIR)/bin/gp-run $$($(1)_DIR)/bin/gp-demo
+$(1)_UNITS  := $$(patsubst tests/unit/%.c,$$($(1)_DIR)/tests/unit/%,$(UNIT_SRC))
+$(1)_ITESTS := $$(patsubst tests/integration/%.c,$$($(1)_DIR)/tests/integration/%,$(ITEST_SRC))
+$(1)_HARNESS := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(HARNESS_SRC))
+
+$$($(1)_DIR)/obj/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_CFLAGS) -c $$< -o $$@
+
+$$($(1)_ALIB): $$($(1)_LIBOBJ)
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+
+$$($(1)_SOLIB): $$($(1)_LIBOBJ) libcore/libgp.map
+	@mkdir -p $$(dir $$@)
+	$$(CC) -shared -Wl,-soname,libgp.so.$(SOVERSION) -Wl,--version-script=libcore/libgp.map \
+	  $$($(1)_LDFLAGS) -o $$@ $$($(1)_LIBOBJ) $(LIBS)
+
+$$($(1)_DIR)/bin/gp-run: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(RUN_SRC)) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
+
+$$($(1)_DIR)/bin/gp-demo: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(DEMO_SRC)) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
+
+$$($(1)_DIR)/tests/unit/%: $$($(1)_DIR)/obj/tests/unit/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
+
+$$($(1)_DIR)/tests/integration/%: $$($(1)_DIR)/obj/tests/integration/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
+
+.PHONY: $(1)
+$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS)
+
+-include $$($(1)_LIBOBJ:.o=.d)
+-include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
+endef
+
+$(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
+
+.PHONY: all deps demo check check-quick install uninstall clean clang lint
+
+all: seq par
+
+deps:
+	@sh tools/deps.sh
+
+demo: deps
+	$(MAKE) seq
+	$(BUILD)/seq/bin/gp-run -n 4 $(BUILD)/seq/bin/gp-demo
+
+# check: every variant, every suite; the last line is "N passed, N failed".
+check: deps
+	$(MAKE) seq par asan pasan
+	@sh tests/run.sh $(BUILD) seq par asan pasan
+
+check-quick: seq
+	@sh tests/run.sh $(BUILD) seq
+
+clang:
+	$(MAKE) CC=clang BUILD=build-clang seq par
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	  --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 -Ilibcore/include -Ilibcore libcore cmd bench
+
+PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
+install: seq par
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(PCDIR) $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+	  $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 $(seq_ALIB) $(DESTDIR)$(PREFIX)/lib/libgp.a
+	install -m 755 $(seq_SOLIB) $(DESTDIR)$(PREFIX)/lib/libgp.so.$(SOVERSION)
+	ln -sf libgp.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libgp.so
+	install -m 644 $(par_ALIB) $(DESTDIR)$(PREFIX)/lib/libgp-par.a
+	install -m 755 $(par_SOLIB) $(DESTDIR)$(PREFIX)/lib/libgp-par.so.$(SOVERSION)
+	ln -sf libgp-par.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libgp-par.so
+	install -m 644 libcore/include/*.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(seq_DIR)/bin/gp-run $(DESTDIR)$(PREFIX)/bin/gp-run
+	install -m 755 $(seq_DIR)/bin/gp-demo $(DESTDIR)$(PREFIX)/bin/gp-demo
+	for f in man/man1/*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for f in man/man3/*.3; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
+	for f in man/man7/*.7; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libcore/gp.pc.in > $(PCDIR)/gp.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libcore/gp-par.pc.in > $(PCDIR)/gp-par.pc
+
+clean:
+	rm -rf $(BUILD) build-clang

@@ -1,0 +1,162 @@
+/*
+ * gp-run's pieces and what they share.
+ *
+ *   main.c         the order of things: options, configuration, listen,
+ *                  spawn, serve, clean up, exit status
+ *   options.c      the command line (libpopt) and the program lookup
+ *   spawn_local.c  fork/exec of the job's processes on this host
+ *   server.c       the event loop: signals, the listener, connections, time
+ *   conn.c         one control connection: key proof, framing, messages
+ *   gather.c       collective rounds (allgather, barrier, broadcast)
+ *   job.c          the process table and the exit policy
+ *   shmclean.c     removal of the job's leftover shared-memory objects
+ *   say.c          gp-run's own messages
+ */
+#ifndef GP_RUN_GP_RUN_H
+#define GP_RUN_GP_RUN_H
+
+#include "boot/boot.h"
+#include "boot/keyproof.h"
+#include "boot/wire.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit status for a command line (or environment) gp-run can't accept. */
+#define RUN_EXIT_USAGE 2
+/* run_parse_options: go on and run the job. */
+#define RUN_CONTINUE (-1)
+/* The largest job the local spawner starts. */
+#define RUN_MAX_PROCS 4096
+/* Strangers that may be proving the key at the same time. */
+#define RUN_MAX_UNPROVEN 64
+/* Seconds a new connection has to prove the key. */
+#define RUN_PROOF_TIMEOUT_S 10.0
+
+struct run_opts {
+    int nprocs;
+    int nhosts;
+    char *env_list;   /* -E: names only; the local spawner passes everything */
+    int verbose;
+    int test_only;
+    int keep;
+    char **argv;      /* the program and its arguments, NULL-terminated */
+    char *prog_path;  /* argv[0] as found in PATH */
+};
+
+int run_parse_options(int argc, const char **argv, struct run_opts *opts);
+void run_free_options(struct run_opts *opts);
+
+/* say.c: "gp-run: ..." on stderr, one write per line. */
+extern int run_verbose;
+void run_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void run_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double run_now(void);
+
+/* How far the job is in being taken down (see job.c for the policy). */
+enum run_phase {
+    PHASE_RUNNING,   /* nothing has gone wrong */
+    PHASE_GRACE,     /* a rank exited non-zero: the others may finish alone */
+    PHASE_TERM,      /* SIGTERM (or the forwarded signal) sent */
+    PHASE_KILL       /* SIGKILL sent */
+};
+
+struct run_proc {
+    pid_t pid;        /* 0: never started */
+    int running;
+    int conn;         /* its control connection (index), -1 if none */
+    int joined;       /* said HELLO */
+    int finished;     /* said FINI */
+};
+
+struct run_job {
+    int nprocs;
+    char jobid[GP_BOOT_JOBID_LEN + 1];
+    uint8_t key[GP_KEY_LEN];
+    struct run_proc *procs;
+    int running;
+    pid_t pgid;               /* the job's process group, 0 until the first fork */
+    int code;                 /* the job's exit status once decided, else -1 */
+    int interrupt_sig;        /* the signal gp-run was asked to stop with */
+    uint64_t sent_signals;    /* bit s: gp-run sent signal s to the job */
+    enum run_phase phase;
+    double deadline;          /* run_now() of the next phase, 0 if none */
+    double exit_timeout;
+};
+
+/* A control connection's reading state. */
+struct run_conn {
+    int fd;                   /* -1: free slot */
+    int proven;               /* passed the key proof */
+    int rank;                 /* after HELLO, else -1 */
+    char peer[64];
+    uint8_t nonce_s[GP_NONCE_LEN];
+    double proof_deadline;
+    uint8_t hdr_raw[GP_WIRE_HDR_LEN];
+    size_t hdr_got;
+    struct gp_wire_hdr hdr;
+    uint8_t *body;            /* hdr.len + 1 bytes once the header is in */
+    size_t body_got;
+};
+
+/* A collective in progress: one contribution per rank. */
+struct run_round {
+    int count;
+    uint32_t kind, root, len;
+    int first_rank;
+    uint8_t **parts;
+    char *present;
+};
+
+struct run_server {
+    struct run_job *job;
+    int listen_fd;
+    int signal_fd;
+    char addr[64];            /* host:port for GP_BOOT_ADDR */
+    struct run_conn *conns;
+    int nconns;               /* slots */
+    struct run_round round;
+};
+
+/* job.c */
+int job_init(struct run_job *job, int nprocs, double exit_timeout);
+void job_free(struct run_job *job);
+int job_rank_of(const struct run_job *job, pid_t pid);
+void job_reaped(struct run_server *srv, pid_t pid, int status);
+void job_fail(struct run_server *srv, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void job_abort(struct run_server *srv, int rank, int code);
+void job_interrupt(struct run_job *job, int sig);
+void job_stop(struct run_job *job, int stopped);
+void job_tick(struct run_job *job, double now);
+int job_exit_status(const struct run_job *job);
+
+/* spawn_local.c */
+void spawn_describe(const struct run_job *job, const struct run_opts *opts, const char *addr);
+int spawn_local(struct run_job *job, const struct run_opts *opts, const char *addr,
+                const sigset_t *child_mask);
+
+/* server.c */
+int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask);
+void server_run(struct run_server *srv);
+void server_close(struct run_server *srv);
+
+/* conn.c */
+void conn_accept(struct run_server *srv);
+void conn_service(struct run_server *srv, int index);
+void conn_close(struct run_server *srv, int index);
+void conn_expire(struct run_server *srv, double now);
+int conn_send(struct run_server *srv, int index, uint32_t type, const void *payload,
+              uint32_t len);
+
+/* gather.c */
+int gather_init(struct run_round *round, int nprocs);
+void gather_free(struct run_round *round, int nprocs);
+void gather_contribute(struct run_server *srv, int rank, const uint8_t *body, uint32_t len);
+void gather_check_stuck(struct run_server *srv);
+
+/* shmclean.c */
+void shm_cleanup(const char *jobid, int keep);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * Bootstrap: how a process learns its job.
+ *
+ * Under gp-run a process finds, in its environment, the address of gp-run's
+ * control channel (GP_BOOT_ADDR), its rank and the job size (GP_RANK,
+ * GP_SIZE), the job id (GP_JOBID) and the number of an inherited file
+ * descriptor from which it reads the job key (GP_BOOT_KEY_FD).  The key never
+ * appears on a command line or in the environment.  Before anything else the
+ * process and gp-run prove to each other that they hold the key (an HMAC
+ * over fresh nonces), so a stranger can't join the job or impersonate it.
+ *
+ * Without GP_BOOT_ADDR the process is a singleton: a 1-node job whose
+ * collectives are local no-ops.
+ *
+ * The collectives are what the seed's cnos_barrier / cnos_get_nidpid_map did
+ * on the Cray: they run over gp-run's channel, not over the transports, and
+ * are meant for start-up and shutdown only.
+ */
+#ifndef GP_BOOT_BOOT_H
+#define GP_BOOT_BOOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Length of a job id string, without the terminating NUL. */
+#define GP_BOOT_JOBID_LEN 16
+
+/*
+ * Learns rank, size and job id; connects to the launcher.  Returns
+ * GASNET_OK, or GASNET_ERR_RESOURCE after printing one line that says why
+ * (launcher unreachable, key refused, malformed GP_* variable).
+ */
+int gp_boot_init(void);
+
+int gp_boot_rank(void);
+int gp_boot_size(void);
+/* True when started without a launcher (a 1-node job). */
+int gp_boot_is_singleton(void);
+/* The job's id: GP_BOOT_JOBID_LEN lowercase hex digits; also used to name
+ * shared-memory objects.  A singleton makes one up. */
+const char *gp_boot_jobid(void);
+
+/* Length of the job key in bytes. */
+#define GP_BOOT_KEY_LEN 32
+
+/*
+ * The job key, for transports that prove it on their own connections (see
+ * boot/keyproof.h).  Valid after gp_boot_init; a singleton makes one up.
+ */
+const uint8_t *gp_boot_key(void);
+
+/* Each rank contributes len bytes; all receives size*len bytes, rank order. */
+int gp_boot_allgather(const void *mine, void *all, size_t len);
+int gp_boot_barrier(void);
+/* root's len bytes reach every rank's buf. */
+int gp_boot_broadcast(void *buf, size_t len, int root);
+
+/*
+ * Tells the launcher that this job must end now with exit_code (the launcher
+ * kills the other processes), then exits this process.  Safe to call from
+ * any state, including before gp_boot_init completed.
+ */
+_Noreturn void gp_boot_abort(int exit_code, const char *why);
+
+/*
+ * Tells the launcher this process is ending normally with exit_code and
+ * closes the channel.  After this the collectives are unavailable.
+ */
+int gp_boot_fini(int exit_code);
+
+#endif

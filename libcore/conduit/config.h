@@ -1,0 +1,153 @@
+/*
+ * The one table of environment variables.
+ *
+ * Every variable gp reads is a row here: name, type, default, accepted
+ * range, the transport it concerns, and a line of documentation.  Parsing,
+ * validation, the GASNET_VERBOSEENV echo, gp-check --env and the gp-env(7)
+ * man page all come from this table; no code calls getenv() for a
+ * GASNET_* or GP_* variable except through it.
+ */
+#ifndef GP_CONDUIT_CONFIG_H
+#define GP_CONDUIT_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum gp_cfg_type {
+    GP_CFG_BOOL,    /* 0 1 y n yes no true false (any case) */
+    GP_CFG_INT,     /* decimal (or 0x hex) integer within [min, max] */
+    GP_CFG_SIZE,    /* bytes, with optional K M G T (or KB MB GB TB) suffix, powers of 1024 */
+    GP_CFG_DOUBLE,  /* floating point within [min, max] */
+    GP_CFG_STRING   /* free text */
+};
+
+/* Where a value came from, for gp-check --env and the verbose echo. */
+enum gp_cfg_source {
+    GP_CFG_FROM_DEFAULT,
+    GP_CFG_FROM_ENV,
+    GP_CFG_FROM_JOBSIZE   /* derived at attach from the job size (credit table) */
+};
+
+/* gp_cfg_row.flags */
+#define GP_CFG_F_BARE_MEGABYTES 0x1u /* SIZE: a bare number means megabytes (firehose) */
+#define GP_CFG_F_MIN_EXCLUSIVE  0x2u /* DOUBLE: the value must be greater than min */
+#define GP_CFG_F_NO_EFFECT      0x4u /* accepted but ignored: warn once when set (bool: when true) */
+
+/* gp_cfg_row.offset of a row that is validated but not stored (read with gp_config_getenv). */
+#define GP_CFG_NO_FIELD ((size_t)-1)
+
+struct gp_cfg_row {
+    const char *name;
+    enum gp_cfg_type type;
+    const char *default_text;  /* NULL: no default ("derived" or unset) */
+    double min, max;           /* for INT, SIZE, DOUBLE */
+    const char *transport;     /* "all", "shm", "tcp", "ibv", "launcher" */
+    const char *doc;
+    size_t offset;             /* where the parsed value lives in struct gp_config */
+    /* Optional members; zero means none. */
+    const char *choices;       /* STRING: the accepted words, "shm|tcp|ibv" (any case) */
+    const char *unset_means;   /* no default_text: what an unset variable stands for */
+    double unset_value;        /* no default_text: the value stored while unset */
+    const char *fallback;      /* unset: take the value of this other row */
+    unsigned flags;            /* GP_CFG_F_* */
+};
+
+/*
+ * Parsed values, one field per row.  Fields are named after the variable
+ * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.
+ */
+struct gp_config {
+    /* seed 000, GASNET_PORTAL_* */
+    int64_t portal_msg_limit;
+    int64_t portal_num_tmpmd;
+    int     portal_packed_long;
+    int     portal_flow_control;
+    int     portal_dynamic_credits;
+    int64_t portal_sb_chunks;
+    int64_t portal_rpl_chunks;
+    int64_t portal_safe_limit;
+    int64_t portal_am_limit;
+    int64_t portal_sys_limit;
+    int64_t portal_max_cred_per_node;
+    int     portal_accel;
+    int     portal_credit_stats;
+    int64_t portal_epoch_duration;
+    int64_t portal_cred_per_node;      /* 0: from the credit table */
+    int64_t portal_banked_credits;     /* -1: from the credit table */
+    uint64_t portal_amrecv_space;      /* 0: from the credit table */
+    int64_t portal_put_bounce_limit;   /* -1: unset, use PUTGET */
+    int64_t portal_get_bounce_limit;   /* -1: unset, use PUTGET */
+    int64_t portal_putget_bounce_limit;
+    int64_t portal_lender_limit;
+    int64_t portal_revoke_limit;
+    int64_t portal_num_scavenge;
+    /* standard GASNet variables */
+    int     verboseenv;
+    uint64_t max_segsize;
+    double  physmem_pinnable_ratio;
+    double  exittimeout;
+    double  exittimeout_max;
+    double  exittimeout_min;
+    double  exittimeout_factor;
+    int     backtrace;
+    int     freeze;
+    int     freeze_on_error;
+    const char *tracefile;
+    const char *statsfile;
+    /* firehose (seed 000; used by ibv) */
+    int     use_firehose;
+    uint64_t firehose_maxregion_size;
+    int64_t firehose_maxvictim_r;
+    uint64_t firehose_maxvictim_m;
+    int     firehose_verbose;
+    /* gp's own */
+    const char *gp_log_level;
+    const char *gp_transport;
+};
+
+/* The parsed configuration; valid after gp_config_load(). */
+extern struct gp_config gp_cfg;
+
+/* The table itself, for gp-check --env, the man page test and the echo. */
+const struct gp_cfg_row *gp_config_rows(size_t *count);
+const struct gp_cfg_row *gp_config_find(const char *name);
+enum gp_cfg_source gp_config_source(const struct gp_cfg_row *row);
+
+/*
+ * Parses every row from the environment.  On a bad value returns
+ * GASNET_ERR_BAD_ARG and writes into errbuf one sentence naming the
+ * variable, the value given and the accepted form; nothing is clamped.
+ * Unknown GASNET_* / GP_* variables produce a warning naming the closest
+ * known variable.  Safe to call again (re-reads the environment); on an
+ * error gp_cfg keeps its previous values.  A table row whose own default
+ * does not parse is a programming error: GASNET_ERR_RESOURCE.
+ */
+int gp_config_load(char *errbuf, size_t errlen);
+
+/* The value of a row as text (for echo and gp-check --env). */
+void gp_config_format_value(const struct gp_cfg_row *row, char *buf, size_t len);
+
+/*
+ * Records that a row's value was derived at attach (e.g. from job size).
+ * A value the user set wins: the row is then left alone, so read gp_cfg
+ * afterwards rather than trusting the value passed in.
+ */
+void gp_config_set_derived(const char *name, int64_t value);
+/* The same for DOUBLE rows (GASNET_EXITTIMEOUT). */
+void gp_config_set_derived_double(const char *name, double value);
+
+/* The GASNET_VERBOSEENV echo: one line per variable, with its source. */
+void gp_config_print(FILE *out);
+
+/* Parsers shared with the boot and launcher code, also unit-tested.
+ * Each returns GASNET_OK, or GASNET_ERR_BAD_ARG leaving *out untouched. */
+int gp_config_parse_bool(const char *text, int *out);
+int gp_config_parse_int(const char *text, int64_t *out);
+int gp_config_parse_size(const char *text, uint64_t *out);
+int gp_config_parse_double(const char *text, double *out);
+
+/* The raw value of a variable in the table (or NULL); the only getenv door. */
+const char *gp_config_getenv(const char *name);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * Event queues: rings in the registered region (so peers can post to them)
+ * plus the owner's bookkeeping that turns "every deposit of a full, auto-
+ * unlinking MD has been reported" into the UNLINK event, which Portals
+ * delivers after the last PUT_END of that MD.
+ */
+#include "ptl/ni.h"
+
+struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle)
+{
+    unsigned index = ptl_handle_index(handle);
+    if (handle == PTL_EQ_NONE || index >= ni->max_eq)
+        return NULL;
+    struct ptl_eq_local *eq = &ni->eqs[index];
+    if (!eq->in_use || eq->gen != ptl_handle_gen(handle))
+        return NULL;
+    return eq;
+}
+
+int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out)
+{
+    if (count == 0 || count > (1u << 24))
+        return PTL_MD_ILLEGAL;
+    struct ptl_ring *ring = ptl_region_alloc(ni, ptl_ring_bytes(count), 64);
+    if (ring == NULL)
+        return PTL_NO_SPACE;
+    ptl_ring_init(ring, count);
+    int rc = PTL_NO_SPACE;
+    gp_mutex_lock(&ni->lock);
+    for (unsigned i = 0; i < ni->max_eq; i++) {
+        struct ptl_eq_local *eq = &ni->eqs[i];
+        if (eq->in_use)
+            continue;
+        eq->in_use = 1;
+        eq->ring = ring;
+        /* Peers find the ring through the EQ table; publish it last. */
+        __atomic_store_n(&region_eq_table(ni->region)[i], (uint64_t)((char *)ring - (char *)ni->region),
+                         __ATOMIC_RELEASE);
+        *eq_out = ptl_handle_make(eq->gen, i);
+        rc = PTL_OK;
+        break;
+    }
+    gp_mutex_unlock(&ni->lock);
+    return rc;
+}
+
+/*
+ * Accounts a PUT_END / GET_END taken from an EQ against its attached MD.
+ * When the MD is inactive and every operation it accepted has been
+ * reported, it leaves the list and an UNLINK event is queued behind.
+ */
+static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
+                                 const struct ptl_event *event)
+{
+    struct ptl_md_local *md = ptl_md_lookup(ni, event->md_handle);
+    if (md == NULL || !md->attached)
+        return;
+    struct ptl_pte_shared *pte = region_pte(ni->region, md->pt_index);
+    struct ptl_me_slot *slot = pte_slot(ni->hdr, pte, md->slot);
+    if (SHARED_LOAD(slot->unlink_op) != PTL_UNLINK)
+        return;
+    int local = !(md->desc.options & PTL_MD_MANAGE_REMOTE);
+    uint64_t span = local ? ptl_deposit_span(event->mlength, event->offset, md->desc.length) : 0;
+    uint64_t bytes = atomic_fetch_add(&md->bytes_seen, span) + span;
+    uint64_t ops = atomic_fetch_add(&md->ops_seen, 1) + 1;
+    uint64_t state = atomic_load_explicit(&slot->state, memory_order_acquire);
+    if (!(state & MD_STATE_INACTIVE))
+        return;
+    if (local && bytes != md_state_offset(state))
+        return;
+    uint64_t start_ops = md_state_ops(md->start_state);
+    if (start_ops != MD_STATE_OPS_INF && ops != start_ops - md_state_ops(state))
+        return;
+    struct ptl_event unlink = *event;
+    unlink.type = PTL_EVENT_UNLINK;
+    unlink.rlength = unlink.mlength = 0;
+    unlink.offset = md_state_offset(state);
+    gp_mutex_lock(&ni->lock);
+    ptl_md_detach_locked(ni, md);
+    ptl_md_release_locked(ni, md);
+    gp_mutex_unlock(&ni->lock);
+    ptl_ring_push(eq->ring, &unlink);
+}
+
+int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t handle, struct ptl_event *event)
+{
+    struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
+    if (eq == NULL)
+        return PTL_EQ_INVALID;
+    int rc = ptl_ring_pop(eq->ring, event);
+    if ((rc == PTL_OK || rc == PTL_EQ_DROPPED) &&
+        (event->type == PTL_EVENT_PUT_END || event->type == PTL_EVENT_GET_END))
+        account_target_event(ni, eq, event);
+    return rc;
+}
+
+unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t handle)
+{
+    struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
+    return eq ? ptl_ring_count(eq->ring) : 0;
+}

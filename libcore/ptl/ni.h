@@ -1,0 +1,116 @@
+/*
+ * The NI as the ptl files and the transports see it (not the conduit).
+ */
+#ifndef GP_PTL_NI_H
+#define GP_PTL_NI_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "nal/nal.h"
+#include "ptl/ptl.h"
+#include "ptl/ring.h"
+#include "ptl/shared.h"
+#include "util/thread.h"
+
+/* This process's record of one MD, bound or attached. */
+struct ptl_md_local {
+    uint16_t gen;              /* handle generation: stale handles are refused */
+    uint8_t in_use;
+    uint8_t attached;
+    struct ptl_md_desc desc;
+    unsigned pt_index;         /* attached: where it is published */
+    unsigned slot;
+    uint64_t start_state;      /* attached: the state word it was published with */
+    _Atomic int ops_left;      /* bound: operations left, -1 for infinite */
+    _Atomic uint64_t bytes_seen;  /* attached, locally managed: deposits whose event was taken */
+    _Atomic uint64_t ops_seen;    /* attached: operations whose event was taken */
+    unsigned next_free;
+};
+
+struct ptl_eq_local {
+    struct ptl_ring *ring;
+    uint16_t gen;
+    uint8_t in_use;
+};
+
+struct ptl_ni {
+    const struct nal_ops *nal;
+    void *nal_state;
+    int rank;
+    int size;
+    void *region;                   /* this process's registered region */
+    uint64_t region_bytes;
+    struct ptl_region_header *hdr;
+    uint64_t arena_next;            /* bump allocator inside the region */
+    void **peer_region;             /* where each peer's region is mapped here (shm, loop) */
+    struct ptl_md_local *mds;
+    unsigned max_md;
+    unsigned md_free_head;          /* index + 1, 0 = none */
+    struct ptl_eq_local *eqs;
+    unsigned max_eq;
+    gp_mutex_t lock;                /* tables, list edits, arena; PAR builds only */
+};
+
+/* Handle encoding: generation in the high half, index + 1 in the low half. */
+static inline uint32_t ptl_handle_make(uint16_t gen, unsigned index)
+{
+    return ((uint32_t)gen << 16) | (uint32_t)(index + 1);
+}
+static inline unsigned ptl_handle_index(uint32_t handle) { return (handle & 0xffffu) - 1; }
+static inline uint16_t ptl_handle_gen(uint32_t handle) { return (uint16_t)(handle >> 16); }
+
+/* Lookups that check the handle; NULL if stale or unknown. */
+struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle);
+struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle);
+
+/*
+ * Target side of an operation, run by whoever can touch the target's region
+ * (the initiator on shm and loop, the target's progress engine on tcp).
+ */
+struct ptl_match {
+    struct ptl_me_slot *slot;
+    uint64_t data_offset;   /* where the bytes go / come from, from the region base */
+    uint64_t md_offset;     /* the same, from the MD's start */
+    uint64_t mlength;
+    uint32_t options;
+    uint32_t eq_index;
+    uint32_t md_handle;
+    uint64_t md_start;
+    uint64_t user_ptr;
+};
+
+enum ptl_op_kind { PTL_OP_PUT, PTL_OP_GET };
+
+/* PTL_OK with *match filled, or PTL_FAIL when no MD takes the message (dropped and counted). */
+int ptl_target_match(void *region, unsigned pt_index, enum ptl_op_kind op, uint64_t match_bits,
+                     uint64_t remote_offset, uint64_t length, struct ptl_match *match);
+/* Posts PUT_END / GET_END to the target's EQ if its MD asks for it. */
+void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
+                      unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
+                      unsigned pt_index);
+
+/* Both halves of an operation on a region this process can address directly. */
+int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
+int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
+
+/* Posts an initiator-side event (SEND_END, ACK, REPLY_END) for a local MD. */
+void ptl_initiator_event(struct ptl_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
+                         uint64_t mlength, uint64_t remote_md_offset);
+
+/* Owner side of an auto-unlink; the caller holds ni->lock. */
+void ptl_md_detach_locked(struct ptl_ni *ni, struct ptl_md_local *md);
+void ptl_md_release_locked(struct ptl_ni *ni, struct ptl_md_local *md);
+
+/* Bytes a deposit of mlength at md_offset takes in a locally managed MD. */
+static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, uint64_t md_length)
+{
+    uint64_t span = ((mlength ? mlength : 1) + 7) & ~(uint64_t)7;
+    uint64_t room = md_length - md_offset;
+    return span < room ? span : room;
+}
+
+/* Lays out an empty region header (used by ptl_ni_init on the nal's memory). */
+int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * ptl: Portals 3.3 semantics in user space.
+ *
+ * This is the only interface the conduit speaks to (seed 000, "A Brief
+ * Overview of Portals").  A network interface (NI) owns:
+ *
+ *  - a registered region: memory that peers can reach (the GASNet segment
+ *    and the conduit's ReqSB / RplSB / ReqRB buffers are carved from it);
+ *  - a portal table: each entry holds an ordered match list of memory
+ *    descriptors (MDs) with 64-bit match and ignore bits;
+ *  - event queues (EQs) that report SEND_END, ACK, PUT_END, GET_END,
+ *    REPLY_END and UNLINK.
+ *
+ * MDs are either free floating (ptl_md_bind: the source of a put or the
+ * destination of a get, any memory) or attached to a portal table entry
+ * (ptl_md_attach: a target of remote puts and gets, memory inside the
+ * registered region).  An attached MD is remotely managed (the initiator's
+ * offset is used) or locally managed (deposits are packed one after the other;
+ * when less than max_size bytes remain the MD is full and, with PTL_UNLINK,
+ * leaves the list; an UNLINK event follows the last PUT_END it received).
+ *
+ * Where a transport lets the initiator act on the target's memory directly
+ * (shm), the target-side matching runs in the initiator; elsewhere (tcp) the
+ * target's progress engine runs it.  Either way the semantics are these.
+ *
+ * Calls return PTL_OK or a PTL_* status; ptl_strerror() names it.
+ */
+#ifndef GP_PTL_PTL_H
+#define GP_PTL_PTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ptl_status {
+    PTL_OK = 0,
+    PTL_FAIL,             /* a transport or system failure, already logged */
+    PTL_NO_SPACE,         /* a fixed-size table or the registered region is full */
+    PTL_EQ_EMPTY,         /* no event waiting */
+    PTL_EQ_DROPPED,       /* an event was returned, but at least one was lost before it */
+    PTL_EQ_INVALID,
+    PTL_MD_INVALID,       /* stale or unknown MD handle */
+    PTL_MD_ILLEGAL,       /* bad MD description (e.g. attached memory outside the region) */
+    PTL_MD_IN_USE,        /* unlink of an MD that still has operations pending */
+    PTL_PT_INDEX_INVALID,
+    PTL_PROCESS_INVALID,  /* target rank out of range */
+    PTL_SEGV,             /* local offset/length outside the MD */
+    PTL_NO_INIT
+};
+
+const char *ptl_strerror(int status);
+
+enum ptl_event_kind {
+    PTL_EVENT_SEND_END = 1,
+    PTL_EVENT_ACK,
+    PTL_EVENT_PUT_END,
+    PTL_EVENT_GET_END,
+    PTL_EVENT_REPLY_END,
+    PTL_EVENT_UNLINK
+};
+
+const char *ptl_event_kind_str(int kind);
+
+/* Handles are an index and a generation, so a stale handle is detected. */
+typedef uint32_t ptl_handle_md_t;
+typedef uint32_t ptl_handle_eq_t;
+#define PTL_INVALID_HANDLE ((uint32_t)0)
+#define PTL_EQ_NONE ((ptl_handle_eq_t)0)
+
+/* MD options (Portals 3.3 names where Portals has one). */
+#define PTL_MD_OP_PUT           0x0001u  /* accepts remote puts */
+#define PTL_MD_OP_GET           0x0002u  /* accepts remote gets */
+#define PTL_MD_MANAGE_REMOTE    0x0004u  /* initiator's offset is used; default is locally managed */
+#define PTL_MD_TRUNCATE         0x0008u  /* accept a too-long message, keeping what fits */
+#define PTL_MD_ACK_DISABLE      0x0010u  /* never send an ACK for puts into this MD */
+#define PTL_MD_SEND_END_DISABLE 0x0020u  /* no SEND_END for operations from this MD */
+#define PTL_MD_EVENT_DISABLE    0x0040u  /* no events at all except UNLINK */
+
+#define PTL_MD_THRESH_INF (-1)
+/* Finite thresholds are limited by the width of the shared state word. */
+#define PTL_MD_THRESH_MAX 4094
+
+struct ptl_md_desc {
+    void *start;
+    uint64_t length;
+    int threshold;       /* operations before the MD goes inactive, or PTL_MD_THRESH_INF */
+    uint64_t max_size;   /* locally managed: full when fewer bytes than this remain */
+    unsigned options;
+    ptl_handle_eq_t eq;  /* PTL_EQ_NONE for no events */
+    void *user_ptr;      /* returned in every event on this MD */
+};
+
+enum ptl_unlink_op { PTL_RETAIN = 0, PTL_UNLINK = 1 };
+enum ptl_ins_pos { PTL_INS_AFTER = 0, PTL_INS_BEFORE = 1 };
+enum ptl_ack_req { PTL_NOACK_REQ = 0, PTL_ACK_REQ = 1 };
+
+struct ptl_event {
+    uint32_t type;           /* enum ptl_event_kind */
+    uint32_t initiator;      /* rank that started the operation */
+    uint32_t pt_index;
+    ptl_handle_md_t md_handle;
+    uint64_t match_bits;
+    uint64_t hdr_data;
+    uint64_t rlength;        /* bytes requested */
+    uint64_t mlength;        /* bytes moved (less than rlength when truncated) */
+    uint64_t offset;         /* where in the MD the data went or came from */
+    void *md_start;          /* the MD's start address, in the process receiving the event */
+    void *md_user_ptr;
+};
+
+struct ptl_ni;
+
+struct ptl_ni_params {
+    const char *transport;    /* "shm", "loop"; NULL picks the default (shm) */
+    uint64_t region_bytes;    /* registered memory peers can reach */
+    unsigned max_pt;          /* portal table entries */
+    unsigned max_me_per_pt;   /* attached MDs per entry */
+    unsigned max_eq;
+    unsigned max_md;          /* bound + attached MDs in this process */
+};
+
+/*
+ * Creates the NI: builds the registered region, exchanges addresses with
+ * every peer through the bootstrap and connects.  Collective.  Peers must
+ * not be sent to until the caller has finished attaching its MDs and a
+ * gp_boot_barrier() has passed (seed 000, "Notes on Bootstrapping").
+ */
+int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out);
+/* Collective: after it, no peer maps this NI's region any more. */
+int ptl_ni_fini(struct ptl_ni *ni);
+int ptl_ni_rank(const struct ptl_ni *ni);
+int ptl_ni_size(const struct ptl_ni *ni);
+const char *ptl_ni_transport(const struct ptl_ni *ni);
+
+/* Memory inside the registered region (never freed before ptl_ni_fini). */
+void *ptl_region_alloc(struct ptl_ni *ni, uint64_t bytes, uint64_t align);
+/* Bytes of the registered region still free. */
+uint64_t ptl_region_free_bytes(const struct ptl_ni *ni);
+
+/* Region bytes one EQ of count events takes (for sizing region_bytes). */
+uint64_t ptl_eq_bytes(unsigned count);
+int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out);
+/* PTL_OK, PTL_EQ_EMPTY, or PTL_EQ_DROPPED (event valid, an earlier one lost). */
+int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t eq, struct ptl_event *event);
+/* Events waiting (a snapshot; others may arrive at any time). */
+unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t eq);
+
+int ptl_md_bind(struct ptl_ni *ni, const struct ptl_md_desc *desc, ptl_handle_md_t *md_out);
+/*
+ * Attaches an MD to portal table entry pt_index.  base == PTL_INVALID_HANDLE
+ * with PTL_INS_AFTER appends at the end of the list, with PTL_INS_BEFORE
+ * inserts at the head; otherwise the MD goes right after / before base.
+ */
+int ptl_md_attach(struct ptl_ni *ni, unsigned pt_index, uint64_t match_bits, uint64_t ignore_bits,
+                  const struct ptl_md_desc *desc, enum ptl_unlink_op unlink_op,
+                  enum ptl_ins_pos position, ptl_handle_md_t base, ptl_handle_md_t *md_out);
+int ptl_md_unlink(struct ptl_ni *ni, ptl_handle_md_t md);
+/* The MD's description as it is now (locally managed: not the offset). */
+int ptl_md_query(struct ptl_ni *ni, ptl_handle_md_t md, struct ptl_md_desc *desc_out);
+
+int ptl_put_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset, uint64_t length,
+                   enum ptl_ack_req ack_req, unsigned target, unsigned pt_index,
+                   uint64_t match_bits, uint64_t remote_offset, uint64_t hdr_data);
+int ptl_put(struct ptl_ni *ni, ptl_handle_md_t md, enum ptl_ack_req ack_req, unsigned target,
+            unsigned pt_index, uint64_t match_bits, uint64_t remote_offset, uint64_t hdr_data);
+int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset, uint64_t length,
+                   unsigned target, unsigned pt_index, uint64_t match_bits,
+                   uint64_t remote_offset);
+int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_index,
+            uint64_t match_bits, uint64_t remote_offset);
+
+/* Lets a transport that needs it move data (tcp); a no-op on shm. */
+int ptl_progress(struct ptl_ni *ni);
+
+/* Messages that reached this NI but matched no MD (they are dropped). */
+uint64_t ptl_ni_dropped(const struct ptl_ni *ni);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * Logging: one line per message, written with a single write(2) so lines
+ * from several processes sharing a terminal do not interleave mid-line.
+ */
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+int gp_log_threshold = GP_LOG_WARN;
+
+static long log_rank = -1;
+static long log_nodes = -1;
+static gp_fatal_hook_fn fatal_hook;
+
+static const char *const level_names[] = { "error", "warn", "info", "debug", "trace" };
+
+void gp_log_set_identity(long rank, long nodes)
+{
+    log_rank = rank;
+    log_nodes = nodes;
+}
+
+int gp_log_level_parse(const char *text)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    for (int i = 0; i < (int)(sizeof level_names / sizeof level_names[0]); i++)
+        if (strcasecmp(text, level_names[i]) == 0)
+            return i;
+    if (text[0] >= '0' && text[0] <= '4' && text[1] == '\0')
+        return text[0] - '0';
+    return -1;
+}
+
+static void write_line(const char *line, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(STDERR_FILENO, line, len);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return;
+        }
+        line += n;
+        len -= (size_t)n;
+    }
+}
+
+void gp_log_vemit(int level, const char *subsys, const char *fmt, va_list ap)
+{
+    char line[1024];
+    int used;
+    if (level < 0 || level > GP_LOG_TRACE)
+        level = GP_LOG_ERROR;
+    if (log_rank >= 0)
+        used = snprintf(line, sizeof line, "gp[%ld/%ld] %s %s: ", log_rank, log_nodes,
+                        level_names[level], subsys);
+    else
+        used = snprintf(line, sizeof line, "gp[%ld] %s %s: ", (long)getpid(),
+                        level_names[level], subsys);
+    if (used < 0)
+        return;
+    if ((size_t)used < sizeof line - 1) {
+        int body = vsnprintf(line + used, sizeof line - (size_t)used, fmt, ap);
+        if (body > 0)
+            used += body;
+    }
+    if ((size_t)used > sizeof line - 2) {
+        /* Long message: mark the cut instead of dropping it silently. */
+        used = (int)sizeof line - 2;
+        memcpy(line + used - 3, "...", 3);
+    }
+    line[used++] = '\n';
+    write_line(line, (size_t)used);
+}
+
+void gp_log_emit(int level, const char *subsys, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gp_log_vemit(level, subsys, fmt, ap);
+    va_end(ap);
+}
+
+void gp_set_fatal_hook(gp_fatal_hook_fn hook)
+{
+    fatal_hook = hook;
+}
+
+_Noreturn void gp_fatal(const char *fmt, ...)
+{
+    char line[1024];
+    int used;
+    va_list ap;
+    if (log_rank >= 0)
+        used = snprintf(line, sizeof line, "gp: FATAL ERROR on node %ld/%ld: ", log_rank, log_nodes);
+    else
+        used = snprintf(line, sizeof line, "gp: FATAL ERROR on process %ld: ", (long)getpid());
+    va_start(ap, fmt);
+    int body = vsnprintf(line + used, sizeof line - (size_t)used, fmt, ap);
+    va_end(ap);
+    if (body > 0)
+        used += body;
+    if ((size_t)used > sizeof line - 2)
+        used = (int)sizeof line - 2;
+    line[used++] = '\n';
+    write_line(line, (size_t)used);
+
+    gp_fatal_hook_fn hook = fatal_hook;
+    fatal_hook = NULL; /* a fatal error inside the hook must not loop */
+    if (hook != NULL)
+        hook(1);
+    _exit(1);
+}

@@ -1,0 +1,827 @@
+/*
+ * The configuration table: defaults, strict parsing of every type, the
+ * error sentence, unknown-variable warnings, fallbacks and derived values,
+ * and the verbose echo.  Every test runs in its own process, so each starts
+ * by clearing GASNET_* and GP_* from its environment and sets what it needs.
+ */
+#include "../harness/test.h"
+
+#include <unistd.h>
+
+#include <gasnet.h>
+
+#include "conduit/config.h"
+#include "util/log.h"
+
+/* ---- helpers ---- */
+
+static void clear_our_environment(void)
+{
+    char *names[512];
+    size_t count = 0;
+    /* Collect first: unsetenv rearranges environ under the loop. */
+    for (char **entry = environ; *entry != NULL && count < 512; entry++) {
+        if (strncmp(*entry, "GASNET_", 7) != 0 && strncmp(*entry, "GP_", 3) != 0)
+            continue;
+        size_t len = strcspn(*entry, "=");
+        names[count] = strndup(*entry, len);
+        CHECK(names[count] != NULL);
+        count++;
+    }
+    for (size_t i = 0; i < count; i++) {
+        CHECK_EQ(unsetenv(names[i]), 0);
+        free(names[i]);
+    }
+}
+
+static void load_ok(void)
+{
+    char err[512] = "";
+    int rc = gp_config_load(err, sizeof err);
+    if (rc != GASNET_OK)
+        gp_test_fail(__FILE__, __LINE__, "gp_config_load returned %d: %s", rc, err);
+}
+
+#define CHECK_STR_EQ(actual, expected)                                          \
+    do {                                                                        \
+        const char *check_x_ = (actual), *check_y_ = (expected);               \
+        if (check_x_ == NULL || strcmp(check_x_, check_y_) != 0)                \
+            gp_test_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #actual, \
+                         check_x_ ? check_x_ : "(null)", check_y_);            \
+    } while (0)
+
+/* Sets name=value, loads, and expects exactly the error sentence given. */
+static void expect_rejected(int line, const char *name, const char *value, const char *message)
+{
+    char err[512] = "";
+    CHECK_EQ(setenv(name, value, 1), 0);
+    int rc = gp_config_load(err, sizeof err);
+    if (rc != GASNET_ERR_BAD_ARG)
+        gp_test_fail(__FILE__, line, "%s='%s' loaded with %d, expected GASNET_ERR_BAD_ARG", name,
+                     value, rc);
+    if (strcmp(err, message) != 0)
+        gp_test_fail(__FILE__, line, "message \"%s\", expected \"%s\"", err, message);
+    CHECK_EQ(unsetenv(name), 0);
+}
+
+static void set_and_load(const char *name, const char *value)
+{
+    CHECK_EQ(setenv(name, value, 1), 0);
+    load_ok();
+}
+
+/* Redirects fd 2 into a temporary file until end_capture(). */
+struct capture {
+    FILE *file;
+    int saved_fd;
+};
+
+static struct capture begin_capture(void)
+{
+    struct capture cap;
+    cap.file = tmpfile();
+    CHECK(cap.file != NULL);
+    fflush(stderr);
+    cap.saved_fd = dup(STDERR_FILENO);
+    CHECK(cap.saved_fd >= 0);
+    CHECK(dup2(fileno(cap.file), STDERR_FILENO) >= 0);
+    return cap;
+}
+
+static void end_capture(struct capture *cap, char *buf, size_t len)
+{
+    fflush(stderr);
+    CHECK(dup2(cap->saved_fd, STDERR_FILENO) >= 0);
+    close(cap->saved_fd);
+    rewind(cap->file);
+    size_t got = fread(buf, 1, len - 1, cap->file);
+    buf[got] = '\0';
+    fclose(cap->file);
+}
+
+static size_t count_occurrences(const char *haystack, const char *needle)
+{
+    size_t count = 0;
+    for (const char *p = strstr(haystack, needle); p != NULL; p = strstr(p + 1, needle))
+        count++;
+    return count;
+}
+
+/* ---- defaults ---- */
+
+static void test_defaults(void)
+{
+    clear_our_environment();
+    load_ok();
+    CHECK_EQ(gp_cfg.portal_msg_limit, 250);
+    CHECK_EQ(gp_cfg.portal_num_tmpmd, 1024);
+    CHECK_EQ(gp_cfg.portal_packed_long, 1);
+    CHECK_EQ(gp_cfg.portal_flow_control, 1);
+    CHECK_EQ(gp_cfg.portal_dynamic_credits, 1);
+    CHECK_EQ(gp_cfg.portal_sb_chunks, 1024);
+    CHECK_EQ(gp_cfg.portal_rpl_chunks, 1024);
+    CHECK_EQ(gp_cfg.portal_safe_limit, 12);
+    CHECK_EQ(gp_cfg.portal_am_limit, 8);
+    CHECK_EQ(gp_cfg.portal_sys_limit, 0);
+    CHECK_EQ(gp_cfg.portal_max_cred_per_node, 400);
+    CHECK_EQ(gp_cfg.portal_accel, 0);
+    CHECK_EQ(gp_cfg.portal_credit_stats, 0);
+    CHECK_EQ(gp_cfg.portal_epoch_duration, 1024);
+    CHECK_EQ(gp_cfg.portal_cred_per_node, 0);
+    CHECK_EQ(gp_cfg.portal_banked_credits, -1);
+    CHECK_EQ(gp_cfg.portal_amrecv_space, 0);
+    CHECK_EQ(gp_cfg.portal_put_bounce_limit, 1024);
+    CHECK_EQ(gp_cfg.portal_get_bounce_limit, 1024);
+    CHECK_EQ(gp_cfg.portal_putget_bounce_limit, 1024);
+    CHECK_EQ(gp_cfg.portal_lender_limit, 64);
+    CHECK_EQ(gp_cfg.portal_revoke_limit, 64);
+    CHECK_EQ(gp_cfg.portal_num_scavenge, 8);
+}
+
+static void test_defaults_standard(void)
+{
+    clear_our_environment();
+    load_ok();
+    CHECK_EQ(gp_cfg.verboseenv, 0);
+    CHECK_EQ(gp_cfg.max_segsize, 4ull << 30);
+    CHECK(gp_cfg.physmem_pinnable_ratio == 0.75);
+    CHECK(gp_cfg.exittimeout == 0.0);
+    CHECK(gp_cfg.exittimeout_max == 360.0);
+    CHECK(gp_cfg.exittimeout_min == 2.0);
+    CHECK(gp_cfg.exittimeout_factor == 0.25);
+    CHECK_EQ(gp_cfg.backtrace, 0);
+    CHECK_EQ(gp_cfg.freeze, 0);
+    CHECK_EQ(gp_cfg.freeze_on_error, 0);
+    CHECK(gp_cfg.tracefile == NULL);
+    CHECK(gp_cfg.statsfile == NULL);
+    CHECK_EQ(gp_cfg.use_firehose, 1);
+    CHECK_EQ(gp_cfg.firehose_maxregion_size, 128 * 1024);
+    CHECK_EQ(gp_cfg.firehose_maxvictim_r, 1024);
+    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 1024ull * 128 * 1024);
+    CHECK_EQ(gp_cfg.firehose_verbose, 0);
+    CHECK_STR_EQ(gp_cfg.gp_log_level, "warn");
+    CHECK(gp_cfg.gp_transport == NULL);
+}
+
+static void test_defaults_sources(void)
+{
+    size_t count;
+    const struct gp_cfg_row *rows = gp_config_rows(&count);
+    clear_our_environment();
+    load_ok();
+    for (size_t i = 0; i < count; i++)
+        CHECK_EQ(gp_config_source(&rows[i]), GP_CFG_FROM_DEFAULT);
+}
+
+/* ---- the table itself ---- */
+
+static int parses_as_type(const struct gp_cfg_row *row, const char *text)
+{
+    int flag;
+    int64_t integer;
+    uint64_t bytes;
+    double real;
+    switch (row->type) {
+    case GP_CFG_BOOL:   return gp_config_parse_bool(text, &flag) == GASNET_OK;
+    case GP_CFG_INT:    return gp_config_parse_int(text, &integer) == GASNET_OK;
+    case GP_CFG_SIZE:   return gp_config_parse_size(text, &bytes) == GASNET_OK;
+    case GP_CFG_DOUBLE: return gp_config_parse_double(text, &real) == GASNET_OK;
+    case GP_CFG_STRING: return 1;
+    }
+    return 0;
+}
+
+static void test_table_rows(void)
+{
+    size_t count;
+    const struct gp_cfg_row *rows = gp_config_rows(&count);
+    size_t stored = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (rows[i].offset == GP_CFG_NO_FIELD)
+            continue;
+        stored++;
+        CHECK(rows[i].offset < sizeof(struct gp_config));
+        for (size_t j = i + 1; j < count; j++)
+            if (rows[j].offset == rows[i].offset)
+                gp_test_fail(__FILE__, __LINE__, "%s and %s share a field", rows[i].name,
+                             rows[j].name);
+    }
+    /* One row per field of struct gp_config: 42 fields today; adding a field means a row. */
+    CHECK_EQ(stored, 42);
+    for (size_t i = 0; i < count; i++) {
+        if (rows[i].doc == NULL || rows[i].doc[0] == '\0')
+            gp_test_fail(__FILE__, __LINE__, "%s has no doc", rows[i].name);
+        CHECK(rows[i].transport != NULL);
+        CHECK(strstr("all shm tcp ibv launcher", rows[i].transport) != NULL);
+        CHECK(gp_config_find(rows[i].name) == &rows[i]);
+        for (size_t j = i + 1; j < count; j++)
+            if (strcmp(rows[i].name, rows[j].name) == 0)
+                gp_test_fail(__FILE__, __LINE__, "%s appears twice", rows[i].name);
+        if (rows[i].default_text != NULL && !parses_as_type(&rows[i], rows[i].default_text))
+            gp_test_fail(__FILE__, __LINE__, "%s default '%s' does not parse", rows[i].name,
+                         rows[i].default_text);
+        if (strcmp(rows[i].transport, "launcher") == 0)
+            CHECK_EQ(rows[i].offset, GP_CFG_NO_FIELD);
+    }
+    CHECK(gp_config_find("GASNET_PORTAL_MSG_LIMIT") != NULL);
+    CHECK(gp_config_find("GASNET_SSH_SERVERS") != NULL);
+    CHECK(gp_config_find("GP_BOOT_KEY_FD") != NULL);
+    CHECK(gp_config_find("GASNET_NO_SUCH_THING") == NULL);
+    CHECK(gp_config_find(NULL) == NULL);
+}
+
+static void test_launcher_rows(void)
+{
+    static const char *const names[] = {
+        "GP_BOOT_ADDR", "GP_RANK", "GP_SIZE", "GP_JOBID", "GP_BOOT_KEY_FD",
+        "GASNET_SPAWNER", "GASNET_SSH_NODEFILE", "GASNET_SSH_SERVERS", "GASNET_SSH_CMD",
+        "GASNET_SSH_OPTIONS", "GASNET_SSH_REMOTE_PATH", "GASNET_SSH_OUT_DEGREE",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const struct gp_cfg_row *row = gp_config_find(names[i]);
+        if (row == NULL)
+            gp_test_fail(__FILE__, __LINE__, "%s is not in the table", names[i]);
+        CHECK_STR_EQ(row->transport, "launcher");
+    }
+    CHECK_STR_CONTAINS(gp_config_find("GP_RANK")->doc, "set by gp-run");
+    CHECK_EQ(gp_config_find("GP_RANK")->type, GP_CFG_INT);
+    CHECK_EQ(gp_config_find("GASNET_SSH_SERVERS")->type, GP_CFG_STRING);
+}
+
+static void test_launcher_values(void)
+{
+    char value[64];
+    clear_our_environment();
+    expect_rejected(__LINE__, "GP_RANK", "abc",
+                    "GP_RANK='abc' is not valid: expected an integer from 0 to 2147483646");
+    expect_rejected(__LINE__, "GP_SIZE", "0",
+                    "GP_SIZE='0' is not valid: expected an integer from 1 to 2147483647");
+    setenv("GP_RANK", "3", 1);
+    setenv("GASNET_SSH_SERVERS", "h1,h2", 1);
+    load_ok();
+    gp_config_format_value(gp_config_find("GP_RANK"), value, sizeof value);
+    CHECK_STR_EQ(value, "3");
+    gp_config_format_value(gp_config_find("GASNET_SSH_SERVERS"), value, sizeof value);
+    CHECK_STR_EQ(value, "h1,h2");
+    gp_config_format_value(gp_config_find("GP_JOBID"), value, sizeof value);
+    CHECK_STR_EQ(value, "(not set)");
+    CHECK_STR_EQ(gp_config_getenv("GP_RANK"), "3");
+}
+
+/* ---- booleans ---- */
+
+static void test_bool_spellings(void)
+{
+    static const struct { const char *text; int value; } spellings[] = {
+        { "0", 0 }, { "1", 1 }, { "y", 1 }, { "n", 0 }, { "yes", 1 }, { "no", 0 },
+        { "true", 1 }, { "false", 0 }, { "Y", 1 }, { "N", 0 }, { "YES", 1 }, { "nO", 0 },
+        { "True", 1 }, { "FALSE", 0 },
+    };
+    clear_our_environment();
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        int parsed = -1;
+        CHECK_EQ(gp_config_parse_bool(spellings[i].text, &parsed), GASNET_OK);
+        CHECK_EQ(parsed, spellings[i].value);
+        set_and_load("GASNET_PORTAL_PACKED_LONG", spellings[i].text);
+        if (gp_cfg.portal_packed_long != spellings[i].value)
+            gp_test_fail(__FILE__, __LINE__, "PACKED_LONG=%s gave %d", spellings[i].text,
+                         gp_cfg.portal_packed_long);
+        CHECK_EQ(gp_config_source(gp_config_find("GASNET_PORTAL_PACKED_LONG")), GP_CFG_FROM_ENV);
+    }
+}
+
+static void test_bool_junk(void)
+{
+    static const char *const junk[] = { "2", "", "on", "off", "yes ", " 1", "truee", "ye", "-1" };
+    clear_our_environment();
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+        char message[256];
+        int untouched = 42;
+        CHECK_EQ(gp_config_parse_bool(junk[i], &untouched), GASNET_ERR_BAD_ARG);
+        CHECK_EQ(untouched, 42);
+        snprintf(message, sizeof message, "GASNET_PORTAL_FLOW_CONTROL='%s' is not valid: "
+                 "expected one of 0, 1, y, n, yes, no, true, false (any case)", junk[i]);
+        expect_rejected(__LINE__, "GASNET_PORTAL_FLOW_CONTROL", junk[i], message);
+    }
+    CHECK_EQ(gp_config_parse_bool(NULL, &(int){ 0 }), GASNET_ERR_BAD_ARG);
+}
+
+/* ---- integers ---- */
+
+static void test_int_bounds(void)
+{
+    const char *why = "is not valid: expected an integer from 1 to 65535";
+    char message[256];
+    clear_our_environment();
+    snprintf(message, sizeof message, "GASNET_PORTAL_MSG_LIMIT='0' %s", why);
+    expect_rejected(__LINE__, "GASNET_PORTAL_MSG_LIMIT", "0", message);
+    set_and_load("GASNET_PORTAL_MSG_LIMIT", "1");
+    CHECK_EQ(gp_cfg.portal_msg_limit, 1);
+    set_and_load("GASNET_PORTAL_MSG_LIMIT", "65535");
+    CHECK_EQ(gp_cfg.portal_msg_limit, 65535);
+    snprintf(message, sizeof message, "GASNET_PORTAL_MSG_LIMIT='65536' %s", why);
+    expect_rejected(__LINE__, "GASNET_PORTAL_MSG_LIMIT", "65536", message);
+    snprintf(message, sizeof message, "GASNET_PORTAL_MSG_LIMIT='abc' %s", why);
+    expect_rejected(__LINE__, "GASNET_PORTAL_MSG_LIMIT", "abc", message);
+    expect_rejected(__LINE__, "GASNET_PORTAL_SYS_LIMIT", "-1", "GASNET_PORTAL_SYS_LIMIT='-1' is "
+                    "not valid: expected an integer from 0 to 65535");
+    set_and_load("GASNET_PORTAL_SYS_LIMIT", "0");
+    CHECK_EQ(gp_cfg.portal_sys_limit, 0);
+}
+
+static void test_int_forms(void)
+{
+    clear_our_environment();
+    set_and_load("GASNET_PORTAL_NUM_TMPMD", "0x10");
+    CHECK_EQ(gp_cfg.portal_num_tmpmd, 16);
+    set_and_load("GASNET_PORTAL_NUM_TMPMD", "0X1f");
+    CHECK_EQ(gp_cfg.portal_num_tmpmd, 31);
+    set_and_load("GASNET_PORTAL_NUM_TMPMD", "010");
+    CHECK_EQ(gp_cfg.portal_num_tmpmd, 10); /* decimal, not octal */
+    set_and_load("GASNET_PORTAL_NUM_TMPMD", "+7");
+    CHECK_EQ(gp_cfg.portal_num_tmpmd, 7);
+    static const char *const junk[] = {
+        "12abc", " 12", "12 ", "", "0x", "0x0x10", "0xg", "1.5", "1e3", "--1", "+", "12K",
+        "99999999999999999999",
+    };
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+        char message[256];
+        snprintf(message, sizeof message, "GASNET_PORTAL_NUM_TMPMD='%s' is not valid: expected "
+                 "an integer from 1 to 1048576", junk[i]);
+        expect_rejected(__LINE__, "GASNET_PORTAL_NUM_TMPMD", junk[i], message);
+    }
+}
+
+static void test_int_parser_limits(void)
+{
+    int64_t value = 5;
+    CHECK_EQ(gp_config_parse_int("9223372036854775807", &value), GASNET_OK);
+    CHECK(value == INT64_MAX);
+    CHECK_EQ(gp_config_parse_int("-9223372036854775808", &value), GASNET_OK);
+    CHECK(value == INT64_MIN);
+    CHECK_EQ(gp_config_parse_int("-0x10", &value), GASNET_OK);
+    CHECK_EQ(value, -16);
+    value = 5;
+    CHECK_EQ(gp_config_parse_int("9223372036854775808", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("-9223372036854775809", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("99999999999999999999", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("0x10000000000000000", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int(NULL, &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(value, 5);
+}
+
+/* ---- sizes ---- */
+
+static void test_size_parser(void)
+{
+    static const struct { const char *text; uint64_t bytes; } good[] = {
+        { "0", 0 }, { "5", 5 }, { "1K", 1024 }, { "1k", 1024 }, { "2M", 2ull << 20 },
+        { "3G", 3ull << 30 }, { "1T", 1ull << 40 }, { "1KB", 1024 }, { "1mb", 1ull << 20 },
+        { "4Gb", 4ull << 30 }, { "18446744073709551615", UINT64_MAX },
+        { "16777215T", 16777215ull << 40 },
+    };
+    static const char *const bad[] = {
+        "", "K", "1P", "1KBB", "1.5G", " 1K", "1K ", "1 K", "-1", "+1", "1B", "0x10",
+        "16777216T", "18446744073709551616",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        uint64_t bytes = 1;
+        if (gp_config_parse_size(good[i].text, &bytes) != GASNET_OK || bytes != good[i].bytes)
+            gp_test_fail(__FILE__, __LINE__, "'%s' gave %" PRIu64, good[i].text, bytes);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t bytes = 77;
+        if (gp_config_parse_size(bad[i], &bytes) != GASNET_ERR_BAD_ARG || bytes != 77)
+            gp_test_fail(__FILE__, __LINE__, "'%s' was accepted", bad[i]);
+    }
+}
+
+static void test_size_rows(void)
+{
+    const char *why = "is not valid: expected a size from 64K to 256T: digits with an optional "
+                      "K, M, G or T suffix";
+    char message[256];
+    clear_our_environment();
+    set_and_load("GASNET_MAX_SEGSIZE", "1G");
+    CHECK_EQ(gp_cfg.max_segsize, 1ull << 30);
+    set_and_load("GASNET_MAX_SEGSIZE", "1048576");
+    CHECK_EQ(gp_cfg.max_segsize, 1048576);
+    set_and_load("GASNET_MAX_SEGSIZE", "64K");
+    CHECK_EQ(gp_cfg.max_segsize, 65536);
+    snprintf(message, sizeof message, "GASNET_MAX_SEGSIZE='65535' %s", why);
+    expect_rejected(__LINE__, "GASNET_MAX_SEGSIZE", "65535", message);
+    snprintf(message, sizeof message, "GASNET_MAX_SEGSIZE='257T' %s", why);
+    expect_rejected(__LINE__, "GASNET_MAX_SEGSIZE", "257T", message);
+    snprintf(message, sizeof message, "GASNET_MAX_SEGSIZE='99999999999T' %s", why);
+    expect_rejected(__LINE__, "GASNET_MAX_SEGSIZE", "99999999999T", message);
+    snprintf(message, sizeof message, "GASNET_MAX_SEGSIZE='2X' %s", why);
+    expect_rejected(__LINE__, "GASNET_MAX_SEGSIZE", "2X", message);
+}
+
+static void test_firehose_megabytes(void)
+{
+    clear_our_environment();
+    set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "256");
+    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 256ull << 20);
+    set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "2G");
+    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 2ull << 30);
+    set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "1");
+    CHECK_EQ(gp_cfg.firehose_maxregion_size, 1ull << 20);
+    set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "64K");
+    CHECK_EQ(gp_cfg.firehose_maxregion_size, 65536);
+    /* Other sizes keep bare numbers as bytes. */
+    set_and_load("GASNET_PORTAL_AMRECV_SPACE", "1048576");
+    CHECK_EQ(gp_cfg.portal_amrecv_space, 1048576);
+    expect_rejected(__LINE__, "GASNET_FIREHOSE_MAXVICTIM_M", "512K",
+                    "GASNET_FIREHOSE_MAXVICTIM_M='512K' is not valid: expected a size from 1M "
+                    "to 1T: digits with an optional K, M, G or T suffix (a bare number means "
+                    "megabytes)");
+    expect_rejected(__LINE__, "GASNET_FIREHOSE_MAXREGION_SIZE", "2048",
+                    "GASNET_FIREHOSE_MAXREGION_SIZE='2048' is not valid: expected a size from "
+                    "4K to 1G: digits with an optional K, M, G or T suffix (a bare number means "
+                    "megabytes)");
+}
+
+static void test_firehose_victim_derived(void)
+{
+    char value[64];
+    clear_our_environment();
+    setenv("GASNET_FIREHOSE_MAXVICTIM_R", "10", 1);
+    set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "1");
+    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 10ull << 20);
+    gp_config_format_value(gp_config_find("GASNET_FIREHOSE_MAXVICTIM_M"), value, sizeof value);
+    CHECK_STR_EQ(value, "10M");
+    set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "3");
+    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 3ull << 20);
+}
+
+/* ---- doubles ---- */
+
+static void test_double_rows(void)
+{
+    const char *why = "is not valid: expected a number greater than 0 and at most 1";
+    static const char *const bad[] = { "0", "1.01", "-0.5", "0.5x", "nan", "inf", "1e400", "",
+                                       " 0.5", "0.5 " };
+    clear_our_environment();
+    set_and_load("GASNET_PHYSMEM_PINNABLE_RATIO", "0.5");
+    CHECK(gp_cfg.physmem_pinnable_ratio == 0.5);
+    set_and_load("GASNET_PHYSMEM_PINNABLE_RATIO", "1");
+    CHECK(gp_cfg.physmem_pinnable_ratio == 1.0);
+    set_and_load("GASNET_PHYSMEM_PINNABLE_RATIO", "1e-3");
+    CHECK(gp_cfg.physmem_pinnable_ratio == 0.001);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char message[256];
+        snprintf(message, sizeof message, "GASNET_PHYSMEM_PINNABLE_RATIO='%s' %s", bad[i], why);
+        expect_rejected(__LINE__, "GASNET_PHYSMEM_PINNABLE_RATIO", bad[i], message);
+    }
+    set_and_load("GASNET_EXITTIMEOUT_FACTOR", "0");
+    CHECK(gp_cfg.exittimeout_factor == 0.0);
+    expect_rejected(__LINE__, "GASNET_EXITTIMEOUT_FACTOR", "-1", "GASNET_EXITTIMEOUT_FACTOR='-1' "
+                    "is not valid: expected a number from 0 to 86400");
+    set_and_load("GASNET_EXITTIMEOUT", "12.5");
+    CHECK(gp_cfg.exittimeout == 12.5);
+}
+
+static void test_double_parser(void)
+{
+    double value = 3.0;
+    CHECK_EQ(gp_config_parse_double("-2.5e2", &value), GASNET_OK);
+    CHECK(value == -250.0);
+    value = 3.0;
+    CHECK_EQ(gp_config_parse_double("infinity", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double("1e-400", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double("1,5", &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double(NULL, &value), GASNET_ERR_BAD_ARG);
+    CHECK(value == 3.0);
+}
+
+/* ---- strings with choices ---- */
+
+static void test_string_choices(void)
+{
+    clear_our_environment();
+    expect_rejected(__LINE__, "GP_TRANSPORT", "foo",
+                    "GP_TRANSPORT='foo' is not valid: expected one of shm|tcp|ibv");
+    expect_rejected(__LINE__, "GP_TRANSPORT", "",
+                    "GP_TRANSPORT='' is not valid: expected one of shm|tcp|ibv");
+    expect_rejected(__LINE__, "GP_TRANSPORT", "sh",
+                    "GP_TRANSPORT='sh' is not valid: expected one of shm|tcp|ibv");
+    expect_rejected(__LINE__, "GP_LOG_LEVEL", "verbose", "GP_LOG_LEVEL='verbose' is not valid: "
+                    "expected one of error|warn|info|debug|trace");
+    set_and_load("GP_TRANSPORT", "TCP");
+    CHECK_STR_EQ(gp_cfg.gp_transport, "tcp");
+    set_and_load("GP_TRANSPORT", "ibv");
+    CHECK_STR_EQ(gp_cfg.gp_transport, "ibv");
+    set_and_load("GP_LOG_LEVEL", "Debug");
+    CHECK_STR_EQ(gp_cfg.gp_log_level, "debug");
+    set_and_load("GASNET_TRACEFILE", "/tmp/trace.%");
+    CHECK_STR_EQ(gp_cfg.tracefile, "/tmp/trace.%");
+    /* The stored copy outlives the environment's string. */
+    setenv("GASNET_TRACEFILE", "/somewhere/else/entirely", 1);
+    CHECK_STR_EQ(gp_cfg.tracefile, "/tmp/trace.%");
+}
+
+/* ---- unknown variables and no-effect warnings ---- */
+
+static void test_unknown_warning(void)
+{
+    char output[4096];
+    clear_our_environment();
+    setenv("GASNET_PORTAL_MSG_LIMT", "5", 1);
+    setenv("GP_TRANSPRT", "shm", 1);
+    setenv("GASNET_SSH_SERVERS", "h1 h2", 1);
+    setenv("GP_RANK", "0", 1);
+    setenv("GASNETX_NOT_OURS", "1", 1);
+    struct capture cap = begin_capture();
+    load_ok();
+    load_ok(); /* a reload must not repeat the warnings */
+    end_capture(&cap, output, sizeof output);
+    CHECK_STR_CONTAINS(output, "unknown variable GASNET_PORTAL_MSG_LIMT; did you mean "
+                               "GASNET_PORTAL_MSG_LIMIT?");
+    CHECK_STR_CONTAINS(output, "unknown variable GP_TRANSPRT; did you mean GP_TRANSPORT?");
+    CHECK_EQ(count_occurrences(output, "unknown variable"), 2);
+    CHECK_EQ(count_occurrences(output, "GASNET_PORTAL_MSG_LIMT;"), 1);
+    CHECK(strstr(output, "GASNET_SSH_SERVERS") == NULL);
+    CHECK(strstr(output, "GASNETX_NOT_OURS") == NULL);
+    CHECK_EQ(gp_cfg.portal_msg_limit, 250); /* the misspelt one is not read */
+}
+
+static void test_unknown_suggestions(void)
+{
+    char output[4096];
+    clear_our_environment();
+    setenv("GASNET_PORTAL_EPOCH_DURATON", "5", 1);
+    setenv("GASNET_FIREHOSE_MAXVICTIMM", "5", 1);
+    setenv("GASNET_EXITTIMEOUTMIN", "5", 1);
+    struct capture cap = begin_capture();
+    load_ok();
+    end_capture(&cap, output, sizeof output);
+    CHECK_STR_CONTAINS(output, "GASNET_PORTAL_EPOCH_DURATON; did you mean "
+                               "GASNET_PORTAL_EPOCH_DURATION?");
+    CHECK_STR_CONTAINS(output, "GASNET_FIREHOSE_MAXVICTIMM; did you mean "
+                               "GASNET_FIREHOSE_MAXVICTIM_M?");
+    CHECK_STR_CONTAINS(output, "GASNET_EXITTIMEOUTMIN; did you mean GASNET_EXITTIMEOUT_MIN?");
+}
+
+static void test_accel_no_effect(void)
+{
+    char output[4096];
+    clear_our_environment();
+    struct capture cap = begin_capture();
+    set_and_load("GASNET_PORTAL_ACCEL", "0");
+    set_and_load("GASNET_PORTAL_ACCEL", "yes");
+    load_ok();
+    set_and_load("GASNET_FIREHOSE_M", "3");
+    end_capture(&cap, output, sizeof output);
+    CHECK_EQ(gp_cfg.portal_accel, 1);
+    CHECK_STR_CONTAINS(output, "GASNET_PORTAL_ACCEL=yes has no effect in gp");
+    CHECK_EQ(count_occurrences(output, "GASNET_PORTAL_ACCEL="), 1);
+    CHECK_STR_CONTAINS(output, "GASNET_FIREHOSE_M=3 has no effect in gp");
+    CHECK(strstr(output, "unknown variable") == NULL);
+}
+
+/* ---- fallbacks, derived values, relations ---- */
+
+static void test_bounce_fallback(void)
+{
+    clear_our_environment();
+    set_and_load("GASNET_PORTAL_PUTGET_BOUNCE_LIMIT", "512");
+    CHECK_EQ(gp_cfg.portal_put_bounce_limit, 512);
+    CHECK_EQ(gp_cfg.portal_get_bounce_limit, 512);
+    CHECK_EQ(gp_config_source(gp_config_find("GASNET_PORTAL_PUT_BOUNCE_LIMIT")),
+             GP_CFG_FROM_DEFAULT);
+    set_and_load("GASNET_PORTAL_PUT_BOUNCE_LIMIT", "100");
+    CHECK_EQ(gp_cfg.portal_put_bounce_limit, 100);
+    CHECK_EQ(gp_cfg.portal_get_bounce_limit, 512);
+    set_and_load("GASNET_PORTAL_GET_BOUNCE_LIMIT", "0");
+    CHECK_EQ(gp_cfg.portal_get_bounce_limit, 0);
+    CHECK_EQ(gp_cfg.portal_putget_bounce_limit, 512);
+    expect_rejected(__LINE__, "GASNET_PORTAL_PUT_BOUNCE_LIMIT", "1025",
+                    "GASNET_PORTAL_PUT_BOUNCE_LIMIT='1025' is not valid: expected an integer "
+                    "from 0 to 1024");
+    CHECK_STR_CONTAINS(gp_config_find("GASNET_PORTAL_PUTGET_BOUNCE_LIMIT")->doc, "1024 bytes");
+}
+
+static void test_set_derived(void)
+{
+    char value[128];
+    const struct gp_cfg_row *cpn = gp_config_find("GASNET_PORTAL_CRED_PER_NODE");
+    clear_our_environment();
+    load_ok();
+    gp_config_format_value(cpn, value, sizeof value);
+    CHECK_STR_EQ(value, "(from the credit table by job size)");
+    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", 24);
+    CHECK_EQ(gp_cfg.portal_cred_per_node, 24);
+    CHECK_EQ(gp_config_source(cpn), GP_CFG_FROM_JOBSIZE);
+    gp_config_format_value(cpn, value, sizeof value);
+    CHECK_STR_EQ(value, "24");
+    gp_config_set_derived("GASNET_PORTAL_AMRECV_SPACE", 3 << 20);
+    CHECK_EQ(gp_cfg.portal_amrecv_space, 3u << 20);
+    gp_config_set_derived("GASNET_PORTAL_BANKED_CREDITS", 20000);
+    CHECK_EQ(gp_cfg.portal_banked_credits, 20000);
+    gp_config_set_derived_double("GASNET_EXITTIMEOUT", 4.5);
+    CHECK(gp_cfg.exittimeout == 4.5);
+    gp_config_format_value(gp_config_find("GASNET_EXITTIMEOUT"), value, sizeof value);
+    CHECK_STR_EQ(value, "4.5");
+}
+
+static void test_set_derived_user_wins(void)
+{
+    char output[2048];
+    clear_our_environment();
+    set_and_load("GASNET_PORTAL_CRED_PER_NODE", "10");
+    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", 24);
+    CHECK_EQ(gp_cfg.portal_cred_per_node, 10);
+    CHECK_EQ(gp_config_source(gp_config_find("GASNET_PORTAL_CRED_PER_NODE")), GP_CFG_FROM_ENV);
+    struct capture cap = begin_capture();
+    gp_config_set_derived("GASNET_NOT_A_ROW", 1);
+    gp_config_set_derived("GASNET_TRACEFILE", 1);
+    end_capture(&cap, output, sizeof output);
+    CHECK_STR_CONTAINS(output, "gp_config_set_derived(GASNET_NOT_A_ROW)");
+    CHECK_STR_CONTAINS(output, "gp_config_set_derived(GASNET_TRACEFILE)");
+}
+
+static void test_relations(void)
+{
+    clear_our_environment();
+    expect_rejected(__LINE__, "GASNET_PORTAL_CRED_PER_NODE", "500",
+                    "GASNET_PORTAL_CRED_PER_NODE='500' is not valid: expected at most "
+                    "GASNET_PORTAL_MAX_CRED_PER_NODE (400)");
+    setenv("GASNET_PORTAL_MAX_CRED_PER_NODE", "600", 1);
+    set_and_load("GASNET_PORTAL_CRED_PER_NODE", "500");
+    CHECK_EQ(gp_cfg.portal_cred_per_node, 500);
+    expect_rejected(__LINE__, "GASNET_PORTAL_CRED_PER_NODE", "3", "GASNET_PORTAL_CRED_PER_NODE="
+                    "'3' is not valid: expected an integer from 4 to 65535");
+    expect_rejected(__LINE__, "GASNET_EXITTIMEOUT_MIN", "400", "GASNET_EXITTIMEOUT_MIN='400' is "
+                    "not valid: expected at most GASNET_EXITTIMEOUT_MAX (360)");
+}
+
+static void test_failed_reload_keeps_values(void)
+{
+    char err[256] = "";
+    clear_our_environment();
+    setenv("GP_LOG_LEVEL", "info", 1);
+    set_and_load("GASNET_PORTAL_MSG_LIMIT", "100");
+    setenv("GP_LOG_LEVEL", "trace", 1);
+    setenv("GASNET_PORTAL_MSG_LIMIT", "abc", 1);
+    CHECK_EQ(gp_config_load(err, sizeof err), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_cfg.portal_msg_limit, 100);
+    CHECK_STR_EQ(gp_cfg.gp_log_level, "info");
+    CHECK_EQ(gp_config_source(gp_config_find("GASNET_PORTAL_MSG_LIMIT")), GP_CFG_FROM_ENV);
+    /* A NULL errbuf is allowed: the caller only wanted the code. */
+    CHECK_EQ(gp_config_load(NULL, 0), GASNET_ERR_BAD_ARG);
+}
+
+static void test_long_value_in_message(void)
+{
+    char value[101], expected[256];
+    memset(value, '7', 100);
+    value[100] = '\0';
+    value[0] = 'x';
+    clear_our_environment();
+    snprintf(expected, sizeof expected, "GASNET_PORTAL_AM_LIMIT='%.64s...' is not valid: "
+             "expected an integer from 1 to 65535", value);
+    expect_rejected(__LINE__, "GASNET_PORTAL_AM_LIMIT", value, expected);
+}
+
+/* ---- the echo and the getenv door ---- */
+
+static const char *line_for(const char *text, const char *name, char *line, size_t len)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "ENV parameter: %s ", name);
+    const char *start = strstr(text, prefix);
+    if (start == NULL)
+        return NULL;
+    size_t line_len = strcspn(start, "\n");
+    snprintf(line, len, "%.*s", (int)line_len, start);
+    return line;
+}
+
+static void read_echo(char *text, size_t len)
+{
+    FILE *out = tmpfile();
+    CHECK(out != NULL);
+    gp_config_print(out);
+    rewind(out);
+    size_t got = fread(text, 1, len - 1, out);
+    text[got] = '\0';
+    fclose(out);
+}
+
+static void check_line(const char *text, const char *name, const char *value, const char *label)
+{
+    char line[512], needle[128];
+    if (line_for(text, name, line, sizeof line) == NULL)
+        gp_test_fail(__FILE__, __LINE__, "no echo line for %s", name);
+    snprintf(needle, sizeof needle, "= %s ", value);
+    CHECK_STR_CONTAINS(line, needle);
+    snprintf(needle, sizeof needle, "   (%s)", label);
+    size_t line_len = strlen(line), needle_len = strlen(needle);
+    if (line_len < needle_len || strcmp(line + line_len - needle_len, needle) != 0)
+        gp_test_fail(__FILE__, __LINE__, "line \"%s\" does not end in \"%s\"", line, needle);
+}
+
+static void test_print(void)
+{
+    static char text[32768];
+    size_t count;
+    gp_config_rows(&count);
+    clear_our_environment();
+    set_and_load("GASNET_PORTAL_MSG_LIMIT", "100");
+    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", 24);
+    read_echo(text, sizeof text);
+    CHECK_EQ(count_occurrences(text, "ENV parameter: "), count);
+    CHECK_EQ(count_occurrences(text, "\n"), count);
+    check_line(text, "GASNET_PORTAL_MSG_LIMIT", "100", "set");
+    check_line(text, "GASNET_PORTAL_NUM_TMPMD", "1024", "default");
+    check_line(text, "GASNET_PORTAL_CRED_PER_NODE", "24", "derived");
+    check_line(text, "GASNET_PORTAL_BANKED_CREDITS", "(from the credit table by job size)",
+               "derived");
+    check_line(text, "GASNET_PORTAL_PUT_BOUNCE_LIMIT", "1024", "derived");
+    check_line(text, "GASNET_MAX_SEGSIZE", "4G", "default");
+    check_line(text, "GASNET_PHYSMEM_PINNABLE_RATIO", "0.75", "default");
+    check_line(text, "GASNET_PORTAL_PACKED_LONG", "yes", "default");
+    check_line(text, "GASNET_FIREHOSE_MAXVICTIM_M", "128M", "derived");
+    check_line(text, "GASNET_TRACEFILE", "(not set)", "default");
+    check_line(text, "GP_LOG_LEVEL", "warn", "default");
+    check_line(text, "GP_TRANSPORT", "(automatic)", "derived");
+}
+
+static void test_print_aligned(void)
+{
+    static char text[32768];
+    long equals_column = -1, longest_name = 0;
+    size_t count;
+    const struct gp_cfg_row *rows = gp_config_rows(&count);
+    for (size_t i = 0; i < count; i++)
+        if ((long)strlen(rows[i].name) > longest_name)
+            longest_name = (long)strlen(rows[i].name);
+    clear_our_environment();
+    load_ok();
+    read_echo(text, sizeof text);
+    for (const char *line = text; *line != '\0'; line += strcspn(line, "\n") + 1) {
+        long column = (long)(strstr(line, " = ") - line);
+        if (equals_column < 0)
+            equals_column = column;
+        CHECK_EQ(column, equals_column);
+        if (line[strcspn(line, "\n")] == '\0')
+            break;
+    }
+    CHECK_EQ(equals_column, (long)strlen("ENV parameter: ") + longest_name);
+}
+
+static void test_getenv_door(void)
+{
+    char output[2048];
+    clear_our_environment();
+    setenv("GASNET_PORTAL_MSG_LIMIT", "77", 1);
+    CHECK_STR_EQ(gp_config_getenv("GASNET_PORTAL_MSG_LIMIT"), "77");
+    CHECK(gp_config_getenv("GASNET_PORTAL_AM_LIMIT") == NULL);
+    setenv("GASNET_NOT_IN_TABLE", "1", 1);
+    struct capture cap = begin_capture();
+    const char *value = gp_config_getenv("GASNET_NOT_IN_TABLE");
+    end_capture(&cap, output, sizeof output);
+    CHECK(value == NULL);
+    CHECK_STR_CONTAINS(output, "gp_config_getenv(GASNET_NOT_IN_TABLE): not in the "
+                               "configuration table");
+}
+
+static const struct gp_test tests[] = {
+    { "defaults", test_defaults, 0 },
+    { "defaults_standard", test_defaults_standard, 0 },
+    { "defaults_sources", test_defaults_sources, 0 },
+    { "table_rows", test_table_rows, 0 },
+    { "launcher_rows", test_launcher_rows, 0 },
+    { "launcher_values", test_launcher_values, 0 },
+    { "bool_spellings", test_bool_spellings, 0 },
+    { "bool_junk", test_bool_junk, 0 },
+    { "int_bounds", test_int_bounds, 0 },
+    { "int_forms", test_int_forms, 0 },
+    { "int_parser_limits", test_int_parser_limits, 0 },
+    { "size_parser", test_size_parser, 0 },
+    { "size_rows", test_size_rows, 0 },
+    { "firehose_megabytes", test_firehose_megabytes, 0 },
+    { "firehose_victim_derived", test_firehose_victim_derived, 0 },
+    { "double_rows", test_double_rows, 0 },
+    { "double_parser", test_double_parser, 0 },
+    { "string_choices", test_string_choices, 0 },
+    { "unknown_warning", test_unknown_warning, 0 },
+    { "unknown_suggestions", test_unknown_suggestions, 0 },
+    { "accel_no_effect", test_accel_no_effect, 0 },
+    { "bounce_fallback", test_bounce_fallback, 0 },
+    { "set_derived", test_set_derived, 0 },
+    { "set_derived_user_wins", test_set_derived_user_wins, 0 },
+    { "relations", test_relations, 0 },
+    { "failed_reload_keeps_values", test_failed_reload_keeps_values, 0 },
+    { "long_value_in_message", test_long_value_in_message, 0 },
+    { "print", test_print, 0 },
+    { "print_aligned", test_print_aligned, 0 },
+    { "getenv_door", test_getenv_door, 0 },
+    GP_TEST_END
+};
+
+int main(int argc, char **argv)
+{
+    return gp_test_main(argc, argv, "config", tests);
+}
