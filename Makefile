@@ -111,7 +111,8 @@ demo: deps
 
 # check: every variant, every suite; the last line is "N passed, N failed".
 check: deps
-	$(MAKE) seq par asan pasan
+	$(MAKE) -j2 seq par asan pasan
+	$(MAKE) -j2 clang
 	@sh tests/run.sh $(BUILD) seq par asan pasan
 
 check-quick: seq

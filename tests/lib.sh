@@ -1,9 +1,9 @@
 # Helpers for the integration scripts (sourced).  The runner sets:
-#   GP_BIN      directory holding gp-run (and the other commands)
-#   GP_ITEST    directory holding the integration test programs
-#   GP_VARIANT  build variant name (seq, par, asan, pasan)
-: "${GP_BIN:?}" "${GP_ITEST:?}"
-GP_RUN="$GP_BIN/gp-run"
+#   GPTEST_BIN      directory holding gp-run (and the other commands)
+#   GPTEST_ITEST    directory holding the integration test programs
+#   GPTEST_VARIANT  build variant name (seq, par, asan, pasan)
+: "${GPTEST_BIN:?}" "${GPTEST_ITEST:?}"
+GP_RUN="$GPTEST_BIN/gp-run"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 

@@ -16,7 +16,7 @@ for variant in "$@"; do
     echo "== $variant: unit tests"
     for prog in "$dir"/tests/unit/*; do
         [ -x "$prog" ] || continue
-        "$prog" 2>"$log.err" | sed "s|^\(ok\|FAIL\|skip\) |\1 $variant:|" | tee -a "$log"
+        "$prog" 2>"$log.err" | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee -a "$log"
         if [ -s "$log.err" ] && grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log.err"; then
             echo "FAIL $variant:$(basename "$prog"): sanitizer report" | tee -a "$log"
             sed 's/^/    /' "$log.err" | head -40
@@ -25,8 +25,8 @@ for variant in "$@"; do
     echo "== $variant: integration tests"
     for script in "$top"/tests/integration/*.sh; do
         [ -f "$script" ] || continue
-        GP_VARIANT=$variant GP_BIN="$dir/bin" GP_ITEST="$dir/tests/integration" \
-            sh "$script" 2>&1 | sed "s|^\(ok\|FAIL\|skip\) |\1 $variant:|" | tee -a "$log"
+        GPTEST_VARIANT=$variant GPTEST_BIN="$dir/bin" GPTEST_ITEST="$dir/tests/integration" \
+            sh "$script" 2>&1 | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee -a "$log"
     done
 done
 rm -f "$log.err"

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "boot/boot.h"
+#include "conduit/runtime.h"
 #include "ptl/ptl.h"
 
 #define SEGMENT (4u << 20)
@@ -172,7 +173,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gp-demo: iterations must be a positive integer, got '%s'\n", argv[1]);
         return 2;
     }
-    if (gp_boot_init() != 0)
+    if (gp_runtime_init() != 0)
         return 1;
     rank = gp_boot_rank();
     size = gp_boot_size();

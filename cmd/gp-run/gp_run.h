@@ -33,6 +33,7 @@
 #define RUN_MAX_UNPROVEN 64
 /* Seconds a new connection has to prove the key. */
 #define RUN_PROOF_TIMEOUT_S 10.0
+#define RUN_PROOF_TIMEOUT_TEXT "10 s"
 
 struct run_opts {
     int nprocs;
@@ -126,7 +127,7 @@ int job_rank_of(const struct run_job *job, pid_t pid);
 void job_reaped(struct run_server *srv, pid_t pid, int status);
 void job_fail(struct run_server *srv, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void job_abort(struct run_server *srv, int rank, int code);
+void job_abort(struct run_server *srv, int code);
 void job_interrupt(struct run_job *job, int sig);
 void job_stop(struct run_job *job, int stopped);
 void job_tick(struct run_job *job, double now);

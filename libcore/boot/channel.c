@@ -173,7 +173,8 @@ int gp_boot_channel_open(const struct gp_boot_env *env)
     int status = gp_keyproof_client(fd, env->key, GP_BOOT_HANDSHAKE_MS, &why);
     if (status != GP_WIRE_OK) {
         if (status == GP_WIRE_BAD)
-            gp_error("boot", "key proof with gp-run at %s:%s failed: %s", env->host, env->port, why);
+            gp_error("boot", "key proof with gp-run at %s:%s failed: %s", env->host, env->port,
+                     why);
         else
             gp_error("boot", "key proof with gp-run at %s:%s failed: %s: %s", env->host,
                      env->port, why, gp_wire_status_str(status));

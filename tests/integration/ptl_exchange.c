@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "conduit/runtime.h"
 #include "ptl/ptl.h"
 
 #define SEGMENT (1u << 20)
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
     int die_rank = -1;
     if (argc == 3 && strcmp(argv[1], "--die-rank") == 0)
         die_rank = atoi(argv[2]);
-    if (gp_boot_init() != 0)
+    if (gp_runtime_init() != 0)
         return 2;
     rank = gp_boot_rank();
     size = gp_boot_size();

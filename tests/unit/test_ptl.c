@@ -487,6 +487,60 @@ static void test_concurrent_deposits(void)
     ptl_ni_fini(ni);
 }
 
+/* Producers and consumers at once on one ring: every event taken exactly once. */
+#define RING_ITEMS 200000
+static struct ptl_ring *shared_ring;
+static _Atomic int ring_taken[2 * RING_ITEMS];
+static _Atomic int ring_consumed;
+
+static void *ring_producer(void *arg)
+{
+    uint64_t base = (uint64_t)(uintptr_t)arg * RING_ITEMS;
+    for (uint64_t i = 0; i < RING_ITEMS; i++) {
+        struct ptl_event event = { .type = PTL_EVENT_PUT_END, .hdr_data = base + i };
+        while (ptl_ring_push(shared_ring, &event) != 0)
+            atomic_store(&shared_ring->dropped, 0); /* full: retry (a test-only back-off) */
+    }
+    return NULL;
+}
+
+static void *ring_consumer(void *arg)
+{
+    (void)arg;
+    struct ptl_event event;
+    while (atomic_load(&ring_consumed) < 2 * RING_ITEMS) {
+        int rc = ptl_ring_pop(shared_ring, &event);
+        if (rc == PTL_EQ_EMPTY || (rc == PTL_EQ_DROPPED && event.type == 0))
+            continue;
+        if (event.hdr_data >= 2 * RING_ITEMS)
+            return (void *)1;
+        atomic_fetch_add(&ring_taken[event.hdr_data], 1);
+        atomic_fetch_add(&ring_consumed, 1);
+    }
+    return NULL;
+}
+
+static void test_ring_many_producers_and_consumers(void)
+{
+    shared_ring = malloc(ptl_ring_bytes(64));
+    ptl_ring_init(shared_ring, 64);
+    pthread_t threads[4];
+    for (uintptr_t t = 0; t < 2; t++)
+        CHECK_EQ(pthread_create(&threads[t], NULL, ring_producer, (void *)t), 0);
+    for (int t = 2; t < 4; t++)
+        CHECK_EQ(pthread_create(&threads[t], NULL, ring_consumer, NULL), 0);
+    for (int t = 0; t < 4; t++) {
+        void *result;
+        pthread_join(threads[t], &result);
+        CHECK(result == NULL);
+    }
+    for (int i = 0; i < 2 * RING_ITEMS; i++)
+        if (atomic_load(&ring_taken[i]) != 1)
+            gp_test_fail(__FILE__, __LINE__, "event %d taken %d times", i,
+                         atomic_load(&ring_taken[i]));
+    free(shared_ring);
+}
+
 static void test_unknown_transport(void)
 {
     struct ptl_ni_params params = { .transport = "carrier-pigeon", .region_bytes = 4096,
@@ -512,6 +566,7 @@ static const struct gp_test tests[] = {
     { "argument_checks", test_argument_checks, 0 },
     { "md_table_full", test_md_table_full, 0 },
     { "concurrent_deposits", test_concurrent_deposits, 0 },
+    { "ring_many_producers_and_consumers", test_ring_many_producers_and_consumers, 120 },
     { "unknown_transport", test_unknown_transport, 0 },
     GP_TEST_END
 };

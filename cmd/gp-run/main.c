@@ -1,0 +1,77 @@
+/*
+ * gp-run: launch a gp job.
+ *
+ * The order of things: read the command line; read the GASNET_* settings
+ * gp-run itself obeys (the exit timeout); make the job's id and key;
+ * listen; start the processes; serve the control channel until every
+ * process has been reaped; remove the job's leftover shared memory; exit
+ * with the job's status.  The pieces are described in gp_run.h; the exit
+ * policy at the top of job.c and in gp-run(1).
+ */
+#include "gp_run.h"
+
+#include "conduit/config.h"
+#include "gasnet.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* GASNET_EXITTIMEOUT, or min(MAX, MIN + FACTOR * nprocs) when it is unset. */
+static int exit_timeout(int nprocs, double *seconds)
+{
+    char why[512] = "";
+    if (gp_config_load(why, sizeof why) != GASNET_OK) {
+        run_say("%s", why);
+        return -1;
+    }
+    double derived = gp_cfg.exittimeout_min + gp_cfg.exittimeout_factor * nprocs;
+    if (derived > gp_cfg.exittimeout_max)
+        derived = gp_cfg.exittimeout_max;
+    *seconds = gp_cfg.exittimeout > 0 ? gp_cfg.exittimeout : derived;
+    return 0;
+}
+
+static int run_job(struct run_job *job, const struct run_opts *opts)
+{
+    struct run_server srv;
+    sigset_t child_mask;
+    if (server_open(&srv, job, &child_mask) != 0) {
+        server_close(&srv);
+        return 1;
+    }
+    spawn_describe(job, opts, srv.addr);
+    if (spawn_local(job, opts, srv.addr, &child_mask) != 0)
+        job_fail(&srv, 1, "the job could not be started in full");
+    server_run(&srv);
+    server_close(&srv);
+    shm_cleanup(job->jobid, opts->keep);
+    int status = job_exit_status(job);
+    run_note("job %s ended with exit status %d", job->jobid, status);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct run_opts opts;
+    struct run_job job;
+    double timeout = 0;
+    memset(&opts, 0, sizeof opts);
+    int status = run_parse_options(argc, (const char **)argv, &opts);
+    if (status == RUN_CONTINUE) {
+        run_verbose = opts.verbose;
+        status = exit_timeout(opts.nprocs, &timeout) != 0 ? RUN_EXIT_USAGE : RUN_CONTINUE;
+    }
+    if (status == RUN_CONTINUE && job_init(&job, opts.nprocs, timeout) != 0) {
+        run_say("cannot set up the job (memory, or getrandom for its id and key): %m");
+        job_free(&job);
+        status = 1;
+    }
+    if (status == RUN_CONTINUE) {
+        if (opts.test_only)
+            spawn_describe(&job, &opts, NULL);
+        status = opts.test_only ? 0 : run_job(&job, &opts);
+        job_free(&job);
+    }
+    run_free_options(&opts);
+    return status;
+}

@@ -1,0 +1,176 @@
+/*
+ * gp-run's event loop: one poll over a signalfd, the listening socket and
+ * the control connections, until every process of the job has been
+ * reaped.
+ *
+ * Signals arrive through a signalfd rather than handlers, so SIGCHLD,
+ * SIGINT and friends are handled in the loop like any other event, with
+ * no async-signal-safety concerns.  Within one wake-up the connections are
+ * read first: a process that sends ABORT and then exits must be seen to
+ * abort, not merely to exit.  The listener is bound to 127.0.0.1 on an
+ * ephemeral port, which is all the local spawner needs.
+ */
+#include "gp_run.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * Blocks the signals the loop handles and opens a signalfd for them.  A
+ * stop signal that gp-run was started ignoring (nohup, a background job of
+ * a script) stays ignored, by gp-run and, through exec, by the job.
+ */
+static int open_signals(sigset_t *saved_mask)
+{
+    static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGTSTP };
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGCONT);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaddset(&mask, stop_signals[i]);
+    }
+    if (sigprocmask(SIG_BLOCK, &mask, saved_mask) != 0)
+        return -1;
+    /* A closed stderr must not kill gp-run (and so the job); children get SIG_DFL back. */
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static int open_listener(char *addr, size_t addr_len, int backlog)
+{
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = 0 };
+    socklen_t sin_len = sizeof sin;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, backlog) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sin, &sin_len) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    snprintf(addr, addr_len, "127.0.0.1:%d", ntohs(sin.sin_port));
+    return fd;
+}
+
+int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask)
+{
+    memset(srv, 0, sizeof *srv);
+    srv->job = job;
+    srv->listen_fd = -1;
+    srv->signal_fd = open_signals(saved_mask);
+    if (srv->signal_fd < 0) {
+        run_say("cannot set up signal handling (signalfd): %m");
+        return -1;
+    }
+    srv->listen_fd = open_listener(srv->addr, sizeof srv->addr, job->nprocs + RUN_MAX_UNPROVEN);
+    if (srv->listen_fd < 0) {
+        run_say("cannot listen on 127.0.0.1 for the control channel: %m");
+        return -1;
+    }
+    srv->nconns = job->nprocs + RUN_MAX_UNPROVEN;
+    srv->conns = calloc((size_t)srv->nconns, sizeof *srv->conns);
+    if (srv->conns == NULL || gather_init(&srv->round, job->nprocs) != 0) {
+        run_say("out of memory for %d connections", srv->nconns);
+        return -1;
+    }
+    for (int i = 0; i < srv->nconns; i++) {
+        srv->conns[i].fd = -1;
+        srv->conns[i].rank = -1;
+    }
+    return 0;
+}
+
+void server_close(struct run_server *srv)
+{
+    for (int i = 0; srv->conns != NULL && i < srv->nconns; i++)
+        conn_close(srv, i);
+    free(srv->conns);
+    srv->conns = NULL;
+    gather_free(&srv->round, srv->job->nprocs);
+    if (srv->listen_fd >= 0)
+        close(srv->listen_fd);
+    if (srv->signal_fd >= 0)
+        close(srv->signal_fd);
+    srv->listen_fd = srv->signal_fd = -1;
+}
+
+static void reap(struct run_server *srv)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        job_reaped(srv, pid, status);
+}
+
+static void on_signals(struct run_server *srv)
+{
+    struct signalfd_siginfo info;
+    while (read(srv->signal_fd, &info, sizeof info) == (ssize_t)sizeof info) {
+        int sig = (int)info.ssi_signo;
+        if (sig == SIGCHLD)
+            reap(srv);
+        else if (sig == SIGTSTP || sig == SIGCONT)
+            job_stop(srv->job, sig == SIGTSTP);
+        else
+            job_interrupt(srv->job, sig);
+    }
+}
+
+/* Milliseconds until the next deadline (job phase or key proof), -1 if none. */
+static int next_timeout_ms(const struct run_server *srv, double now)
+{
+    double next = srv->job->deadline;
+    for (int i = 0; i < srv->nconns; i++) {
+        const struct run_conn *c = &srv->conns[i];
+        if (c->fd >= 0 && !c->proven && (next == 0 || c->proof_deadline < next))
+            next = c->proof_deadline;
+    }
+    if (next == 0)
+        return -1;
+    double ms = (next - now) * 1000.0 + 1.0;
+    return ms < 0 ? 0 : ms > 60000 ? 60000 : (int)ms;
+}
+
+void server_run(struct run_server *srv)
+{
+    int npoll = 2 + srv->nconns;
+    struct pollfd *pfds = calloc((size_t)npoll, sizeof *pfds);
+    if (pfds == NULL) {
+        job_fail(srv, 1, "out of memory for the event loop");
+        npoll = 0;
+    }
+    while (npoll > 0 && srv->job->running > 0) {
+        pfds[0] = (struct pollfd){ .fd = srv->signal_fd, .events = POLLIN };
+        pfds[1] = (struct pollfd){ .fd = srv->listen_fd, .events = POLLIN };
+        for (int i = 0; i < srv->nconns; i++)
+            pfds[2 + i] = (struct pollfd){ .fd = srv->conns[i].fd, .events = POLLIN };
+        if (poll(pfds, (nfds_t)npoll, next_timeout_ms(srv, run_now())) < 0 && errno != EINTR)
+            run_say("poll: %m");
+        for (int i = 0; i < srv->nconns; i++)
+            if (pfds[2 + i].revents != 0 && srv->conns[i].fd == pfds[2 + i].fd)
+                conn_service(srv, i);
+        if (pfds[1].revents != 0)
+            conn_accept(srv);
+        if (pfds[0].revents != 0)
+            on_signals(srv);
+        double now = run_now();
+        job_tick(srv->job, now);
+        conn_expire(srv, now);
+    }
+    free(pfds);
+}

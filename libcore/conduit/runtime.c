@@ -1,0 +1,31 @@
+/* gp_runtime_init: see runtime.h. */
+#include "conduit/runtime.h"
+
+#include <gasnet.h>
+#include <stdio.h>
+
+#include "boot/boot.h"
+#include "conduit/config.h"
+#include "util/log.h"
+
+int gp_runtime_init(void)
+{
+    char why[512];
+    /* The log level first, so that bootstrap trouble is reported at the asked level. */
+    int level = gp_log_level_parse(gp_config_getenv("GP_LOG_LEVEL"));
+    if (level >= 0)
+        gp_log_threshold = level;
+    int rc = gp_boot_init();
+    if (rc != GASNET_OK)
+        return rc;
+    if (gp_config_load(why, sizeof why) != GASNET_OK)
+        gp_fatal("%s", why);
+    level = gp_log_level_parse(gp_cfg.gp_log_level);
+    if (level >= 0)
+        gp_log_threshold = level;
+    if (gp_cfg.verboseenv && gp_boot_rank() == 0) {
+        gp_config_print(stderr);
+        fflush(stderr);
+    }
+    return GASNET_OK;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# make install into a scratch prefix, then build a client with nothing but
+# pkg-config (SEQ and PAR, static and shared) and run it.  Once per check run.
+. "$(dirname "$0")/../lib.sh"
+[ "$GPTEST_VARIANT" = seq ] || exit 0
+top=$(cd "$(dirname "$0")/../.." && pwd)
+prefix=$(mktemp -d /tmp/gp-install.XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
+    fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; exit 0
+fi
+rm -f "$prefix.log"
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h bin/gp-run \
+         lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
+    [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; exit 0; }
+done
+pass install/layout
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+for pc in gp gp-par; do
+    # shellcheck disable=SC2046
+    if cc -o "$prefix/client-$pc" "$top/tests/install/client.c" $(pkg-config --cflags --libs $pc) &&
+       LD_LIBRARY_PATH="$prefix/lib" "$prefix/client-$pc" | grep -q "not initialized"; then
+        pass "install/pkg_config_$pc"
+    else
+        fail "install/pkg_config_$pc" "client did not build or run with pkg-config $pc"
+    fi
+    # shellcheck disable=SC2046
+    if cc -o "$prefix/client-$pc-static" "$top/tests/install/client.c" \
+          $(pkg-config --cflags $pc) "$prefix/lib/lib$pc.a" $(pkg-config --libs --static $pc | sed "s/-l$pc//") &&
+       "$prefix/client-$pc-static" >/dev/null; then
+        pass "install/static_$pc"
+    else
+        fail "install/static_$pc" "static client did not build or run"
+    fi
+done
+# The shared library exports the GASNet API and nothing internal.
+if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^gasnet' | grep -q .; then
+    fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^gasnet' | head -5 | tr '\n' ' ')"
+else
+    pass install/exports
+fi
