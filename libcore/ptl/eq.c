@@ -73,8 +73,9 @@ static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
         return;
     struct ptl_event unlink = *event;
     unlink.type = PTL_EVENT_UNLINK;
-    unlink.rlength = unlink.mlength = 0;
-    unlink.offset = md_state_offset(state);
+    unlink.rlength = 0;
+    unlink.mlength = ops;                   /* operations the MD accepted */
+    unlink.offset = md_state_offset(state); /* bytes of it they used */
     gp_mutex_lock(&ni->lock);
     ptl_md_detach_locked(ni, md);
     ptl_md_release_locked(ni, md);

@@ -105,7 +105,7 @@ void ptl_md_release_locked(struct ptl_ni *ni, struct ptl_md_local *md);
 /* Bytes a deposit of mlength at md_offset takes in a locally managed MD. */
 static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, uint64_t md_length)
 {
-    uint64_t span = ((mlength ? mlength : 1) + 7) & ~(uint64_t)7;
+    uint64_t span = ((mlength ? mlength : 1) + 15) & ~(uint64_t)15;
     uint64_t room = md_length - md_offset;
     return span < room ? span : room;
 }

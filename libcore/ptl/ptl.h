@@ -15,9 +15,11 @@
  * destination of a get, any memory) or attached to a portal table entry
  * (ptl_md_attach: a target of remote puts and gets, memory inside the
  * registered region).  An attached MD is remotely managed (the initiator's
- * offset is used) or locally managed (deposits are packed one after the other;
- * when less than max_size bytes remain the MD is full and, with PTL_UNLINK,
- * leaves the list; an UNLINK event follows the last PUT_END it received).
+ * offset is used) or locally managed (deposits are packed one after the other,
+ * each 16-byte aligned; when less than max_size bytes remain the MD is full
+ * and, with PTL_UNLINK, leaves the list; an UNLINK event follows the last
+ * PUT_END it received, with offset = bytes used and mlength = the number of
+ * operations it accepted).
  *
  * Where a transport lets the initiator act on the target's memory directly
  * (shm), the target-side matching runs in the initiator; elsewhere (tcp) the

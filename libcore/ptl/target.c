@@ -5,8 +5,9 @@
  * the target's mapped region, so it reads the list under the entry's seqlock
  * and changes an MD only by CAS on its state word (see shared.h).
  *
- * Deposits into a locally managed MD start 8-byte aligned and take at least
- * 8 bytes (ptl_deposit_span), so that a zero-length deposit still counts
+ * Deposits into a locally managed MD start 16-byte aligned (any C type can
+ * be read in place, as GASNet promises for Medium payloads) and take at least
+ * 16 bytes (ptl_deposit_span), so that a zero-length deposit still counts
  * when the owner decides that every deposit of a full MD has been reported.
  */
 #include "ptl/ni.h"

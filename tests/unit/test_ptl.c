@@ -204,29 +204,32 @@ static void test_locally_managed_packing_and_unlink(void)
                                     PTL_UNLINK, PTL_MD_THRESH_INF);
     char msg[100];
     ptl_handle_md_t src = bind_source(ni, msg, sizeof msg, PTL_EQ_NONE);
-    /* 100-byte deposits take 104 bytes each: offsets 0, 104, ..., 728; after the
-     * eighth (ends at 832) fewer than 256 bytes remain, so the MD is full. */
+    /* 100-byte deposits take 112 bytes each: offsets 0, 112, ..., 672; after the
+     * seventh (ends at 784) fewer than 256 bytes remain, so the MD is full. */
     struct ptl_event event;
-    for (int i = 0; i < 9; i++) {
+    for (int i = 0; i < 8; i++) {
         memset(msg, 'a' + i, sizeof msg);
         CHECK_EQ(ptl_put(ni, src, PTL_NOACK_REQ, 0, 3, 7, 0, (uint64_t)i), PTL_OK);
     }
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 7; i++) {
         expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
         CHECK_EQ(event.md_handle, first);
-        CHECK_EQ(event.offset, (uint64_t)i * 104);
+        CHECK_EQ(event.offset, (uint64_t)i * 112);
+        CHECK_EQ(event.offset % 16, 0);
         CHECK_EQ(event.hdr_data, (uint64_t)i);
         CHECK_EQ(buf[event.offset], 'a' + i);
         CHECK_EQ(buf[event.offset + 99], 'a' + i);
     }
-    /* The ninth went to the second MD, and its PUT_END was queued before UNLINK. */
+    /* The eighth went to the second MD, and its PUT_END was queued before UNLINK. */
     expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
     CHECK_EQ(event.md_handle, second);
     CHECK_EQ(event.offset, 0);
-    CHECK_EQ(buf[1024], 'a' + 8);
+    CHECK_EQ(buf[1024], 'a' + 7);
     expect_event(ni, eq, PTL_EVENT_UNLINK, &event);
     CHECK_EQ(event.md_handle, first);
     CHECK(event.md_user_ptr == buf);
+    CHECK_EQ(event.mlength, 7);   /* deposits it took */
+    CHECK_EQ(event.offset, 784);  /* bytes they used */
     expect_empty(ni, eq);
     struct ptl_md_desc query;
     CHECK_EQ(ptl_md_query(ni, first, &query), PTL_MD_INVALID);
@@ -234,9 +237,9 @@ static void test_locally_managed_packing_and_unlink(void)
     /* Relinked at the end (after the second), the first buffer is used after it. */
     ptl_handle_md_t again = attach(ni, 3, 7, 0, buf, 1024, PTL_MD_OP_PUT, 256, eq, PTL_UNLINK,
                                    PTL_MD_THRESH_INF);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 7; i++)
         CHECK_EQ(ptl_put(ni, src, PTL_NOACK_REQ, 0, 3, 7, 0, 0), PTL_OK);
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 6; i++) {
         expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
         CHECK_EQ(event.md_handle, second);
     }
