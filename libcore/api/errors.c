@@ -1,7 +1,10 @@
 /* gasnet_ErrorName / gasnet_ErrorDesc (spec 3.20). */
 #include <gasnet.h>
 
+#include <stdarg.h>
+
 #include "api/export.h"
+#include "util/log.h"
 
 struct error_text {
     int code;
@@ -36,4 +39,14 @@ GP_EXPORT const char *gasnet_ErrorDesc(int errval)
 {
     const struct error_text *text = find_error(errval);
     return text ? text->desc : "no description available";
+}
+
+int gp_api_bad_arg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (GP_LOG_ERROR <= gp_log_threshold)
+        gp_log_vemit(GP_LOG_ERROR, "api", fmt, ap);
+    va_end(ap);
+    return GASNET_ERR_BAD_ARG;
 }

@@ -1,0 +1,177 @@
+/*
+ * The AM entry points behind gasnet.h's fixed-arity macros (spec 3.12 and
+ * 3.13): collect the arguments, check every rule the spec gives for the
+ * call, and hand the message to the conduit.
+ */
+#include <gasnet.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "api/export.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+static const char *const category_names[] = { "Short", "Medium", "Long" };
+
+static void collect_args(va_list ap, int numargs, gasnet_handlerarg_t *args)
+{
+    for (int i = 0; i < numargs; i++)
+        args[i] = va_arg(ap, gasnet_handlerarg_t);
+}
+
+/* [dest_addr, +nbytes) inside node's segment? */
+static int in_segment(gasnet_node_t node, const void *dest_addr, size_t nbytes)
+{
+    const char *base = gpc.seginfo[node].addr, *addr = dest_addr;
+    uintptr_t size = gpc.seginfo[node].size;
+    return base != NULL && addr >= base && nbytes <= size && (uintptr_t)(addr - base) <= size - nbytes;
+}
+
+static int check_payload(const char *call, unsigned category, gasnet_node_t node, void *source,
+                         size_t nbytes, void *dest_addr)
+{
+    if (category == GPC_MEDIUM && nbytes > GPC_MAX_MEDIUM)
+        return BAD_ARG("%s: %zu bytes exceed gasnet_AMMaxMedium() = %d", call, nbytes, GPC_MAX_MEDIUM);
+    if (category == GPC_LONG && nbytes > GPC_MAX_LONG)
+        return BAD_ARG("%s: %zu bytes exceed gasnet_AMMaxLong*() = %u", call, nbytes, GPC_MAX_LONG);
+    if (nbytes > 0 && source == NULL)
+        return BAD_ARG("%s: NULL source for %zu bytes", call, nbytes);
+    if (category == GPC_LONG && nbytes > 0 && !in_segment(node, dest_addr, nbytes))
+        return BAD_ARG("%s: destination %p + %zu bytes is outside node %u's segment [%p, +%lu)",
+                       call, dest_addr, nbytes, node, gpc.seginfo[node].addr,
+                       (unsigned long)gpc.seginfo[node].size);
+    return GASNET_OK;
+}
+
+static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler,
+                         void *source, size_t nbytes, void *dest_addr)
+{
+    char call[40];
+    snprintf(call, sizeof call, "gasnet_AMRequest%s", category_names[category]);
+    if (!gpc.attached) {
+        gp_error("api", "%s before gasnet_attach", call);
+        return GASNET_ERR_NOT_INIT;
+    }
+    if (gpc_in_handler)
+        return BAD_ARG("%s called inside an AM handler (handlers may only reply)", call);
+    if (dest >= gpc.nodes)
+        return BAD_ARG("%s: node %u does not exist (the job has %u nodes)", call, dest, gpc.nodes);
+    if (handler == 0)
+        return BAD_ARG("%s: handler index 0 is reserved", call);
+    return check_payload(call, category, dest, source, nbytes, dest_addr);
+}
+
+static int check_reply(unsigned category, struct gpc_token *token, gasnet_handler_t handler,
+                       void *source, size_t nbytes, void *dest_addr)
+{
+    char call[40];
+    snprintf(call, sizeof call, "gasnet_AMReply%s", category_names[category]);
+    if (token == NULL)
+        return BAD_ARG("%s: NULL token", call);
+    if (!token->is_request)
+        return BAD_ARG("%s called from a reply handler (only request handlers may reply)", call);
+    if (token->replied)
+        return BAD_ARG("%s: this request handler already replied (at most one reply)", call);
+    if (handler == 0)
+        return BAD_ARG("%s: handler index 0 is reserved", call);
+    return check_payload(call, category, token->source, source, nbytes, dest_addr);
+}
+
+static int request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler, void *source,
+                   size_t nbytes, void *dest_addr, int numargs, va_list ap)
+{
+    gasnet_handlerarg_t args[GPC_MAX_ARGS];
+    if (numargs < 0 || numargs > GPC_MAX_ARGS)
+        return BAD_ARG("AM request with %d arguments (0..%d)", numargs, GPC_MAX_ARGS);
+    int rc = check_request(category, dest, handler, source, nbytes, dest_addr);
+    if (rc != GASNET_OK)
+        return rc;
+    collect_args(ap, numargs, args);
+    return gpc_am_request(dest, category, handler, source, nbytes, dest_addr, numargs, args);
+}
+
+static int reply(unsigned category, gasnet_token_t token, gasnet_handler_t handler, void *source,
+                 size_t nbytes, void *dest_addr, int numargs, va_list ap)
+{
+    gasnet_handlerarg_t args[GPC_MAX_ARGS];
+    if (numargs < 0 || numargs > GPC_MAX_ARGS)
+        return BAD_ARG("AM reply with %d arguments (0..%d)", numargs, GPC_MAX_ARGS);
+    int rc = check_reply(category, token, handler, source, nbytes, dest_addr);
+    if (rc != GASNET_OK)
+        return rc;
+    collect_args(ap, numargs, args);
+    return gpc_am_reply(token, category, handler, source, nbytes, dest_addr, numargs, args);
+}
+
+GP_EXPORT int _gasnet_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_SHORT, dest, handler, NULL, 0, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int _gasnet_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler,
+                                       void *source_addr, size_t nbytes, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_MEDIUM, dest, handler, source_addr, nbytes, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int _gasnet_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler,
+                                     void *source_addr, size_t nbytes, void *dest_addr,
+                                     int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The payload is copied (or put) before the call returns, so the Async form
+ * can share the Long path: its looser rule on the source buffer holds. */
+GP_EXPORT int _gasnet_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler,
+                                          void *source_addr, size_t nbytes, void *dest_addr,
+                                          int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int _gasnet_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_SHORT, token, handler, NULL, 0, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int _gasnet_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler,
+                                     void *source_addr, size_t nbytes, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_MEDIUM, token, handler, source_addr, nbytes, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int _gasnet_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler,
+                                   void *source_addr, size_t nbytes, void *dest_addr,
+                                   int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_LONG, token, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}

@@ -1,0 +1,253 @@
+/*
+ * gasnet_init and gasnet_attach below the API checks: bootstrap, segment
+ * limits, handler registration, and the resources of seed 000 -- the
+ * registered region holding the segment, ReqSB and RplSB chunk pools, the
+ * ReqRB chain and the EQs; the MDs RAR, RARAM, the segment's SAFE MD,
+ * ReqSB and RplSB; credits, tickets and LID caches.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "conduit/config.h"
+#include "conduit/core.h"
+#include "conduit/runtime.h"
+#include "util/log.h"
+
+struct gpc_state gpc;
+
+#define PAGE ((uintptr_t)GASNET_PAGESIZE)
+#define PAGE_DOWN(x) ((uintptr_t)(x) & ~(PAGE - 1))
+
+/* What this node could map: GASNET_MAX_SEGSIZE, bounded by the pinnable share of
+ * physical memory and by /dev/shm's free space, both split among the job's
+ * processes on this host. */
+static uintptr_t local_segment_limit(uint32_t local_processes)
+{
+    uint64_t limit = gp_cfg.max_segsize;
+    long pages = sysconf(_SC_PHYS_PAGES);
+    if (pages > 0) {
+        double pinnable = (double)pages * (double)sysconf(_SC_PAGESIZE) *
+                          gp_cfg.physmem_pinnable_ratio / local_processes;
+        if (pinnable < (double)limit)
+            limit = (uint64_t)pinnable;
+    }
+    struct statvfs shm;
+    if (statvfs("/dev/shm", &shm) == 0) {
+        uint64_t free_bytes = (uint64_t)shm.f_bavail * shm.f_frsize / local_processes;
+        /* Leave room for the conduit's own buffers in the same object. */
+        free_bytes = free_bytes > (8u << 20) ? free_bytes - (8u << 20) : 0;
+        if (free_bytes < limit)
+            limit = free_bytes;
+    }
+    return PAGE_DOWN(limit);
+}
+
+int gpc_init(void)
+{
+    int rc = gp_runtime_init();
+    if (rc != GASNET_OK)
+        return rc;
+    gpc.rank = (gasnet_node_t)gp_boot_rank();
+    gpc.nodes = (gasnet_node_t)gp_boot_size();
+    gpc.max_local_segsize = local_segment_limit(gpc.nodes);
+    uint64_t mine = gpc.max_local_segsize;
+    uint64_t *all = calloc(gpc.nodes, sizeof *all);
+    if (all == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
+        free(all);
+        return GASNET_ERR_RESOURCE;
+    }
+    gpc.max_global_segsize = gpc.max_local_segsize;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+        if (all[node] < gpc.max_global_segsize)
+            gpc.max_global_segsize = (uintptr_t)all[node];
+    free(all);
+    gpc.initialized = 1;
+    return GASNET_OK;
+}
+
+/* Seed-spec handler registration: fixed indices first, then "don't care"
+ * entries get the lowest free index in 128..255, in table order. */
+int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
+                          gpc_handler_fn handlers[256])
+{
+    char taken[256] = { 0 };
+    for (int i = 0; i < numentries; i++) {
+        unsigned index = table[i].index;
+        if (index == 0)
+            continue;
+        if (index < 128) {
+            gp_error("attach", "handler table entry %d asks for index %u; client handlers use "
+                     "128..255 (0 means any)", i, index);
+            return GASNET_ERR_BAD_ARG;
+        }
+        if (taken[index]) {
+            gp_error("attach", "handler table entry %d asks for index %u, already taken", i, index);
+            return GASNET_ERR_BAD_ARG;
+        }
+        taken[index] = 1;
+        handlers[index] = (gpc_handler_fn)table[i].fnptr;
+    }
+    for (int i = 0; i < numentries; i++) {
+        if (table[i].index != 0)
+            continue;
+        unsigned index = 128;
+        while (index < 256 && taken[index])
+            index++;
+        if (index == 256) {
+            gp_error("attach", "handler table entry %d: no free index left in 128..255", i);
+            return GASNET_ERR_BAD_ARG;
+        }
+        taken[index] = 1;
+        table[i].index = (gasnet_handler_t)index;
+        handlers[index] = (gpc_handler_fn)table[i].fnptr;
+    }
+    return GASNET_OK;
+}
+
+static int attach_md(unsigned pt, void *start, uint64_t length, unsigned options,
+                     ptl_handle_eq_t eq, uintptr_t role, ptl_handle_md_t *md)
+{
+    struct ptl_md_desc desc = { .start = start, .length = length, .threshold = PTL_MD_THRESH_INF,
+                                .options = options, .eq = eq, .user_ptr = (void *)role };
+    int rc = ptl_md_attach(gpc.ni, pt, 0, ~0ull, &desc, PTL_RETAIN, PTL_INS_AFTER,
+                           PTL_INVALID_HANDLE, md);
+    if (rc != PTL_OK)
+        gp_error("attach", "cannot attach an MD on portal entry %u: %s", pt, ptl_strerror(rc));
+    return rc == PTL_OK ? GASNET_OK : GASNET_ERR_RESOURCE;
+}
+
+static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
+{
+    return segsize + PAGE +
+           (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
+           (uint64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes +
+           ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) + 64 * 1024;
+}
+
+static int open_network(uintptr_t segsize)
+{
+    /* SAFE_EQ: a SEND_END per ticket, an ACK per ticket, a reply and its data per chunk. */
+    uint32_t safe_events = (uint32_t)(2 * gp_cfg.portal_msg_limit + 2 * gp_cfg.portal_sb_chunks + 64);
+    uint64_t max_md = 16 + gpc.credits.reqrb_buffers + (uint64_t)gp_cfg.portal_num_tmpmd;
+    if (max_md > 65000)
+        gp_fatal("GASNET_PORTAL_NUM_TMPMD=%lld plus %u ReqRB buffers exceeds the 65000 memory "
+                 "descriptors a node can hold (hint: lower GASNET_PORTAL_NUM_TMPMD)",
+                 (long long)gp_cfg.portal_num_tmpmd, gpc.credits.reqrb_buffers);
+    struct ptl_ni_params params = {
+        .transport = gp_cfg.gp_transport, .region_bytes = region_bytes_for(segsize, safe_events),
+        .max_pt = PT_COUNT, .max_me_per_pt = gpc.credits.reqrb_buffers + 2,
+        .max_eq = 2, .max_md = (unsigned)max_md,
+    };
+    int rc = ptl_ni_init(&params, &gpc.ni);
+    if (rc != PTL_OK) {
+        gp_error("attach", "cannot open the network: %s", ptl_strerror(rc));
+        return GASNET_ERR_RESOURCE;
+    }
+    if (ptl_eq_alloc(gpc.ni, safe_events, &gpc.safe_eq) != PTL_OK ||
+        ptl_eq_alloc(gpc.ni, gpc.credits.am_eq_events, &gpc.am_eq) != PTL_OK)
+        return GASNET_ERR_RESOURCE;
+    return GASNET_OK;
+}
+
+static int setup_buffers(uintptr_t segsize)
+{
+    gpc.segsize = segsize;
+    gpc.segment = segsize ? ptl_region_alloc(gpc.ni, segsize, PAGE) : NULL;
+    char *reqsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES, 64);
+    char *rplsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_rpl_chunks * GPC_CHUNK_BYTES, 64);
+    if ((segsize && gpc.segment == NULL) || reqsb == NULL || rplsb == NULL)
+        return GASNET_ERR_RESOURCE;
+    if (gpc_chunk_pool_init(&gpc.reqsb, reqsb, (uint32_t)gp_cfg.portal_sb_chunks) != GASNET_OK ||
+        gpc_chunk_pool_init(&gpc.rplsb, rplsb, (uint32_t)gp_cfg.portal_rpl_chunks) != GASNET_OK)
+        return GASNET_ERR_RESOURCE;
+    unsigned seg_options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE;
+    uint64_t reqsb_bytes = (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES;
+    int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, 0, &gpc.rar_md);
+    if (rc == GASNET_OK)
+        rc = attach_md(PT_RARAM, gpc.segment, segsize, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+                       gpc.am_eq, ROLE_RARAM, &gpc.raram_md);
+    if (rc == GASNET_OK)
+        rc = attach_md(PT_RARSAFE, gpc.segment, segsize, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+                       gpc.safe_eq, ROLE_SEGMENT, &gpc.rarsafe_md);
+    if (rc == GASNET_OK)
+        rc = attach_md(PT_REQSB, reqsb, reqsb_bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+                       gpc.safe_eq, ROLE_REQSB, &gpc.reqsb_md);
+    if (rc != GASNET_OK)
+        return rc;
+    struct ptl_md_desc rpl = { .start = rplsb, .length = (uint64_t)gp_cfg.portal_rpl_chunks * GPC_CHUNK_BYTES,
+                               .threshold = PTL_MD_THRESH_INF, .eq = gpc.safe_eq,
+                               .user_ptr = (void *)(uintptr_t)ROLE_RPLSB };
+    if (ptl_md_bind(gpc.ni, &rpl, &gpc.rplsb_md) != PTL_OK)
+        return GASNET_ERR_RESOURCE;
+    return gpc_reqrb_setup();
+}
+
+static int setup_flow_control(void)
+{
+    gpc.conn = calloc(gpc.nodes, sizeof *gpc.conn);
+    if (gpc.conn == NULL)
+        return GASNET_ERR_RESOURCE;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        gpc.conn[node].send_credits = (uint16_t)gpc.credits.credits_per_node;
+        gpc.conn[node].loan_credits = (uint16_t)gpc.credits.credits_per_node;
+        gp_count_set(&gpc.conn[node].send_available, gpc.credits.credits_per_node);
+    }
+    gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);
+    gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
+    gpc.flow_control = gp_cfg.portal_flow_control;
+    gpc.packed_long = gp_cfg.portal_packed_long;
+    gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
+    gpc.am_limit = (int)gp_cfg.portal_am_limit;
+    /* Waiting halves are bounded by credits (requests) and chunks (replies). */
+    if (gpc_lid_cache_init(&gpc.am_lids, gpc.credits.total_credits + 16) != GASNET_OK ||
+        gpc_lid_cache_init(&gpc.reply_lids, (uint32_t)gp_cfg.portal_sb_chunks + 16) != GASNET_OK)
+        return GASNET_ERR_RESOURCE;
+    return GASNET_OK;
+}
+
+static int exchange_segments(void)
+{
+    gasnet_seginfo_t mine = { gpc.segment, gpc.segsize };
+    gpc.seginfo = calloc(gpc.nodes, sizeof *gpc.seginfo);
+    if (gpc.seginfo == NULL || gp_boot_allgather(&mine, gpc.seginfo, sizeof mine) != 0)
+        return GASNET_ERR_RESOURCE;
+    return GASNET_OK;
+}
+
+static void publish_credit_plan(void)
+{
+    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", gpc.credits.credits_per_node);
+    gp_config_set_derived("GASNET_PORTAL_BANKED_CREDITS", gpc.credits.banked_credits);
+    gp_config_set_derived("GASNET_PORTAL_AMRECV_SPACE",
+                          (int64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes);
+}
+
+int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
+{
+    char why[512];
+    int rc = gpc_register_handlers(table, numentries, gpc.handlers);
+    if (rc != GASNET_OK)
+        return rc;
+    rc = gpc_credit_plan(gpc.nodes, &gpc.credits, why, sizeof why);
+    if (rc != GASNET_OK)
+        gp_fatal("%s", why);
+    publish_credit_plan();
+    rc = open_network(segsize);
+    if (rc == GASNET_OK)
+        rc = setup_buffers(segsize);
+    if (rc == GASNET_OK)
+        rc = setup_flow_control();
+    if (rc == GASNET_OK)
+        rc = exchange_segments();
+    /* Every node's MDs are attached before anyone sends (seed 000, bootstrapping). */
+    if (rc == GASNET_OK && gp_boot_barrier() != 0)
+        rc = GASNET_ERR_RESOURCE;
+    if (rc != GASNET_OK)
+        return rc;
+    gpc.attached = 1;
+    return GASNET_OK;
+}

@@ -1,0 +1,284 @@
+/*
+ * The conduit's state and the pieces of the Portals-conduit protocol of
+ * seed 000 shared between its files.  Nothing here is seen by clients.
+ *
+ * Portal table entries, one MD role each (all ignore their match bits, so
+ * the match bits are free to carry protocol data, as the seed does):
+ *
+ *   PT_RAR      RAR: the segment; target of puts/gets; ACKs, no EQ
+ *   PT_RARAM    RARAM: the segment; data of unpacked Long requests; AM_EQ
+ *   PT_RARSAFE  the segment; data of unpacked Long replies; SAFE_EQ
+ *               (also the source MD of Long payloads that lie in the segment)
+ *   PT_REQRB    the ReqRB chain, CB last; AM request headers; AM_EQ
+ *   PT_REQSB    ReqSB: request chunks, where replies land; SAFE_EQ
+ *
+ * An AM message (request or reply) is a put whose hdr_data carries:
+ *   bits  0-7  handler index
+ *   bits  8-9  category (Short, Medium, Long)
+ *   bits 10-14 argument count
+ *   bit  15    unpacked Long: the payload travels as a second put, joined
+ *              with the header through the LID in the match bits
+ *   bits 16-23 the credit byte EXXXNNNN
+ *   bits 24-47 the requester's ReqSB chunk index
+ *   bit  48    no-op reply (only returns credits and frees the chunk)
+ * and whose body (in the chunk) is: the arguments (4 bytes each, padded to
+ * 16), for a Long the destination offset and length (16 bytes), then the
+ * payload of a Medium or packed Long.
+ */
+#ifndef GP_CONDUIT_CORE_H
+#define GP_CONDUIT_CORE_H
+
+#include <gasnet.h>
+#include <stdint.h>
+
+#include "ptl/ptl.h"
+#include "util/counter.h"
+#include "util/thread.h"
+
+#define GPC_CHUNK_BYTES 1024     /* doc/decisions.md: 4 credits carry a full Medium */
+#define GPC_CREDIT_BYTES 256     /* one credit: 256 bytes of ReqRB and one AM_EQ event */
+#define GPC_MIN_CREDITS 4
+#define GPC_MAX_ARGS 16
+#define GPC_LONG_HEADER 16
+#define GPC_MAX_MEDIUM 960       /* a chunk less the largest argument block */
+#define GPC_MAX_LONG 0x7fffffffu
+
+enum gpc_pt { PT_RAR, PT_RARAM, PT_RARSAFE, PT_REQRB, PT_REQSB, PT_COUNT };
+enum gpc_category { GPC_SHORT = 0, GPC_MEDIUM = 1, GPC_LONG = 2 };
+
+/* What an event's MD is, from its user_ptr (TMPMDs carry a pointer instead). */
+enum gpc_md_role { ROLE_REQSB = 1, ROLE_RPLSB, ROLE_SEGMENT, ROLE_RARAM, ROLE_CB, ROLE_TMPMD, ROLE_LAST };
+
+/* hdr_data fields */
+#define HDR_HANDLER(h) ((gasnet_handler_t)((h) & 0xff))
+#define HDR_CATEGORY(h) ((unsigned)(((h) >> 8) & 0x3))
+#define HDR_NARGS(h) ((unsigned)(((h) >> 10) & 0x1f))
+#define HDR_UNPACKED(h) ((unsigned)(((h) >> 15) & 0x1))
+#define HDR_CREDIT_BYTE(h) ((uint8_t)(((h) >> 16) & 0xff))
+#define HDR_CHUNK(h) ((uint32_t)(((h) >> 24) & 0xffffff))
+#define HDR_NOOP(h) ((unsigned)(((h) >> 48) & 0x1))
+#define HDR_NOOP_BIT (1ull << 48)
+
+static inline uint64_t gpc_hdr_make(gasnet_handler_t handler, unsigned category, unsigned nargs,
+                                    unsigned unpacked, uint8_t credit_byte, uint32_t chunk)
+{
+    return (uint64_t)handler | ((uint64_t)category << 8) | ((uint64_t)nargs << 10) |
+           ((uint64_t)unpacked << 15) | ((uint64_t)credit_byte << 16) |
+           ((uint64_t)(chunk & 0xffffff) << 24);
+}
+
+/* The credit byte EXXXNNNN: E end of epoch, XXX extra wanted/granted, NNNN used. */
+static inline uint8_t gpc_credit_byte(unsigned epoch, unsigned extra, unsigned used)
+{
+    return (uint8_t)(((epoch & 1) << 7) | ((extra & 7) << 4) | (used & 0xf));
+}
+#define CREDIT_USED(b) ((unsigned)((b) & 0xf))
+#define CREDIT_EXTRA(b) ((unsigned)(((b) >> 4) & 0x7))
+#define CREDIT_EPOCH(b) ((unsigned)(((b) >> 7) & 0x1))
+
+static inline unsigned gpc_args_bytes(unsigned nargs)
+{
+    return (nargs * 4u + 15u) & ~15u;
+}
+
+/* Bytes of the message that travel in the chunk. */
+static inline uint64_t gpc_body_bytes(unsigned category, unsigned nargs, int packed_payload,
+                                      uint64_t nbytes)
+{
+    uint64_t bytes = gpc_args_bytes(nargs);
+    if (category == GPC_LONG)
+        bytes += GPC_LONG_HEADER;
+    if (category == GPC_MEDIUM || packed_payload)
+        bytes += nbytes;
+    return bytes;
+}
+
+/* A pool of fixed-size chunks (ReqSB, RplSB): a stack of free indices. */
+struct gpc_chunk_pool {
+    char *base;
+    uint32_t count;
+    uint32_t *free_stack;
+    uint32_t free_top;
+    gp_mutex_t lock;
+};
+
+int gpc_chunk_pool_init(struct gpc_chunk_pool *pool, char *base, uint32_t count);
+/* A chunk index, or -1 when none is free (the caller polls and retries). */
+int64_t gpc_chunk_get(struct gpc_chunk_pool *pool);
+void gpc_chunk_put(struct gpc_chunk_pool *pool, uint32_t index);
+static inline char *gpc_chunk_addr(const struct gpc_chunk_pool *pool, uint32_t index)
+{
+    return pool->base + (uint64_t)index * GPC_CHUNK_BYTES;
+}
+uint32_t gpc_chunk_free_count(struct gpc_chunk_pool *pool);
+
+/* conn_state of seed 000, the part that static credits need. */
+struct gpc_conn {
+    uint16_t send_credits;   /* SendCredits: the peer's ReqRB credits lent to us */
+    uint16_t loan_credits;   /* LoanCredits: our ReqRB credits lent to the peer */
+    gp_count_t send_available; /* SendCredits - SendInuse: credits we may still use */
+    uint16_t send_stalls;    /* SendStalls: times we waited for credits */
+};
+
+/* The ReqRB chain: buffers recycled once every request in them is processed. */
+struct gpc_reqrb_buffer {
+    char *start;
+    ptl_handle_md_t md;
+    gp_count_t processed;    /* requests handled since the buffer was linked */
+    gp_count_t unlink_count; /* from its UNLINK event: requests it took; -1 before */
+};
+
+struct gpc_reqrb {
+    gp_mutex_t lock;         /* PAR: the processed / unlinked bookkeeping */
+    uint32_t buffers;
+    uint32_t buffer_bytes;
+    struct gpc_reqrb_buffer *buffer;
+    ptl_handle_md_t cb_md;
+    uint64_t space_bytes;
+};
+
+/* Credits and ReqRB sizing, the same on every node (seed 000 and 001). */
+struct gpc_credit_plan {
+    uint32_t credits_per_node;
+    uint32_t banked_credits;
+    uint32_t total_credits;
+    uint32_t reqrb_buffers;
+    uint32_t reqrb_buffer_bytes;
+    uint32_t am_eq_events;
+};
+
+/* Computes the plan for a job of nodes; GASNET_ERR_BAD_ARG with why filled if impossible. */
+int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, size_t whylen);
+/* The interpolated defaults of the credit table (doc/decisions.md). */
+void gpc_credit_table(uint32_t nodes, uint32_t *credits_per_node, uint32_t *banked);
+
+/* A Long whose header and data travel separately, waiting for the other half. */
+struct gpc_lid_entry {
+    uint32_t source;
+    uint32_t lid;
+    uint8_t have_header;
+    uint8_t have_data;
+    uint8_t in_use;
+    gasnet_handler_t handler;
+    uint8_t nargs;
+    uint8_t credit_byte;
+    uint32_t chunk;          /* requester's ReqSB chunk (requests) */
+    uint64_t dest_offset;
+    uint64_t nbytes;
+    gasnet_handlerarg_t args[GPC_MAX_ARGS];
+    struct gpc_lid_entry *next;
+};
+
+struct gpc_lid_cache {
+    struct gpc_lid_entry *entries;
+    struct gpc_lid_entry **buckets;
+    struct gpc_lid_entry *free_list;
+    uint32_t bucket_mask;
+    gp_mutex_t lock;
+};
+
+int gpc_lid_cache_init(struct gpc_lid_cache *cache, uint32_t capacity);
+/*
+ * Records one half of an unpacked Long.  Returns NULL while the other half
+ * is missing; once both are in, returns the entry (with the header's fields),
+ * removed from the cache: the caller runs the handler and then releases it.
+ */
+struct gpc_lid_entry *gpc_lid_arrive(struct gpc_lid_cache *cache, uint32_t source, uint32_t lid,
+                                     const struct gpc_lid_entry *header);
+void gpc_lid_release(struct gpc_lid_cache *cache, struct gpc_lid_entry *entry);
+
+/* What a thread holds while it may poll the AM_EQ (seed 000). */
+struct gpc_am_reserve {
+    int64_t rplsb_chunk;     /* -1 once used */
+    int send_tickets;
+    int tmpmd_tickets;
+};
+
+/* The token handed to handlers. */
+struct gpc_token {
+    gasnet_node_t source;
+    uint8_t is_request;
+    uint8_t replied;
+    uint8_t credit_byte;     /* of the request: the reply returns what it used */
+    uint32_t reqsb_chunk;
+    struct gpc_am_reserve *reserve;
+};
+
+/* Unprototyped on purpose: handlers of every prototype are stored here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+typedef void (*gpc_handler_fn)();
+#pragma GCC diagnostic pop
+
+struct gpc_state {
+    int initialized;
+    int attached;
+    gasnet_node_t rank;
+    gasnet_node_t nodes;
+    uintptr_t max_local_segsize;
+    uintptr_t max_global_segsize;
+    struct ptl_ni *ni;
+    ptl_handle_eq_t safe_eq;
+    ptl_handle_eq_t am_eq;
+    ptl_handle_md_t rar_md;
+    ptl_handle_md_t raram_md;
+    ptl_handle_md_t rarsafe_md;
+    ptl_handle_md_t reqsb_md;
+    ptl_handle_md_t rplsb_md;
+    char *segment;
+    uintptr_t segsize;
+    gasnet_seginfo_t *seginfo;
+    struct gpc_chunk_pool reqsb;
+    struct gpc_chunk_pool rplsb;
+    struct gpc_reqrb reqrb;
+    struct gpc_credit_plan credits;
+    struct gpc_conn *conn;
+    gp_count_t send_tickets;     /* GASNET_PORTAL_MSG_LIMIT */
+    gp_count_t tmpmd_tickets;    /* GASNET_PORTAL_NUM_TMPMD */
+    gp_count_t next_lid;
+    struct gpc_lid_cache am_lids;    /* unpacked Long requests, AM side */
+    struct gpc_lid_cache reply_lids; /* unpacked Long replies, SAFE side */
+    gpc_handler_fn handlers[256];
+    int flow_control;
+    int packed_long;
+    int safe_limit;
+    int am_limit;
+    gp_count_t cb_hits;
+};
+
+extern struct gpc_state gpc;
+
+/* Thread-local context checks (handler, reply rules). */
+extern _Thread_local int gpc_in_handler;
+
+/* attach.c */
+int gpc_init(void);
+int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize);
+int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
+                          gpc_handler_fn handlers[256]);
+
+/* progress.c */
+int gpc_poll(void);
+void gpc_take_tickets(int send_tickets, int tmpmd_tickets);
+void gpc_give_tickets(int send_tickets, int tmpmd_tickets);
+
+/* am.c */
+int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handler,
+                   void *source, size_t nbytes, void *dest_addr, int nargs,
+                   const gasnet_handlerarg_t *args);
+int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t handler,
+                 void *source, size_t nbytes, void *dest_addr, int nargs,
+                 const gasnet_handlerarg_t *args);
+void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve);
+void gpc_safe_event(const struct ptl_event *event);
+
+/* reqrb.c */
+int gpc_reqrb_setup(void);
+void gpc_reqrb_processed(const struct ptl_event *event);
+void gpc_reqrb_unlinked(const struct ptl_event *event);
+
+/* handlers.c */
+void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
+                     void *buf, size_t nbytes, unsigned nargs, const gasnet_handlerarg_t *args);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * The poll loop of seed 000: SYS events first (none yet: the SYS queue comes
+ * with dynamic credits and the exit protocol), then up to
+ * GASNET_PORTAL_SAFE_LIMIT SAFE_EQ events, which only release resources and
+ * run reply handlers, then up to GASNET_PORTAL_AM_LIMIT AM_EQ events -- each
+ * taken only while this thread holds what a reply needs (2 send tickets, a
+ * TMPMD ticket and an RplSB chunk), so a request handler's reply never waits.
+ */
+#include "conduit/core.h"
+#include "util/log.h"
+
+void gpc_give_tickets(int send_tickets, int tmpmd_tickets)
+{
+    if (send_tickets)
+        gp_count_add(&gpc.send_tickets, send_tickets);
+    if (tmpmd_tickets)
+        gp_count_add(&gpc.tmpmd_tickets, tmpmd_tickets);
+}
+
+static int try_take_tickets(int send_tickets, int tmpmd_tickets)
+{
+    if (!gp_count_take(&gpc.send_tickets, send_tickets))
+        return 0;
+    if (tmpmd_tickets && !gp_count_take(&gpc.tmpmd_tickets, tmpmd_tickets)) {
+        gp_count_add(&gpc.send_tickets, send_tickets);
+        return 0;
+    }
+    return 1;
+}
+
+void gpc_take_tickets(int send_tickets, int tmpmd_tickets)
+{
+    while (!try_take_tickets(send_tickets, tmpmd_tickets))
+        gpc_poll();
+}
+
+static int reserve_reply(struct gpc_am_reserve *reserve)
+{
+    if (!try_take_tickets(2, 1))
+        return 0;
+    reserve->rplsb_chunk = gpc_chunk_get(&gpc.rplsb);
+    if (reserve->rplsb_chunk < 0) {
+        gpc_give_tickets(2, 1);
+        return 0;
+    }
+    reserve->send_tickets = 2;
+    reserve->tmpmd_tickets = 1;
+    return 1;
+}
+
+static void release_reply(struct gpc_am_reserve *reserve)
+{
+    if (reserve->rplsb_chunk >= 0)
+        gpc_chunk_put(&gpc.rplsb, (uint32_t)reserve->rplsb_chunk);
+    gpc_give_tickets(reserve->send_tickets, reserve->tmpmd_tickets);
+}
+
+_Noreturn static void queue_overflow(const char *queue, const char *hint)
+{
+    gp_fatal("the %s event queue overflowed and events were lost (hint: %s)", queue, hint);
+}
+
+static void poll_safe(void)
+{
+    struct ptl_event event;
+    for (int taken = 0; gpc.safe_limit == 0 || taken < gpc.safe_limit; taken++) {
+        int rc = ptl_eq_get(gpc.ni, gpc.safe_eq, &event);
+        if (rc == PTL_EQ_EMPTY)
+            return;
+        if (rc == PTL_EQ_DROPPED)
+            queue_overflow("SAFE", "raise GASNET_PORTAL_MSG_LIMIT or GASNET_PORTAL_SB_CHUNKS");
+        gpc_safe_event(&event);
+    }
+}
+
+static void poll_am(void)
+{
+    struct ptl_event event;
+    struct gpc_am_reserve reserve;
+    for (int taken = 0; gpc.am_limit == 0 || taken < gpc.am_limit; taken++) {
+        if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
+            return;
+        int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
+        if (rc == PTL_EQ_EMPTY) {
+            release_reply(&reserve);
+            return;
+        }
+        if (rc == PTL_EQ_DROPPED)
+            queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
+                           "GASNET_PORTAL_AMRECV_SPACE");
+        gpc_am_event(&event, &reserve);
+        release_reply(&reserve);
+    }
+}
+
+int gpc_poll(void)
+{
+    ptl_progress(gpc.ni);
+    poll_safe();
+    poll_am();
+    return GASNET_OK;
+}
