@@ -13,7 +13,8 @@
 #endif
 
 #if GP_PAR
-typedef _Atomic int64_t gp_count_t;
+/* Plain storage, always accessed through the __atomic builtins. */
+typedef int64_t gp_count_t;
 static inline int64_t gp_count_get(gp_count_t *count)
 {
     return __atomic_load_n(count, __ATOMIC_RELAXED);

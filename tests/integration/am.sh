@@ -16,3 +16,21 @@ done
 expect_rc "am/core_unpacked_longs" 0 180 env GASNET_PORTAL_PACKED_LONG=0 \
     "$GP_RUN" -n 4 "$GPTEST_ITEST/am_core" 1 &&
     check_line "am/core_unpacked_longs" "every category and argument count verified"
+
+# A flood into a small ReqRB: flow control makes it complete...
+for n in 2 8; do
+    expect_rc "am/flood_flow_control_n$n" 0 120 env GASNET_PORTAL_AMRECV_SPACE=64K \
+        "$GP_RUN" -n $n "$GPTEST_ITEST/am_flood" 400 1 &&
+        check_line "am/flood_flow_control_n$n" "am_flood: 400 requests from each of $n nodes arrived exactly once"
+done
+# ...and without it the overflow reaches the catch basin: a fatal error naming it.
+expect_rc "am/flood_no_flow_control" 1 120 env GASNET_PORTAL_AMRECV_SPACE=64K \
+    GASNET_PORTAL_FLOW_CONTROL=0 GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 4 "$GPTEST_ITEST/am_flood" 400 1 &&
+    check_line "am/flood_no_flow_control" \
+        "FATAL ERROR on node 0/4: an AM request of .* bytes from node [0-9] overflowed this node's ReqRB space .* into the catch basin (hint: keep GASNET_PORTAL_FLOW_CONTROL on, or raise GASNET_PORTAL_AMRECV_SPACE)"
+
+# Threads sending and polling at once (PAR builds run 4 per process, SEQ builds 1).
+for n in 1 2 4; do
+    expect_rc "am/threads_n$n" 0 180 "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 1500 &&
+        check_line "am/threads_n$n" "each run exactly once"
+done
