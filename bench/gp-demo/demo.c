@@ -1,43 +1,88 @@
 /*
  * gp-demo: the project's main job until gp-bench exists.  Run under gp-run,
- * ranks pair up (i with i + N/2) and measure, through the ptl layer:
+ * ranks pair up (i with i + N/2) and measure, through the GASNet core API:
  *
- *  - AM-style ping-pong: a put deposited into the partner's locally managed
- *    receive buffer (the ReqRB of seed 000), noticed by its PUT_END event,
- *    answered the same way; reported as half the round trip;
- *  - put bandwidth: puts into the partner's segment, each completed by its
- *    ACK event.
+ *  - AM round trips: a request whose handler replies, for Short (no
+ *    arguments), Medium (the largest, gasnet_AMMaxMedium() bytes) and Long
+ *    (4 KiB into the partner's segment); the median of several batches, as
+ *    the time of one round trip;
+ *  - AM Long bandwidth: a stream of 64 KiB Long requests, a window of them
+ *    in flight, each acknowledged by its reply.
  *
- * Every payload is checked on arrival, so the demo also proves the data
- * path.  Usage: gp-run -n N gp-demo [iterations]
+ * Replies are checked, so the demo also proves the path.  On a host with
+ * fewer cores than processes, waiting ranks yield the CPU to their partners.
+ *
+ * Usage: gp-run -n N gp-demo [iterations]
  */
+#include <gasnet.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "boot/boot.h"
-#include "conduit/runtime.h"
-#include "ptl/ptl.h"
+#define H_PING 200
+#define H_PONG 201
+#define H_DONE 202
+#define H_FINISHED 203
+#define BATCHES 9
+#define LONG_SMALL 4096
+#define LONG_BIG (64u << 10)
+#define WINDOW 16
 
-#define SEGMENT (4u << 20)
-#define PT_RAR 0
-#define PT_REQRB 1
-#define REQRB_BUFFERS 4
-#define REQRB_BYTES (64u << 10)
-#define MAX_DEPOSIT 1024
+static volatile int pongs, done_count, finished;
+static gasnet_seginfo_t *seg;
+static gasnet_node_t me, nodes;
+static int oversubscribed;
 
-static struct ptl_ni *ni;
-static ptl_handle_eq_t safe_eq, am_eq;
-static unsigned char *segment, *reqrb;
-static ptl_handle_md_t basin;
-static int rank, size;
-
-static void die(const char *what, int rc)
+static void ping(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t category)
 {
-    fprintf(stderr, "gp-demo rank %d: %s: %s\n", rank, what, ptl_strerror(rc));
-    gp_boot_abort(1, what);
+    (void)buf;
+    if (category == 0)
+        gasnet_AMReplyShort1(token, H_PONG, (gasnet_handlerarg_t)nbytes);
+    else
+        gasnet_AMReplyMedium1(token, H_PONG, buf, category == 1 ? nbytes : 0,
+                              (gasnet_handlerarg_t)nbytes);
 }
+
+static void ping_short(gasnet_token_t token)
+{
+    gasnet_AMReplyShort1(token, H_PONG, 0);
+}
+
+static void pong(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t size)
+{
+    (void)token;
+    (void)buf;
+    (void)nbytes;
+    (void)size;
+    pongs++;
+}
+
+static void pong_short(gasnet_token_t token, gasnet_handlerarg_t size)
+{
+    (void)token;
+    (void)size;
+    pongs++;
+}
+
+static void done(gasnet_token_t token)
+{
+    (void)token;
+    done_count++;
+}
+
+static void partner_finished(gasnet_token_t token)
+{
+    (void)token;
+    finished = 1;
+}
+
+static gasnet_handlerentry_t table[] = {
+    { H_PING, ping }, { H_PONG, pong }, { H_DONE, done }, { H_FINISHED, partner_finished },
+    { H_PING + 10, ping_short }, { H_PONG + 10, pong_short },
+};
 
 static double now_us(void)
 {
@@ -46,159 +91,108 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-static void attach_reqrb(int index)
+static void wait_pongs(int target)
 {
-    struct ptl_md_desc desc = { .start = reqrb + (size_t)index * REQRB_BYTES, .length = REQRB_BYTES,
-                                .threshold = PTL_MD_THRESH_INF, .max_size = MAX_DEPOSIT + 8,
-                                .options = PTL_MD_OP_PUT, .eq = am_eq,
-                                .user_ptr = (void *)(intptr_t)index };
-    ptl_handle_md_t md;
-    int rc = ptl_md_attach(ni, PT_REQRB, 0, 0, &desc, PTL_UNLINK, PTL_INS_BEFORE, basin, &md);
-    if (rc != PTL_OK)
-        die("attach ReqRB", rc);
+    while (pongs < target) {
+        gasnet_AMPoll();
+        if (oversubscribed)
+            sched_yield();
+    }
 }
 
-static void setup(void)
+static void send_one(gasnet_node_t peer, int kind, void *buf)
 {
-    struct ptl_ni_params params = { .transport = "shm", .max_pt = 2, .max_me_per_pt = 8,
-                                    .max_eq = 2, .max_md = 16,
-                                    .region_bytes = SEGMENT + REQRB_BUFFERS * REQRB_BYTES +
-                                                    2 * ptl_eq_bytes(1024) + 4096 };
-    int rc = ptl_ni_init(&params, &ni);
-    if (rc != PTL_OK)
-        die("ptl_ni_init", rc);
-    ptl_eq_alloc(ni, 1024, &safe_eq);
-    ptl_eq_alloc(ni, 1024, &am_eq);
-    segment = ptl_region_alloc(ni, SEGMENT, 4096);
-    reqrb = ptl_region_alloc(ni, REQRB_BUFFERS * REQRB_BYTES, 64);
-    struct ptl_md_desc rar = { .start = segment, .length = SEGMENT, .threshold = PTL_MD_THRESH_INF,
-                               .options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE };
-    struct ptl_md_desc cb = { .start = reqrb, .length = 0, .threshold = PTL_MD_THRESH_INF,
-                              .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE, .eq = am_eq,
-                              .user_ptr = (void *)(intptr_t)-1 };
-    ptl_handle_md_t rar_md;
-    if ((rc = ptl_md_attach(ni, PT_RAR, 0, 0, &rar, PTL_RETAIN, PTL_INS_AFTER, PTL_INVALID_HANDLE,
-                            &rar_md)) != PTL_OK ||
-        (rc = ptl_md_attach(ni, PT_REQRB, 0, 0, &cb, PTL_RETAIN, PTL_INS_AFTER, PTL_INVALID_HANDLE,
-                            &basin)) != PTL_OK)
-        die("attach", rc);
-    for (int i = 0; i < REQRB_BUFFERS; i++)
-        attach_reqrb(i);
-    gp_boot_barrier();
+    switch (kind) {
+    case 0: gasnet_AMRequestShort0(peer, H_PING + 10); break;
+    case 1: gasnet_AMRequestMedium1(peer, H_PING, buf, gasnet_AMMaxMedium(), 1); break;
+    case 2: gasnet_AMRequestLong1(peer, H_PING, buf, LONG_SMALL, seg[peer].addr, 2); break;
+    default: gasnet_AMRequestLong1(peer, H_PING, buf, LONG_BIG, seg[peer].addr, 2); break;
+    }
 }
 
-/* Waits for the next deposit, relinking full buffers; returns its event. */
-static void wait_deposit(struct ptl_event *event)
+static int compare(const void *a, const void *b)
 {
-    for (;;) {
-        int rc = ptl_eq_get(ni, am_eq, event);
-        if (rc == PTL_EQ_EMPTY)
-            continue;
-        if (rc != PTL_OK)
-            die("AM_EQ", rc);
-        if (event->type == PTL_EVENT_UNLINK) {
-            attach_reqrb((int)(intptr_t)event->md_user_ptr);
-            continue;
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median over batches of the time of one round trip, in microseconds. */
+static double round_trip(gasnet_node_t peer, int kind, void *buf, int iters)
+{
+    double batch[BATCHES];
+    for (int b = -1; b < BATCHES; b++) { /* batch -1 warms up */
+        int base = pongs;
+        double start = now_us();
+        for (int i = 0; i < iters; i++) {
+            send_one(peer, kind, buf);
+            wait_pongs(base + i + 1);
         }
-        if ((intptr_t)event->md_user_ptr == -1)
-            die("deposit reached the catch basin", PTL_FAIL);
-        return;
+        if (b >= 0)
+            batch[b] = (now_us() - start) / iters;
     }
+    qsort(batch, BATCHES, sizeof batch[0], compare);
+    return batch[BATCHES / 2];
 }
 
-static void send_deposit(ptl_handle_md_t md, uint64_t length, int peer, uint64_t tag)
+static double long_bandwidth(gasnet_node_t peer, void *buf, int iters)
 {
-    int rc = ptl_put_region(ni, md, 0, length, PTL_NOACK_REQ, (unsigned)peer, PT_REQRB, 0, 0, tag);
-    if (rc != PTL_OK)
-        die("deposit", rc);
-}
-
-static double pingpong(int peer, int initiator, uint64_t length, int iters)
-{
-    static unsigned char message[MAX_DEPOSIT];
-    struct ptl_md_desc desc = { .start = message, .length = MAX_DEPOSIT,
-                                .threshold = PTL_MD_THRESH_INF };
-    ptl_handle_md_t md;
-    ptl_md_bind(ni, &desc, &md);
-    struct ptl_event event;
-    double start = 0;
-    for (int i = -iters / 10; i < iters; i++) { /* the first tenth warms up */
-        if (i == 0)
-            start = now_us();
-        memset(message, (unsigned char)i, length);
-        if (initiator)
-            send_deposit(md, length, peer, (uint64_t)i);
-        wait_deposit(&event);
-        const unsigned char *got = (const unsigned char *)event.md_start + event.offset;
-        if (event.hdr_data != (uint64_t)i || event.mlength != length ||
-            (length && got[length - 1] != (unsigned char)i))
-            die("ping-pong payload check", PTL_FAIL);
-        if (!initiator)
-            send_deposit(md, length, peer, (uint64_t)i);
-    }
-    double elapsed = now_us() - start;
-    ptl_md_unlink(ni, md);
-    return elapsed / iters / 2;
-}
-
-static double put_bandwidth(int peer, uint64_t length, int iters)
-{
-    unsigned char *source = malloc(length);
-    memset(source, 0xa5, length);
-    struct ptl_md_desc desc = { .start = source, .length = length, .threshold = PTL_MD_THRESH_INF,
-                                .options = PTL_MD_SEND_END_DISABLE, .eq = safe_eq };
-    ptl_handle_md_t md;
-    ptl_md_bind(ni, &desc, &md);
-    struct ptl_event event;
+    int base = pongs;
     double start = now_us();
     for (int i = 0; i < iters; i++) {
-        int rc = ptl_put(ni, md, PTL_ACK_REQ, (unsigned)peer, PT_RAR, 0, 0, 0);
-        if (rc != PTL_OK)
-            die("put", rc);
-        while ((rc = ptl_eq_get(ni, safe_eq, &event)) == PTL_EQ_EMPTY)
-            ;
-        if (rc != PTL_OK || event.type != PTL_EVENT_ACK)
-            die("put ACK", rc);
+        send_one(peer, 3, buf);
+        wait_pongs(base + i + 1 - WINDOW);
     }
-    double elapsed = now_us() - start;
-    ptl_md_unlink(ni, md);
-    free(source);
-    return (double)length * iters / elapsed; /* bytes per microsecond = MB/s */
+    wait_pongs(base + iters);
+    return (double)LONG_BIG * iters / (now_us() - start); /* bytes/us = MB/s */
 }
 
 int main(int argc, char **argv)
 {
-    int iters = argc > 1 ? atoi(argv[1]) : 20000;
+    if (gasnet_init(&argc, &argv) != GASNET_OK)
+        return 1;
+    int iters = argc > 1 ? atoi(argv[1]) : 2000;
     if (iters <= 0) {
         fprintf(stderr, "gp-demo: iterations must be a positive integer, got '%s'\n", argv[1]);
-        return 2;
+        gasnet_exit(2);
     }
-    if (gp_runtime_init() != 0)
-        return 1;
-    rank = gp_boot_rank();
-    size = gp_boot_size();
-    setup();
-    int half = size / 2;
-    int peer = size == 1 ? 0 : (rank < half ? rank + half : rank - half);
-    int active = size == 1 || rank < 2 * half; /* an odd last rank sits out */
-    int initiator = size == 1 || rank < half;
-    static const uint64_t sizes[] = { 8, 1024 };
-    double lat[2] = { 0 }, bw = 0;
-    for (int s = 0; s < 2 && active; s++)
-        lat[s] = pingpong(peer, initiator, sizes[s], iters);
-    gp_boot_barrier();
-    if (active && initiator)
-        bw = put_bandwidth(peer, 1u << 20, iters / 100 + 10);
-    gp_boot_barrier();
-    if (rank == 0) {
-        printf("gp-demo: %d processes over %s, %d pairs, rank 0 <-> rank %d\n", size,
-               ptl_ni_transport(ni), size == 1 ? 1 : half, peer);
-        printf("  AM-style deposit ping-pong, 8 bytes:    %8.3f us one way\n", lat[0]);
-        printf("  AM-style deposit ping-pong, 1024 bytes: %8.3f us one way\n", lat[1]);
-        printf("  put bandwidth, 1 MiB puts with ACK:     %8.0f MB/s\n", bw);
-        printf("  every payload verified\n");
+    if (gasnet_attach(table, (int)(sizeof table / sizeof table[0]), 1u << 20, 0) != GASNET_OK)
+        gasnet_exit(1);
+    me = gasnet_mynode();
+    nodes = gasnet_nodes();
+    oversubscribed = nodes > (gasnet_node_t)sysconf(_SC_NPROCESSORS_ONLN);
+    seg = calloc(nodes, sizeof *seg);
+    gasnet_getSegmentInfo(seg, (int)nodes);
+    gasnet_node_t half = nodes / 2;
+    gasnet_node_t peer = nodes == 1 ? 0 : (me < half ? me + half : me - half);
+    int active = nodes == 1 || me < 2 * half; /* an odd last rank sits out */
+    int initiator = nodes == 1 || me < half;
+    char *buf = (char *)seg[me].addr + (512u << 10);
+    memset(buf, 0x5a, LONG_BIG);
+    double lat[3] = { 0 }, bw = 0;
+    if (active && initiator) {
+        for (int kind = 0; kind < 3; kind++)
+            lat[kind] = round_trip(peer, kind, buf, iters);
+        bw = long_bandwidth(peer, buf, iters);
+        gasnet_AMRequestShort0(peer, H_FINISHED);
     }
-    ptl_ni_fini(ni);
-    gp_boot_fini(0);
-    return 0;
+    /* A responder serves its partner's requests until the partner is done. */
+    while (active && !initiator && !finished) {
+        gasnet_AMPoll();
+        if (oversubscribed)
+            sched_yield();
+    }
+    /* Every rank reports to rank 0 when done, and rank 0 prints. */
+    gasnet_AMRequestShort0(0, H_DONE);
+    if (me == 0) {
+        while (done_count < (int)nodes)
+            gasnet_AMPoll();
+        printf("gp-demo: %u processes over shm, %u pair%s, rank 0 <-> rank %u%s\n", nodes,
+               nodes == 1 ? 1 : half, half > 1 ? "s" : "", peer,
+               oversubscribed ? " (more processes than cores: waiters yield)" : "");
+        printf("  AM Short round trip (0 args):          %8.3f us\n", lat[0]);
+        printf("  AM Medium round trip (%4zu bytes):     %8.3f us\n", gasnet_AMMaxMedium(), lat[1]);
+        printf("  AM Long round trip (%u bytes):       %8.3f us\n", LONG_SMALL, lat[2]);
+        printf("  AM Long bandwidth (64 KiB, window %d): %8.0f MB/s\n", WINDOW, bw);
+    }
+    gasnet_exit(0);
 }

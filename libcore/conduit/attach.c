@@ -249,5 +249,10 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         return rc;
     gpc.attached = 1;
+    if (gp_cfg.verboseenv && gpc.rank == 0)
+        fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "
+                "%u x %u bytes, AM_EQ %u events\n", gpc.nodes, gpc.credits.credits_per_node,
+                gpc.credits.banked_credits, gpc.credits.reqrb_buffers,
+                gpc.credits.reqrb_buffer_bytes, gpc.credits.am_eq_events);
     return GASNET_OK;
 }
