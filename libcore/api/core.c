@@ -101,6 +101,12 @@ GP_EXPORT int gasnet_AMPoll(void)
     return gpc_poll();
 }
 
+GP_EXPORT void _gasnet_wait_turn(void)
+{
+    if (gpc.attached && !gpc_in_handler)
+        gpc_wait_turn();
+}
+
 GP_EXPORT int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex)
 {
     if (token == NULL || srcindex == NULL)

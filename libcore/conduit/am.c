@@ -375,6 +375,10 @@ static void send_completed(const struct ptl_event *event, uintptr_t role)
         gpc_give_tickets(1, 0);
         break;
     case ROLE_TMPMD:
+        if (event->pt_index == PT_RAR) { /* an RMA put: the TMPMD goes with its ACK */
+            gpc_give_tickets(1, 0);
+            break;
+        }
         ptl_md_unlink(gpc.ni, event->md_handle);
         gpc_give_tickets(1, 1);
         break;
@@ -400,6 +404,10 @@ void gpc_safe_event(const struct ptl_event *event)
             if (entry != NULL)
                 run_joined_reply(entry);
         }
+        break;
+    case PTL_EVENT_ACK:
+    case PTL_EVENT_REPLY_END:
+        gpc_rma_event(event);
         break;
     default:
         break;

@@ -54,6 +54,9 @@ int gpc_init(void)
     gpc.rank = (gasnet_node_t)gp_boot_rank();
     gpc.nodes = (gasnet_node_t)gp_boot_size();
     gpc.max_local_segsize = local_segment_limit(gpc.nodes);
+    /* Spinning waiters on a host with fewer cores than processes starve the
+     * process they wait for: yield instead (GASNet's tests do the same). */
+    gpc.oversubscribed = gpc.nodes > (gasnet_node_t)sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t mine = gpc.max_local_segsize;
     uint64_t *all = calloc(gpc.nodes, sizeof *all);
     if (all == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
@@ -226,9 +229,17 @@ static void publish_credit_plan(void)
                           (int64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes);
 }
 
+static void register_internal_handlers(void)
+{
+    gpc.handlers[GPC_H_MEMSET] = (gpc_handler_fn)gpc_memset_handler;
+    gpc.handlers[GPC_H_MEMSET_DONE] = (gpc_handler_fn)gpc_memset_done_handler;
+    gpc.handlers[GPC_H_BARRIER] = (gpc_handler_fn)gpc_barrier_handler;
+}
+
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
 {
     char why[512];
+    register_internal_handlers();
     int rc = gpc_register_handlers(table, numentries, gpc.handlers);
     if (rc != GASNET_OK)
         return rc;
@@ -243,11 +254,16 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
         rc = setup_flow_control();
     if (rc == GASNET_OK)
         rc = exchange_segments();
+    if (rc == GASNET_OK)
+        rc = gpc_rma_setup();
+    if (rc == GASNET_OK)
+        gpc_barrier_setup();
     /* Every node's MDs are attached before anyone sends (seed 000, bootstrapping). */
     if (rc == GASNET_OK && gp_boot_barrier() != 0)
         rc = GASNET_ERR_RESOURCE;
     if (rc != GASNET_OK)
         return rc;
+    gpc_rma_connect();
     gpc.attached = 1;
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "

@@ -234,6 +234,10 @@ static const struct gp_cfg_row rows[] = {
       .choices = "shm|tcp|ibv", .transport = "all", .offset = FIELD(gp_transport),
       .unset_means = "automatic",
       .doc = "force one transport for every peer; unset picks per peer (shm on the same host)" },
+    { .name = "GP_DIRECT_RMA", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
+      .offset = FIELD(gp_direct_rma),
+      .doc = "puts and gets to a peer whose segment is mapped here are plain copies; 0 sends "
+             "them through the Portals protocol (tickets, handles, ACK events), for tests" },
 
     /* ---- launcher protocol, set by gp-run for its processes ---- */
     { .name = "GP_BOOT_ADDR", .type = GP_CFG_STRING, .transport = "launcher",

@@ -104,6 +104,7 @@ struct gp_config {
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;
+    int     gp_direct_rma;
 };
 
 /* The parsed configuration; valid after gp_config_load(). */

@@ -210,6 +210,44 @@ struct gpc_token {
 typedef void (*gpc_handler_fn)();
 #pragma GCC diagnostic pop
 
+/* Handler indices the conduit keeps for itself (1..127 are GASNet's). */
+enum gpc_internal_handler {
+    GPC_H_MEMSET = 10,       /* memset on the target, then GPC_H_MEMSET_DONE */
+    GPC_H_MEMSET_DONE = 11,
+    GPC_H_BARRIER = 12,      /* one round of the dissemination barrier */
+};
+
+/*
+ * An extended-API operation: an explicit handle, a thread's implicit set,
+ * an access region, or a value get.  Puts and gets in flight are counted;
+ * the record's pool index (24 bits) travels in the match bits so that the
+ * ACK or REPLY_END event finds it.
+ */
+enum gpc_op_kind { OP_FREE = 0, OP_EXPLICIT, OP_IMPLICIT, OP_REGION, OP_VALGET };
+
+struct gpc_op {
+    gp_count_t puts_pending;
+    gp_count_t gets_pending;
+    uint64_t value;          /* a value get lands here */
+    uint32_t next_free;
+    uint8_t kind;
+};
+
+struct gpc_op_pool {
+    struct gpc_op *ops;
+    uint32_t count;
+    uint32_t free_head;      /* index + 1, 0 = none */
+    gp_mutex_t lock;
+};
+
+/* Match bits of a put or get on PT_RAR: op index, and a ReqSB bounce chunk + 1. */
+#define RMA_MATCH(op_index, chunk_plus_one) \
+    ((uint64_t)(op_index) | ((uint64_t)(chunk_plus_one) << 24))
+#define RMA_OP_INDEX(bits) ((uint32_t)((bits) & 0xffffff))
+#define RMA_CHUNK_PLUS_ONE(bits) ((uint32_t)(((bits) >> 24) & 0xffffff))
+#define GPC_OP_POOL_SIZE (1u << 17)   /* spec: at least 65535 handles outstanding */
+#define GPC_MAX_PIECE (1ull << 30)    /* larger transfers are split */
+
 struct gpc_state {
     int initialized;
     int attached;
@@ -244,6 +282,12 @@ struct gpc_state {
     int safe_limit;
     int am_limit;
     gp_count_t cb_hits;
+    struct gpc_op_pool op_pool;
+    char **direct_segment;           /* peers' segments mapped here (shm), else NULL */
+    uint64_t put_bounce_limit;
+    uint64_t get_bounce_limit;
+    int wait_mode;                   /* GASNET_WAIT_*, from gasnet_set_waitmode */
+    int oversubscribed;              /* more processes on this host than cores */
 };
 
 extern struct gpc_state gpc;
@@ -259,6 +303,8 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
 
 /* progress.c */
 int gpc_poll(void);
+/* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
+void gpc_wait_turn(void);
 void gpc_take_tickets(int send_tickets, int tmpmd_tickets);
 void gpc_give_tickets(int send_tickets, int tmpmd_tickets);
 
@@ -276,6 +322,35 @@ void gpc_safe_event(const struct ptl_event *event);
 int gpc_reqrb_setup(void);
 void gpc_reqrb_processed(const struct ptl_event *event);
 void gpc_reqrb_unlinked(const struct ptl_event *event);
+
+/* rma.c: puts, gets and memsets; each completes into op (NULL: the caller waits). */
+int gpc_rma_setup(void);
+void gpc_rma_connect(void);
+struct gpc_op *gpc_op_new(enum gpc_op_kind kind);
+void gpc_op_free(struct gpc_op *op);
+int gpc_op_done(struct gpc_op *op);
+void gpc_op_wait(struct gpc_op *op);
+struct gpc_op *gpc_op_implicit(void);     /* this thread's implicit set, or its access region */
+void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, struct gpc_op *op);
+void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, struct gpc_op *op);
+void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes,
+                   struct gpc_op *op);
+void gpc_memset(gasnet_node_t node, void *dest, int value, size_t nbytes, struct gpc_op *op);
+void gpc_rma_event(const struct ptl_event *event);
+void gpc_memset_handler(gasnet_token_t token, gasnet_handlerarg_t op, gasnet_handlerarg_t off_hi,
+                        gasnet_handlerarg_t off_lo, gasnet_handlerarg_t len_hi,
+                        gasnet_handlerarg_t len_lo, gasnet_handlerarg_t value);
+void gpc_memset_done_handler(gasnet_token_t token, gasnet_handlerarg_t op);
+extern _Thread_local struct gpc_op *gpc_thread_implicit;
+extern _Thread_local struct gpc_op *gpc_thread_region;
+
+/* barrier.c */
+void gpc_barrier_notify(int id, int flags);
+int gpc_barrier_try(int id, int flags);
+int gpc_barrier_wait(int id, int flags);
+void gpc_barrier_setup(void);
+void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet_handlerarg_t round,
+                         gasnet_handlerarg_t state, gasnet_handlerarg_t name);
 
 /* handlers.c */
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,

@@ -6,6 +6,8 @@
  * taken only while this thread holds what a reply needs (2 send tickets, a
  * TMPMD ticket and an RplSB chunk), so a request handler's reply never waits.
  */
+#include <sched.h>
+
 #include "conduit/core.h"
 #include "util/log.h"
 
@@ -99,4 +101,11 @@ int gpc_poll(void)
     poll_safe();
     poll_am();
     return GASNET_OK;
+}
+
+void gpc_wait_turn(void)
+{
+    gpc_poll();
+    if (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed)
+        sched_yield();
 }

@@ -45,11 +45,24 @@ extern "C" {
 #define GASNET_ERR_NOT_READY (_GASNET_ERR_BASE + 4)
 #define GASNET_ERR_BARRIER_MISMATCH (_GASNET_ERR_BASE + 5)
 
+/* Barrier flags (spec 2.5). */
+#define GASNET_BARRIERFLAG_ANONYMOUS 1
+#define GASNET_BARRIERFLAG_MISMATCH 2
+#define GASNET_BARRIERFLAG_IMAGES 4
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
+
+/* Wait modes (spec 2.8). */
+#define GASNET_WAIT_SPIN 0
+#define GASNET_WAIT_BLOCK 1
+#define GASNET_WAIT_SPINBLOCK 2
+
 /* Scalar types (spec 2.1). */
 typedef uint32_t gasnet_node_t;
 typedef uint8_t gasnet_handler_t;
 typedef int32_t gasnet_handlerarg_t;
 typedef uintptr_t gasnet_register_value_t;
+typedef void *gasnet_threadinfo_t;
+typedef struct _gasnet_valget_op *gasnet_valget_handle_t;
 
 typedef void *gasnet_token_t;
 typedef void *gasnet_handle_t;
@@ -128,9 +141,76 @@ extern int gasnet_hsl_trylock(gasnet_hsl_t *hsl) __attribute__((warn_unused_resu
 #define GASNET_BLOCKUNTIL(cond)                                     \
     do {                                                            \
         while (!(cond))                                             \
-            gasnet_AMPoll();                                        \
+            _gasnet_wait_turn();                                    \
         __atomic_thread_fence(__ATOMIC_ACQUIRE);                    \
     } while (0)
+/* One turn of GASNET_BLOCKUNTIL: polls, then yields the CPU unless the wait
+ * mode is GASNET_WAIT_SPIN on a host with a core for every process. */
+extern void _gasnet_wait_turn(void);
+
+/* Extended API (spec 4): errors are fatal; there are no error returns. */
+extern void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+extern gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+extern void gasnet_wait_syncnb(gasnet_handle_t handle);
+extern int gasnet_try_syncnb(gasnet_handle_t handle);
+extern void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+extern int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+extern void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+extern int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+
+extern void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+extern void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+extern void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+extern void gasnet_wait_syncnbi_gets(void);
+extern void gasnet_wait_syncnbi_puts(void);
+extern void gasnet_wait_syncnbi_all(void);
+extern int gasnet_try_syncnbi_gets(void);
+extern int gasnet_try_syncnbi_puts(void);
+extern int gasnet_try_syncnbi_all(void);
+
+extern void gasnet_begin_nbi_accessregion(void);
+extern gasnet_handle_t gasnet_end_nbi_accessregion(void);
+
+extern void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                           size_t nbytes);
+extern gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest,
+                                         gasnet_register_value_t value, size_t nbytes);
+extern void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                               size_t nbytes);
+extern gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
+extern gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
+extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+
+extern void gasnet_barrier_notify(int id, int flags);
+extern int gasnet_barrier_wait(int id, int flags);
+extern int gasnet_barrier_try(int id, int flags);
+extern int gasnet_barrier(int id, int flags);
+
+extern int gasnet_set_waitmode(int wait_mode);
+
+/*
+ * Thread information (spec 4.11.1).  gp finds its per-thread state in
+ * thread-local storage, so there is nothing to amortize: the macros expand
+ * to an unused declaration, as the spec requires of their placement.
+ */
+extern gasnet_threadinfo_t _gasnet_threadinfo(void);
+#define GASNET_GET_THREADINFO() (_gasnet_threadinfo())
+#define GASNET_POST_THREADINFO(info) \
+    gasnet_threadinfo_t _gasnet_threadinfo_posted __attribute__((unused)) = (info)
+#define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /*
  * The fixed-arity AM entry points (spec 3.12-3.13): each is a macro that

@@ -170,6 +170,19 @@ int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
 int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_index,
             uint64_t match_bits, uint64_t remote_offset);
 
+/*
+ * Where the memory an operation would reach lies in this process, when the
+ * transport maps the target's region (shm, loop) and the first MD that
+ * would match is a plain one (remotely managed, no threshold, no EQ): the
+ * caller may then load or store directly, which is what such an operation
+ * amounts to.  NULL otherwise, or when the range does not fit the MD: the
+ * caller uses ptl_put / ptl_get.
+ */
+enum ptl_access { PTL_ACCESS_PUT, PTL_ACCESS_GET };
+void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
+                         enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
+                         uint64_t length);
+
 /* Lets a transport that needs it move data (tcp); a no-op on shm. */
 int ptl_progress(struct ptl_ni *ni);
 

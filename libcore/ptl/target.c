@@ -205,3 +205,41 @@ int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *
     ptl_initiator_event(ni, op, PTL_EVENT_REPLY_END, match.mlength, match.md_offset);
     return PTL_OK;
 }
+
+void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
+                         enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
+                         uint64_t length)
+{
+    if (ni->peer_region == NULL || target >= (unsigned)ni->size || ni->peer_region[target] == NULL)
+        return NULL;
+    void *region = ni->peer_region[target];
+    struct ptl_region_header *hdr = region;
+    if (pt_index >= hdr->max_pt)
+        return NULL;
+    struct ptl_pte_shared *pte = region_pte(region, pt_index);
+    uint32_t version = atomic_load_explicit(&pte->version, memory_order_acquire);
+    if (version & 1)
+        return NULL;
+    enum ptl_op_kind kind = access == PTL_ACCESS_GET ? PTL_OP_GET : PTL_OP_PUT;
+    uint32_t count = SHARED_LOAD(pte->count);
+    uint16_t *order = pte_order(hdr, pte);
+    void *where = NULL;
+    for (uint32_t i = 0; i < count && i < hdr->max_me && where == NULL; i++) {
+        struct ptl_me_slot *slot = pte_slot(hdr, pte, SHARED_LOAD(order[i]) % hdr->max_me);
+        uint32_t options = SHARED_LOAD(slot->options);
+        if (!slot_accepts(slot, options, kind, match_bits))
+            continue;
+        uint64_t state = atomic_load_explicit(&slot->state, memory_order_acquire);
+        uint64_t md_length = SHARED_LOAD(slot->length);
+        /* Only an MD a plain copy cannot disturb: remote offsets, no threshold, no events. */
+        if (!(options & PTL_MD_MANAGE_REMOTE) || md_state_ops(state) != MD_STATE_OPS_INF ||
+            (state & MD_STATE_INACTIVE) || SHARED_LOAD(slot->eq_index) != 0 ||
+            remote_offset > md_length || length > md_length - remote_offset)
+            break;
+        where = (char *)region + SHARED_LOAD(slot->region_offset) + remote_offset;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&pte->version, memory_order_relaxed) != version)
+        return NULL;
+    return where;
+}

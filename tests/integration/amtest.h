@@ -105,7 +105,7 @@ static void amtest_release(gasnet_token_t token, gasnet_handlerarg_t phase)
     { AMTEST_RELEASE, amtest_release }
 
 /* Every node arrives at node 0, which releases them all. */
-static void amtest_barrier(void)
+static inline void amtest_barrier(void)
 {
     static int phase;
     phase++;

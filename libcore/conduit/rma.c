@@ -1,0 +1,341 @@
+/*
+ * Puts, gets and memsets (seed 000, "The Implemention of GASNet Put and Get
+ * Operations").
+ *
+ * Where this process maps the target's segment (shm) an operation is a
+ * plain copy, complete when it returns: tickets exist to protect a
+ * network's resources, not a memcpy (GASNet's PSHM does the same).  With
+ * GP_DIRECT_RMA=0, or on a transport that does not map peers, the seed's
+ * protocol runs: take a send ticket; choose the local MD -- the segment's
+ * MD when the local buffer is in the segment, a ReqSB chunk as bounce
+ * buffer when the size is within the bounce limit, else a TMPMD; put with an
+ * ACK request (or get) on PT_RAR with the operation's 24-bit index in the
+ * match bits; the ACK / REPLY_END event retires it and frees the chunk,
+ * while SEND_END returns the ticket and unlinks a TMPMD.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conduit/config.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+_Thread_local struct gpc_op *gpc_thread_implicit;
+_Thread_local struct gpc_op *gpc_thread_region;
+
+static uint32_t op_index(const struct gpc_op *op)
+{
+    return (uint32_t)(op - gpc.op_pool.ops);
+}
+
+int gpc_rma_setup(void)
+{
+    struct gpc_op_pool *pool = &gpc.op_pool;
+    pool->count = GPC_OP_POOL_SIZE;
+    pool->ops = calloc(pool->count, sizeof *pool->ops);
+    if (pool->ops == NULL)
+        return GASNET_ERR_RESOURCE;
+    for (uint32_t i = 0; i < pool->count; i++)
+        pool->ops[i].next_free = i + 2 <= pool->count ? i + 2 : 0;
+    pool->free_head = 1;
+    gp_mutex_init(&pool->lock);
+
+    gpc.put_bounce_limit = (uint64_t)gp_cfg.portal_put_bounce_limit;
+    gpc.get_bounce_limit = (uint64_t)gp_cfg.portal_get_bounce_limit;
+    /* A bounced get keeps its destination address in the chunk's last bytes. */
+    if (gpc.get_bounce_limit == GPC_CHUNK_BYTES)
+        gpc.get_bounce_limit -= sizeof(void *);
+    else if (gpc.get_bounce_limit > GPC_CHUNK_BYTES - sizeof(void *))
+        gp_fatal("GASNET_PORTAL_GET_BOUNCE_LIMIT=%llu is not valid: at most %zu (a ReqSB chunk "
+                 "less a pointer), or exactly %u", (unsigned long long)gpc.get_bounce_limit,
+                 GPC_CHUNK_BYTES - sizeof(void *), GPC_CHUNK_BYTES);
+
+    gpc.direct_segment = calloc(gpc.nodes, sizeof *gpc.direct_segment);
+    return gpc.direct_segment == NULL ? GASNET_ERR_RESOURCE : GASNET_OK;
+}
+
+/* After the attach barrier, when every peer's RAR is in place. */
+void gpc_rma_connect(void)
+{
+    for (gasnet_node_t node = 0; node < gpc.nodes && gp_cfg.gp_direct_rma; node++)
+        if (gpc.seginfo[node].size > 0)
+            gpc.direct_segment[node] = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0,
+                                                          0, gpc.seginfo[node].size);
+}
+
+struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
+{
+    struct gpc_op_pool *pool = &gpc.op_pool;
+    for (;;) {
+        gp_mutex_lock(&pool->lock);
+        uint32_t head = pool->free_head;
+        if (head != 0)
+            pool->free_head = pool->ops[head - 1].next_free;
+        gp_mutex_unlock(&pool->lock);
+        if (head != 0) {
+            struct gpc_op *op = &pool->ops[head - 1];
+            gp_count_set(&op->puts_pending, 0);
+            gp_count_set(&op->gets_pending, 0);
+            op->kind = (uint8_t)kind;
+            return op;
+        }
+        gpc_poll(); /* every record is an unsynchronized handle: wait for one back */
+    }
+}
+
+void gpc_op_free(struct gpc_op *op)
+{
+    struct gpc_op_pool *pool = &gpc.op_pool;
+    op->kind = OP_FREE;
+    gp_mutex_lock(&pool->lock);
+    op->next_free = pool->free_head;
+    pool->free_head = op_index(op) + 1;
+    gp_mutex_unlock(&pool->lock);
+}
+
+int gpc_op_done(struct gpc_op *op)
+{
+    return gp_count_get(&op->puts_pending) == 0 && gp_count_get(&op->gets_pending) == 0;
+}
+
+void gpc_op_wait(struct gpc_op *op)
+{
+    while (!gpc_op_done(op))
+        gpc_wait_turn();
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+struct gpc_op *gpc_op_implicit(void)
+{
+    if (gpc_thread_region != NULL)
+        return gpc_thread_region;
+    if (gpc_thread_implicit == NULL)
+        gpc_thread_implicit = gpc_op_new(OP_IMPLICIT);
+    return gpc_thread_implicit;
+}
+
+/* The remote range must lie in the node's segment: naming it beats a stray write. */
+static uint64_t remote_offset(gasnet_node_t node, const void *addr, size_t nbytes, const char *what)
+{
+    const char *base = gpc.seginfo[node].addr, *at = addr;
+    uintptr_t size = gpc.seginfo[node].size;
+    if (node >= gpc.nodes || base == NULL || at < base || nbytes > size ||
+        (uintptr_t)(at - base) > size - nbytes)
+        gp_fatal("%s of %zu bytes at %p on node %u: outside that node's segment [%p, %p)", what,
+                 nbytes, addr, node, (const void *)base, (const void *)(base + size));
+    return (uint64_t)(at - base);
+}
+
+static int in_local_segment(const void *addr, size_t nbytes, uint64_t *offset)
+{
+    const char *at = addr;
+    if (gpc.segment == NULL || at < gpc.segment || nbytes > gpc.segsize ||
+        (uintptr_t)(at - gpc.segment) > gpc.segsize - nbytes)
+        return 0;
+    *offset = (uint64_t)(at - gpc.segment);
+    return 1;
+}
+
+static int64_t try_bounce_chunk(uint64_t nbytes, uint64_t limit)
+{
+    return nbytes <= limit ? gpc_chunk_get(&gpc.reqsb) : -1;
+}
+
+static ptl_handle_md_t bind_tmpmd(void *start, uint64_t nbytes)
+{
+    struct ptl_md_desc desc = { .start = start, .length = nbytes, .threshold = 1, .eq = gpc.safe_eq,
+                                .user_ptr = (void *)(uintptr_t)ROLE_TMPMD };
+    ptl_handle_md_t md;
+    int rc = ptl_md_bind(gpc.ni, &desc, &md);
+    if (rc != PTL_OK)
+        gp_fatal("cannot bind a TMPMD of %llu bytes: %s", (unsigned long long)nbytes,
+                 ptl_strerror(rc));
+    return md;
+}
+
+/* One put of at most GPC_MAX_PIECE bytes through the protocol. */
+static void put_piece(gasnet_node_t node, uint64_t roffset, const void *src, uint64_t nbytes,
+                      struct gpc_op *op)
+{
+    uint64_t local_offset;
+    ptl_handle_md_t md;
+    uint32_t chunk_plus_one = 0;
+    int tmpmd = 0;
+    if (in_local_segment(src, nbytes, &local_offset)) {
+        md = gpc.rarsafe_md;
+    } else {
+        int64_t chunk = try_bounce_chunk(nbytes, gpc.put_bounce_limit);
+        if (chunk >= 0) {
+            memcpy(gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk), src, nbytes);
+            md = gpc.reqsb_md;
+            local_offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
+            chunk_plus_one = (uint32_t)chunk + 1;
+        } else {
+            tmpmd = 1;
+            local_offset = 0;
+        }
+    }
+    gpc_take_tickets(1, tmpmd);
+    if (tmpmd)
+        md = bind_tmpmd((void *)src, nbytes);
+    gp_count_add(&op->puts_pending, 1);
+    int rc = ptl_put_region(gpc.ni, md, local_offset, nbytes, PTL_ACK_REQ, node, PT_RAR,
+                            RMA_MATCH(op_index(op), chunk_plus_one), roffset, 0);
+    if (rc != PTL_OK)
+        gp_fatal("put of %llu bytes to node %u failed: %s", (unsigned long long)nbytes, node,
+                 ptl_strerror(rc));
+}
+
+static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t nbytes,
+                      struct gpc_op *op)
+{
+    uint64_t local_offset;
+    ptl_handle_md_t md;
+    uint32_t chunk_plus_one = 0;
+    int tmpmd = 0;
+    if (in_local_segment(dest, nbytes, &local_offset)) {
+        md = gpc.rarsafe_md;
+    } else {
+        int64_t chunk = try_bounce_chunk(nbytes, gpc.get_bounce_limit);
+        if (chunk >= 0) {
+            char *at = gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk);
+            memcpy(at + GPC_CHUNK_BYTES - sizeof dest, &dest, sizeof dest);
+            md = gpc.reqsb_md;
+            local_offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
+            chunk_plus_one = (uint32_t)chunk + 1;
+        } else {
+            tmpmd = 1;
+            local_offset = 0;
+        }
+    }
+    gpc_take_tickets(1, tmpmd);
+    if (tmpmd)
+        md = bind_tmpmd(dest, nbytes);
+    gp_count_add(&op->gets_pending, 1);
+    int rc = ptl_get_region(gpc.ni, md, local_offset, nbytes, node, PT_RAR,
+                            RMA_MATCH(op_index(op), chunk_plus_one), roffset);
+    if (rc != PTL_OK)
+        gp_fatal("get of %llu bytes from node %u failed: %s", (unsigned long long)nbytes, node,
+                 ptl_strerror(rc));
+}
+
+void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, struct gpc_op *op)
+{
+    if (nbytes == 0)
+        return;
+    uint64_t roffset = remote_offset(node, dest, nbytes, "put");
+    if (gpc.direct_segment[node] != NULL) {
+        memcpy(gpc.direct_segment[node] + roffset, src, nbytes);
+        return;
+    }
+    for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
+        uint64_t piece = nbytes - done < GPC_MAX_PIECE ? nbytes - done : GPC_MAX_PIECE;
+        put_piece(node, roffset + done, (const char *)src + done, piece, op);
+    }
+}
+
+void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, struct gpc_op *op)
+{
+    if (nbytes == 0)
+        return;
+    uint64_t roffset = remote_offset(node, src, nbytes, "get");
+    if (gpc.direct_segment[node] != NULL) {
+        memcpy(dest, gpc.direct_segment[node] + roffset, nbytes);
+        return;
+    }
+    for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
+        uint64_t piece = nbytes - done < GPC_MAX_PIECE ? nbytes - done : GPC_MAX_PIECE;
+        get_piece((char *)dest + done, node, roffset + done, piece, op);
+    }
+}
+
+/* A value has no client memory behind it, so it always bounces through a chunk. */
+void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes,
+                   struct gpc_op *op)
+{
+    uint64_t roffset = remote_offset(node, dest, nbytes, "value put");
+    if (gpc.direct_segment[node] != NULL) {
+        memcpy(gpc.direct_segment[node] + roffset, &value, nbytes); /* low bytes: little endian */
+        return;
+    }
+    int64_t chunk;
+    while ((chunk = gpc_chunk_get(&gpc.reqsb)) < 0)
+        gpc_poll();
+    memcpy(gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk), &value, nbytes);
+    gpc_take_tickets(1, 0);
+    gp_count_add(&op->puts_pending, 1);
+    int rc = ptl_put_region(gpc.ni, gpc.reqsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, nbytes,
+                            PTL_ACK_REQ, node, PT_RAR, RMA_MATCH(op_index(op), (uint32_t)chunk + 1),
+                            roffset, 0);
+    if (rc != PTL_OK)
+        gp_fatal("value put to node %u failed: %s", node, ptl_strerror(rc));
+}
+
+/* Portals has no memset: the target does it, asked by an AM, and replies. */
+void gpc_memset(gasnet_node_t node, void *dest, int value, size_t nbytes, struct gpc_op *op)
+{
+    if (nbytes == 0)
+        return;
+    uint64_t roffset = remote_offset(node, dest, nbytes, "memset");
+    if (gpc.direct_segment[node] != NULL) {
+        memset(gpc.direct_segment[node] + roffset, value, nbytes);
+        return;
+    }
+    gasnet_handlerarg_t args[6] = {
+        (gasnet_handlerarg_t)op_index(op), (gasnet_handlerarg_t)(roffset >> 32),
+        (gasnet_handlerarg_t)(uint32_t)roffset, (gasnet_handlerarg_t)((uint64_t)nbytes >> 32),
+        (gasnet_handlerarg_t)(uint32_t)nbytes, (gasnet_handlerarg_t)value,
+    };
+    gp_count_add(&op->puts_pending, 1);
+    gpc_am_request(node, GPC_SHORT, GPC_H_MEMSET, NULL, 0, NULL, 6, args);
+}
+
+/* The target side of a memset, and its reply. */
+void gpc_memset_handler(gasnet_token_t token, gasnet_handlerarg_t op, gasnet_handlerarg_t off_hi,
+                        gasnet_handlerarg_t off_lo, gasnet_handlerarg_t len_hi,
+                        gasnet_handlerarg_t len_lo, gasnet_handlerarg_t value)
+{
+    uint64_t offset = ((uint64_t)(uint32_t)off_hi << 32) | (uint32_t)off_lo;
+    uint64_t nbytes = ((uint64_t)(uint32_t)len_hi << 32) | (uint32_t)len_lo;
+    memset(gpc.segment + offset, value, nbytes);
+    gasnet_handlerarg_t args[1] = { op };
+    gpc_am_reply(token, GPC_SHORT, GPC_H_MEMSET_DONE, NULL, 0, NULL, 1, args);
+}
+
+void gpc_memset_done_handler(gasnet_token_t token, gasnet_handlerarg_t op)
+{
+    (void)token;
+    gp_count_add(&gpc.op_pool.ops[(uint32_t)op].puts_pending, -1);
+}
+
+/* ACK of a put, REPLY_END of a get: the operation is done there. */
+void gpc_rma_event(const struct ptl_event *event)
+{
+    struct gpc_op *op = &gpc.op_pool.ops[RMA_OP_INDEX(event->match_bits)];
+    uint32_t chunk_plus_one = RMA_CHUNK_PLUS_ONE(event->match_bits);
+    if (event->type == PTL_EVENT_ACK) {
+        if (chunk_plus_one)
+            gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
+        if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
+            ptl_md_unlink(gpc.ni, event->md_handle);
+            gpc_give_tickets(0, 1);
+        }
+        gp_count_add(&op->puts_pending, -1);
+        return;
+    }
+    /* REPLY_END: gets return their ticket here (a get has no SEND_END). */
+    if (chunk_plus_one) {
+        char *at = gpc_chunk_addr(&gpc.reqsb, chunk_plus_one - 1);
+        void *dest;
+        memcpy(&dest, at + GPC_CHUNK_BYTES - sizeof dest, sizeof dest);
+        memcpy(dest, at, event->mlength);
+        gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
+        gpc_give_tickets(1, 0);
+    } else if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
+        ptl_md_unlink(gpc.ni, event->md_handle);
+        gpc_give_tickets(1, 1);
+    } else {
+        gpc_give_tickets(1, 0);
+    }
+    gp_count_add(&op->gets_pending, -1);
+}

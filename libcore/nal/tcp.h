@@ -1,0 +1,247 @@
+/*
+ * What the files of the tcp transport share (nothing outside libcore/nal
+ * includes this).  doc/wire-tcp.md describes the protocol; this header
+ * describes the state behind it.
+ *
+ *   tcp.c        the ops table: region, connect, put, get, progress, fini
+ *   tcp_frame.c  the frame header: encoding, decoding, checks
+ *   tcp_conn.c   listener, address exchange, connection set-up, key proof,
+ *                strangers
+ *   tcp_send.c   per-connection output ring, writev, in-flight op table,
+ *                waiting with progress
+ *   tcp_recv.c   per-connection input state machine: target-side matching,
+ *                data straight into place, ACK / REPLY handling
+ *
+ * Locking: one mutex (PAR builds only) guards all of it.  Progress takes it
+ * with trylock (another thread already moving data is as good); a put or
+ * get takes it to queue its frame and drops it while it sleeps in poll().
+ * Events go to lock-free rings, and nothing here calls back into the
+ * conduit, so holding it while posting events is safe.
+ */
+#ifndef GP_NAL_TCP_H
+#define GP_NAL_TCP_H
+
+#include <poll.h>
+#include <stdint.h>
+
+#include "boot/keyproof.h"
+#include "boot/wire.h"
+#include "ptl/ni.h"
+#include "util/thread.h"
+
+/* ---- frames (tcp_frame.c) ------------------------------------------------ */
+
+#define TCP_FRAME_MAGIC 0x31747067u /* "gpt1" as a little-endian word */
+#define TCP_FRAME_HDR_LEN 56
+
+enum tcp_frame_type {
+    TCP_FRAME_PUT = 1, /* initiator -> target: header + length data bytes */
+    TCP_FRAME_ACK,     /* target -> initiator: the put's outcome, no data */
+    TCP_FRAME_GET,     /* initiator -> target: a request, no data */
+    TCP_FRAME_REPLY,   /* target -> initiator: header + length data bytes */
+    TCP_FRAME_TYPE_END
+};
+
+#define TCP_FLAG_ACK_REQ 0x01u /* PUT: answer with an ACK frame */
+#define TCP_FLAG_EVENT   0x02u /* ACK / REPLY: post the initiator's event (else only release the op) */
+
+struct tcp_frame {
+    uint8_t type;
+    uint8_t flags;
+    uint32_t pt_index;
+    uint32_t op_id;          /* the initiator's in-flight slot, echoed by ACK / REPLY */
+    uint64_t match_bits;
+    uint64_t offset;         /* PUT / GET: remote offset; ACK / REPLY: offset in the target MD */
+    uint64_t hdr_data;
+    uint64_t length;         /* PUT / REPLY: data bytes that follow; GET: bytes wanted; ACK: mlength */
+};
+
+void tcp_frame_encode(const struct tcp_frame *frame, uint8_t out[TCP_FRAME_HDR_LEN]);
+/* 0, or -1 with *why naming what is wrong (bad magic, type, flags, reserved bits). */
+int tcp_frame_decode(const uint8_t in[TCP_FRAME_HDR_LEN], struct tcp_frame *frame,
+                     const char **why);
+const char *tcp_frame_type_str(unsigned type);
+
+/* ---- limits --------------------------------------------------------------- */
+
+/* Operations awaiting an ACK or a REPLY, per peer.  It also bounds the
+ * replies a peer can make this process queue, which is what keeps the
+ * output ring from overflowing in the read path. */
+#define TCP_INFLIGHT_PER_PEER 128
+/* Puts and get requests queued per peer (callers wait for room). */
+#define TCP_OUT_REQUESTS 64
+/* Output ring size: room for every possible reply plus every request. */
+#define TCP_OUT_SLOTS 256
+/* Frames gathered into one sendmsg. */
+#define TCP_WRITE_BATCH 16
+/* Bytes thrown away per read when a put matched nothing or was truncated. */
+#define TCP_SCRATCH_BYTES (64u * 1024)
+/* Incoming connections still proving the key, at once. */
+#define TCP_MAX_PENDING 8
+/* Time for each step of connection set-up: generous, a loaded host may be slow. */
+#define TCP_SETUP_MS 60000
+/* Time a stranger gets to prove the key after set-up. */
+#define TCP_PENDING_MS 10000
+/* HELLO and WELCOME payload: "gpt1", rank, size, job id. */
+#define TCP_HELLO_LEN (4 + 4 + 4 + GP_BOOT_JOBID_LEN)
+/* The largest handshake message a pending connection reads (the RESPONSE). */
+#define TCP_PENDING_BUF (GP_WIRE_HDR_LEN + GP_KEYPROOF_RESPONSE_LEN)
+
+_Static_assert(TCP_INFLIGHT_PER_PEER + TCP_OUT_REQUESTS <= TCP_OUT_SLOTS,
+               "the output ring must hold every reply and every request");
+_Static_assert((TCP_OUT_SLOTS & (TCP_OUT_SLOTS - 1)) == 0, "ring size is a power of two");
+
+/* ---- per-connection state -------------------------------------------------- */
+
+enum tcp_out_kind {
+    TCP_OUT_CONTROL,   /* ACK, REPLY without data: header only */
+    TCP_OUT_GET,       /* a GET request: header only, counts as a request */
+    TCP_OUT_PUT,       /* header and data; posts SEND_END once written */
+    TCP_OUT_REPLY      /* header and data; posts GET_END once written */
+};
+
+/* The target-side facts a GET_END needs, kept until the reply is written. */
+struct tcp_get_served {
+    struct ptl_match match;
+    uint64_t match_bits;
+    uint64_t rlength;
+    uint32_t pt_index;
+};
+
+struct tcp_out_entry {
+    uint8_t hdr[TCP_FRAME_HDR_LEN];
+    const void *data;
+    uint64_t data_len;
+    uint8_t kind;          /* enum tcp_out_kind */
+    union {
+        struct nal_op op;  /* TCP_OUT_PUT */
+        struct tcp_get_served get; /* TCP_OUT_REPLY */
+    } u;
+};
+
+enum tcp_inflight_kind { TCP_INFLIGHT_FREE = 0, TCP_INFLIGHT_PUT, TCP_INFLIGHT_GET };
+
+struct tcp_inflight {
+    struct nal_op op;
+    uint16_t gen;          /* bumped on every reuse: a stale op id is refused */
+    uint8_t kind;          /* enum tcp_inflight_kind */
+    uint16_t next_free;    /* index + 1, 0 = none */
+};
+
+/* Where the bytes of the frame being read go. */
+struct tcp_rx {
+    uint8_t hdr[TCP_FRAME_HDR_LEN];
+    unsigned hdr_got;
+    int in_body;
+    struct tcp_frame frame;
+    char *dest;                 /* the matched part: region or get destination */
+    uint64_t dest_left;
+    uint64_t discard_left;      /* the rest: no match, truncated, or a stale get */
+    int matched;
+    struct ptl_match match;     /* PUT */
+    struct tcp_inflight *op;    /* REPLY */
+};
+
+enum tcp_conn_status {
+    TCP_CONN_NONE = 0,  /* not connected yet (or this process itself) */
+    TCP_CONN_UP,
+    TCP_CONN_GONE,      /* the peer closed it: it has left the job; sends are dropped */
+    TCP_CONN_FAILED     /* closed here after an error, already logged; sends fail */
+};
+
+struct tcp_conn {
+    int fd;
+    int rank;
+    int status;                 /* enum tcp_conn_status */
+    char addr_text[64];         /* the peer's address, for messages */
+    /* output: entries [out_tail, out_head) wait to be written, in order */
+    struct tcp_out_entry *out;
+    uint64_t out_head;
+    uint64_t out_tail;          /* entries written so far: a waiter's sequence number compares to it */
+    uint64_t out_partial;       /* bytes of the tail entry already written */
+    unsigned out_requests;      /* puts and get requests among the queued entries */
+    /* operations awaiting an ACK or a REPLY */
+    struct tcp_inflight *inflight;
+    unsigned inflight_free;     /* index + 1, 0 = none */
+    struct tcp_rx rx;
+};
+
+/* A connection accepted but not yet proven (tcp_conn.c). */
+struct tcp_pending {
+    int fd;                     /* -1 = free */
+    int waiting_hello;          /* key proven, HELLO expected */
+    uint8_t nonce[GP_NONCE_LEN];
+    uint8_t buf[TCP_PENDING_BUF];
+    unsigned got;
+    unsigned want;
+    int64_t deadline_ms;
+    char peer[64];
+};
+
+struct tcp_state {
+    struct ptl_ni *ni;
+    int listen_fd;
+    char listen_text[64];
+    struct tcp_conn *conns;     /* [size]; conns[rank] is this process, never used */
+    int peers_up;               /* connections established */
+    int setup_done;             /* every peer connected: later arrivals are strangers */
+    struct tcp_pending pending[TCP_MAX_PENDING];
+    struct pollfd *pfds;        /* listener, pending, every peer */
+    int *pfd_owner;             /* -1 listener, -2 - k pending k, else a rank */
+    char *scratch;
+    gp_mutex_t lock;
+};
+
+static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
+{
+    return ni->nal_state;
+}
+
+/* ---- tcp_conn.c ------------------------------------------------------------ */
+
+/* Collective: listen, exchange addresses, connect every pair, prove the key. */
+int tcp_conn_setup(struct tcp_state *st);
+/* The listener is readable: accept what waits (strangers, after set-up). */
+void tcp_conn_accept(struct tcp_state *st);
+/* Pending connection k is readable, or its deadline may have passed. */
+void tcp_conn_pending_step(struct tcp_state *st, int k);
+void tcp_conn_pending_expire(struct tcp_state *st);
+void tcp_conn_close_all(struct tcp_state *st);
+/* Closes a connection after an error (logged here, naming the peer). */
+void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The peer closed its end: it has left the job. */
+void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why);
+
+/* ---- tcp_send.c ------------------------------------------------------------ */
+
+int tcp_conn_alloc_queues(struct tcp_conn *conn);
+void tcp_conn_free_queues(struct tcp_conn *conn);
+/* Writes what the ring holds until the socket is full; 0, or -1 if the conn failed. */
+int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
+/* Queues a reply from the read path (never waits); NULL if the peer broke its limit. */
+struct tcp_out_entry *tcp_queue_reply(struct tcp_state *st, struct tcp_conn *conn,
+                                      const struct tcp_frame *frame, enum tcp_out_kind kind);
+/* Initiator side: queues a put or get request, waiting (with progress) for room. */
+int tcp_send_put(struct tcp_state *st, const struct nal_op *op);
+int tcp_send_get(struct tcp_state *st, const struct nal_op *op);
+/* In-flight op by the id a peer echoed; NULL if it names no op of that kind. */
+struct tcp_inflight *tcp_inflight_find(struct tcp_conn *conn, uint32_t op_id, unsigned kind);
+void tcp_inflight_release(struct tcp_conn *conn, struct tcp_inflight *slot);
+/* Empties the output ring of a connection that went away, waking its waiters. */
+void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn);
+
+/* ---- tcp_recv.c ------------------------------------------------------------ */
+
+/* Reads and handles what the socket holds; returns when it would block. */
+void tcp_recv(struct tcp_state *st, struct tcp_conn *conn);
+
+/* ---- tcp.c ------------------------------------------------------------------ */
+
+/* One pass: flush, read, accept, handshakes.  Caller holds st->lock. */
+void tcp_progress_locked(struct tcp_state *st);
+/* Progress, then sleep in poll() (lock dropped) until a socket is ready. */
+void tcp_wait_locked(struct tcp_state *st);
+int64_t tcp_now_ms(void);
+
+#endif

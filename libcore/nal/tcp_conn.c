@@ -1,0 +1,461 @@
+/*
+ * Connection set-up for the tcp transport (doc/wire-tcp.md, "Connections").
+ *
+ * Every process listens on a TCP port of the address its peers will use
+ * (TCP_LISTEN_ADDR) and publishes (address, port) with gp_boot_allgather.
+ * Connections are made all-to-all at connect time, not lazily: it is simple
+ * (no races between two peers dialling each other, no handshake in the
+ * middle of a put), bounded by the job size (N-1 sockets per process), and
+ * attach is collective anyway.  Rank i dials every rank below it in
+ * ascending order, then serves its listener until every rank above it has
+ * arrived.  Rank 0 serves at once, and by induction every rank reaches its
+ * serving phase, so the scheme can't deadlock.
+ *
+ * Each connection proves the job key in both directions before any frame
+ * is read, with the bootstrap's HMAC challenge (boot/keyproof.h) and its
+ * message framing (boot/wire.h): the accepting side sends CHALLENGE, the
+ * dialling side answers RESPONSE, the acceptor returns PROOF, then HELLO
+ * and WELCOME name both ends (magic, rank, size, job id).  The accepting
+ * side runs as a non-blocking state machine driven by poll, so a stranger
+ * who connects and says nothing stalls nobody; it is dropped after
+ * TCP_PENDING_MS.  A connection that fails the proof, sends anything else
+ * first, or arrives once every peer is connected is closed and logged with
+ * the stranger's address, and the job goes on.
+ *
+ * The listener stays open for the life of the NI so that such attempts
+ * meet a key proof rather than a closed port; it is also where lazily
+ * made or re-made connections would arrive later.
+ */
+#include "nal/tcp.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "util/log.h"
+
+/*
+ * The address the listener binds and publishes.  Every process of a job
+ * runs on this host today (gp-run's local spawner), so loopback is the
+ * address peers use.  Across hosts it must become the address of the
+ * interface facing the peers: a configuration row (for instance
+ * GP_TCP_ADDR, or GASNET_TCP_IFACE naming an interface) read here, with
+ * this as its default.
+ */
+#define TCP_LISTEN_ADDR "127.0.0.1"
+
+#define HELLO_MAGIC "gpt1"
+
+/* What each process publishes through the bootstrap. */
+struct tcp_address {
+    uint32_t ipv4;  /* network byte order */
+    uint16_t port;  /* network byte order */
+    uint16_t reserved;
+};
+
+static void address_text(const struct tcp_address *addr, char *out, size_t len)
+{
+    char ip[INET_ADDRSTRLEN] = "?";
+    struct in_addr in = { .s_addr = addr->ipv4 };
+    inet_ntop(AF_INET, &in, ip, sizeof ip);
+    snprintf(out, len, "%s:%u", ip, (unsigned)ntohs(addr->port));
+}
+
+static void sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len)
+{
+    struct tcp_address addr = { .ipv4 = sin->sin_addr.s_addr, .port = sin->sin_port };
+    address_text(&addr, out, len);
+}
+
+static void set_nodelay(int fd)
+{
+    int one = 1;
+    /* Frames are small request/answer exchanges: Nagle would hold them back. */
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+/* ---- closing ---------------------------------------------------------------- */
+
+static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
+{
+    if (conn->fd >= 0)
+        close(conn->fd);
+    conn->fd = -1;
+    conn->status = status;
+    conn->rx.in_body = 0;
+    tcp_conn_drain(st, conn);
+}
+
+void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    gp_error("tcp", "rank %d at %s %s; connection closed", conn->rank, conn->addr_text, what);
+    conn_close(st, conn, TCP_CONN_FAILED);
+}
+
+void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why)
+{
+    /* gp-run, not the transport, decides whether a departure is a failure. */
+    gp_debug("tcp", "connection to rank %d at %s %s: it has left the job", conn->rank,
+             conn->addr_text, why);
+    conn_close(st, conn, TCP_CONN_GONE);
+}
+
+void tcp_conn_close_all(struct tcp_state *st)
+{
+    for (int k = 0; k < TCP_MAX_PENDING; k++)
+        if (st->pending[k].fd >= 0) {
+            close(st->pending[k].fd);
+            st->pending[k].fd = -1;
+        }
+    if (st->listen_fd >= 0)
+        close(st->listen_fd);
+    st->listen_fd = -1;
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
+        if (st->conns[rank].fd >= 0) {
+            close(st->conns[rank].fd);
+            st->conns[rank].fd = -1;
+        }
+}
+
+/* ---- HELLO / WELCOME -------------------------------------------------------------- */
+
+static void hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size)
+{
+    memcpy(out, HELLO_MAGIC, 4);
+    gp_wire_put32(out + 4, (uint32_t)rank);
+    gp_wire_put32(out + 8, (uint32_t)size);
+    memcpy(out + 12, gp_boot_jobid(), GP_BOOT_JOBID_LEN);
+}
+
+/* The rank a HELLO or WELCOME names, or -1 if it is not one of this job's. */
+static int hello_rank(const uint8_t in[TCP_HELLO_LEN], int size)
+{
+    uint32_t rank = gp_wire_get32(in + 4);
+    if (memcmp(in, HELLO_MAGIC, 4) != 0 || gp_wire_get32(in + 8) != (uint32_t)size ||
+        memcmp(in + 12, gp_boot_jobid(), GP_BOOT_JOBID_LEN) != 0 || rank >= (uint32_t)size)
+        return -1;
+    return (int)rank;
+}
+
+static void adopt(struct tcp_state *st, int rank, int fd)
+{
+    struct tcp_conn *conn = &st->conns[rank];
+    conn->fd = fd;
+    conn->status = TCP_CONN_UP;
+    st->peers_up++;
+}
+
+/* ---- the accepting side: a state machine per pending connection ---------------------- */
+
+static void refuse(struct tcp_pending *p, const char *why)
+{
+    gp_warn("tcp", "refused a connection from %s: %s", p->peer, why);
+    close(p->fd);
+    p->fd = -1;
+}
+
+static void start_pending(struct tcp_pending *p, int fd, const struct sockaddr_in *from)
+{
+    uint8_t challenge[GP_KEYPROOF_CHALLENGE_LEN];
+    p->fd = fd;
+    p->waiting_hello = 0;
+    p->got = 0;
+    p->want = GP_WIRE_HDR_LEN;
+    p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
+    sockaddr_text(from, p->peer, sizeof p->peer);
+    set_nodelay(fd);
+    if (gp_keyproof_challenge(p->nonce, challenge) != 0 ||
+        gp_wire_send(fd, GP_WIRE_CHALLENGE, challenge, sizeof challenge) != GP_WIRE_OK)
+        refuse(p, "could not send the key challenge");
+}
+
+void tcp_conn_accept(struct tcp_state *st)
+{
+    for (;;) {
+        struct sockaddr_in from;
+        socklen_t from_len = sizeof from;
+        int fd = accept4(st->listen_fd, (struct sockaddr *)&from, &from_len,
+                         SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; /* EAGAIN, or a connection that died in the backlog */
+        struct tcp_pending *slot = NULL;
+        for (int k = 0; k < TCP_MAX_PENDING && slot == NULL; k++)
+            if (st->pending[k].fd < 0)
+                slot = &st->pending[k];
+        if (slot != NULL) {
+            start_pending(slot, fd, &from);
+            continue;
+        }
+        char peer[64];
+        sockaddr_text(&from, peer, sizeof peer);
+        gp_warn("tcp", "refused a connection from %s: %d others are still proving the key",
+                peer, TCP_MAX_PENDING);
+        close(fd);
+    }
+}
+
+/* The RESPONSE is in: check the MAC, answer with PROOF. */
+static void take_response(struct tcp_pending *p)
+{
+    uint8_t proof[GP_KEYPROOF_PROOF_LEN];
+    if (gp_keyproof_check_response(gp_boot_key(), p->nonce, p->buf + GP_WIRE_HDR_LEN,
+                                   GP_KEYPROOF_RESPONSE_LEN, proof) != 0) {
+        refuse(p, "wrong key proof");
+        return;
+    }
+    if (gp_wire_send(p->fd, GP_WIRE_PROOF, proof, sizeof proof) != GP_WIRE_OK) {
+        refuse(p, "could not send the key proof");
+        return;
+    }
+    p->waiting_hello = 1;
+    p->got = 0;
+    p->want = GP_WIRE_HDR_LEN;
+}
+
+/* The HELLO is in: a peer of this job we still wait for becomes a connection. */
+static void take_hello(struct tcp_state *st, struct tcp_pending *p)
+{
+    struct ptl_ni *ni = st->ni;
+    int rank = hello_rank(p->buf + GP_WIRE_HDR_LEN, ni->size);
+    if (rank < 0) {
+        refuse(p, "proved the key but its HELLO names no rank of this job");
+        return;
+    }
+    if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE) {
+        char why[96];
+        snprintf(why, sizeof why, "claims to be rank %d, which does not connect to this rank now",
+                 rank);
+        refuse(p, why);
+        return;
+    }
+    uint8_t welcome[TCP_HELLO_LEN];
+    hello_pack(welcome, ni->rank, ni->size);
+    if (gp_wire_send(p->fd, GP_WIRE_WELCOME, welcome, sizeof welcome) != GP_WIRE_OK) {
+        refuse(p, "could not send WELCOME");
+        return;
+    }
+    adopt(st, rank, p->fd);
+    p->fd = -1;
+}
+
+/* The 8-byte header is in: only the one message expected now, of its exact size. */
+static int header_expected(struct tcp_pending *p)
+{
+    struct gp_wire_hdr hdr;
+    gp_wire_unpack_hdr(p->buf, &hdr);
+    uint32_t type = p->waiting_hello ? GP_WIRE_HELLO : GP_WIRE_RESPONSE;
+    uint32_t len = p->waiting_hello ? TCP_HELLO_LEN : GP_KEYPROOF_RESPONSE_LEN;
+    if (hdr.type != type || hdr.len != len)
+        return 0;
+    p->want = GP_WIRE_HDR_LEN + len;
+    return 1;
+}
+
+void tcp_conn_pending_step(struct tcp_state *st, int k)
+{
+    struct tcp_pending *p = &st->pending[k];
+    ssize_t n = recv(p->fd, p->buf + p->got, p->want - p->got, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) {
+        refuse(p, p->waiting_hello ? "closed after proving the key, before HELLO"
+                                   : "closed before proving the key");
+        return;
+    }
+    p->got += (unsigned)n;
+    if (p->got == GP_WIRE_HDR_LEN && !header_expected(p)) {
+        refuse(p, p->waiting_hello ? "sent something other than HELLO after the proof"
+                                   : "sent something other than a key proof (garbage)");
+        return;
+    }
+    if (p->got < p->want)
+        return;
+    if (p->waiting_hello)
+        take_hello(st, p);
+    else
+        take_response(p);
+}
+
+void tcp_conn_pending_expire(struct tcp_state *st)
+{
+    int64_t now = tcp_now_ms();
+    for (int k = 0; k < TCP_MAX_PENDING; k++)
+        if (st->pending[k].fd >= 0 && now >= st->pending[k].deadline_ms)
+            refuse(&st->pending[k], "no key proof in time");
+}
+
+/* ---- the dialling side ------------------------------------------------------------- */
+
+static int open_listener(struct tcp_state *st, struct tcp_address *mine)
+{
+    struct sockaddr_in sin = { .sin_family = AF_INET };
+    socklen_t len = sizeof sin;
+    inet_pton(AF_INET, TCP_LISTEN_ADDR, &sin.sin_addr);
+    st->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (st->listen_fd < 0 || bind(st->listen_fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+        listen(st->listen_fd, SOMAXCONN) != 0 ||
+        getsockname(st->listen_fd, (struct sockaddr *)&sin, &len) != 0) {
+        gp_error("tcp", "cannot listen on %s: %m", TCP_LISTEN_ADDR);
+        return PTL_FAIL;
+    }
+    *mine = (struct tcp_address){ .ipv4 = sin.sin_addr.s_addr, .port = sin.sin_port };
+    address_text(mine, st->listen_text, sizeof st->listen_text);
+    gp_debug("tcp", "listening on %s", st->listen_text);
+    return PTL_OK;
+}
+
+/* A non-blocking connect that gives up after timeout_ms; 0 or an errno value. */
+static int connect_within(int fd, const struct sockaddr_in *sin, int timeout_ms)
+{
+    if (connect(fd, (const struct sockaddr *)sin, sizeof *sin) == 0)
+        return 0;
+    if (errno != EINPROGRESS && errno != EINTR)
+        return errno;
+    struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+    int n;
+    while ((n = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
+        ;
+    if (n == 0)
+        return ETIMEDOUT;
+    int err = 0;
+    socklen_t err_len = sizeof err;
+    if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0)
+        return errno;
+    return err;
+}
+
+/* Key proof as the client, then HELLO out and WELCOME back from the right rank. */
+static int client_handshake(struct tcp_state *st, int fd, int rank, const char **why)
+{
+    int status = gp_keyproof_client(fd, gp_boot_key(), TCP_SETUP_MS, why);
+    if (status != GP_WIRE_OK)
+        return status;
+    uint8_t hello[TCP_HELLO_LEN];
+    struct gp_wire_hdr hdr;
+    hello_pack(hello, st->ni->rank, st->ni->size);
+    *why = "HELLO";
+    status = gp_wire_send(fd, GP_WIRE_HELLO, hello, sizeof hello);
+    if (status == GP_WIRE_OK)
+        status = gp_wire_recv(fd, &hdr, hello, sizeof hello, TCP_SETUP_MS);
+    if (status != GP_WIRE_OK)
+        return status == GP_WIRE_EOF ? GP_WIRE_BAD : status;
+    *why = "its WELCOME does not name that rank of this job";
+    if (hdr.type != GP_WIRE_WELCOME || hdr.len != TCP_HELLO_LEN ||
+        hello_rank(hello, st->ni->size) != rank)
+        return GP_WIRE_BAD;
+    return GP_WIRE_OK;
+}
+
+static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
+{
+    struct tcp_conn *conn = &st->conns[rank];
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = addr->port,
+                               .sin_addr.s_addr = addr->ipv4 };
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int err = fd < 0 ? errno : connect_within(fd, &sin, TCP_SETUP_MS);
+    if (err != 0) {
+        gp_error("tcp", "cannot connect to rank %d at %s: %s", rank, conn->addr_text,
+                 strerror(err));
+        if (fd >= 0)
+            close(fd);
+        return PTL_FAIL;
+    }
+    set_nodelay(fd);
+    const char *why = "key proof";
+    int status = client_handshake(st, fd, rank, &why);
+    if (status != GP_WIRE_OK) {
+        gp_error("tcp", "connection to rank %d at %s failed: %s%s%s", rank, conn->addr_text,
+                 why, status == GP_WIRE_BAD ? "" : ": ",
+                 status == GP_WIRE_BAD ? "" : gp_wire_status_str(status));
+        close(fd);
+        return PTL_FAIL;
+    }
+    adopt(st, rank, fd);
+    return PTL_OK;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+/* Serves the listener until every higher rank has connected, or the time is up. */
+static int serve_higher_ranks(struct tcp_state *st)
+{
+    int64_t deadline = tcp_now_ms() + TCP_SETUP_MS;
+    int expected = st->ni->size - 1;
+    while (st->peers_up < expected) {
+        int64_t left = deadline - tcp_now_ms();
+        if (left <= 0) {
+            int missing = expected;
+            for (int rank = 0; rank < st->ni->size; rank++)
+                if (st->conns[rank].status == TCP_CONN_NONE && rank != st->ni->rank) {
+                    missing = rank;
+                    break;
+                }
+            gp_error("tcp", "rank %d (and %d others) did not connect to %s within %d s",
+                     missing, expected - st->peers_up - 1, st->listen_text, TCP_SETUP_MS / 1000);
+            return PTL_FAIL;
+        }
+        int count = 0;
+        st->pfds[count++] = (struct pollfd){ .fd = st->listen_fd, .events = POLLIN };
+        for (int k = 0; k < TCP_MAX_PENDING; k++)
+            st->pfds[count++] = (struct pollfd){ .fd = st->pending[k].fd, .events = POLLIN };
+        if (poll(st->pfds, (nfds_t)count, (int)(left < 100 ? left : 100)) < 0 && errno != EINTR)
+            return PTL_FAIL;
+        for (int k = 0; k < TCP_MAX_PENDING; k++)
+            if (st->pending[k].fd >= 0 && st->pfds[1 + k].revents)
+                tcp_conn_pending_step(st, k);
+        if (st->pfds[0].revents)
+            tcp_conn_accept(st);
+        tcp_conn_pending_expire(st);
+    }
+    return PTL_OK;
+}
+
+static int exchange_addresses(struct tcp_state *st, struct tcp_address **all_out)
+{
+    struct tcp_address mine;
+    int rc = open_listener(st, &mine);
+    if (rc != PTL_OK)
+        return rc;
+    struct tcp_address *all = calloc((size_t)st->ni->size, sizeof *all);
+    if (all == NULL)
+        return PTL_NO_SPACE;
+    if (gp_boot_allgather(&mine, all, sizeof mine) != 0) {
+        free(all);
+        return PTL_FAIL;
+    }
+    for (int rank = 0; rank < st->ni->size; rank++) {
+        st->conns[rank].rank = rank;
+        address_text(&all[rank], st->conns[rank].addr_text, sizeof st->conns[rank].addr_text);
+    }
+    *all_out = all;
+    return PTL_OK;
+}
+
+int tcp_conn_setup(struct tcp_state *st)
+{
+    struct tcp_address *all = NULL;
+    int rc = exchange_addresses(st, &all);
+    for (int rank = 0; rc == PTL_OK && rank < st->ni->rank; rank++)
+        rc = dial(st, rank, &all[rank]);
+    free(all);
+    if (rc == PTL_OK)
+        rc = serve_higher_ranks(st);
+    if (rc == PTL_OK) {
+        st->setup_done = 1;
+        gp_debug("tcp", "connected to %d peers from %s", st->peers_up, st->listen_text);
+    }
+    return rc;
+}

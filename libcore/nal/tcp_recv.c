@@ -1,0 +1,268 @@
+/*
+ * The receiving half of a tcp connection: the target side of puts and gets,
+ * run by this process's progress engine on its own region, and the
+ * initiator side of their answers.
+ *
+ * A frame is read in two states.  HEADER: the 56 header bytes, then the
+ * frame is decoded and, for a put, matched (ptl_target_match claims the
+ * room in the MD, exactly as a shm initiator would).  BODY: the data is
+ * read with readv straight into the matched place, the part that does not
+ * fit (truncation, or no match at all) into a scratch sink, and the next
+ * frame's header into the header buffer in the same call.  When the body
+ * is complete the events are posted and the answer, if any, is queued
+ * (never written from here: tcp_flush writes it).
+ *
+ * Anything a peer sends is checked before use: the header by
+ * tcp_frame_decode, offsets and lengths by ptl_target_match against the MD,
+ * op ids against the in-flight table, a reply's length against its get.
+ * A peer that breaks the protocol has its connection closed, with an error
+ * naming it and what it did.
+ */
+#include "nal/tcp.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "util/log.h"
+
+/* Frames handled per connection per pass, so one busy peer can't starve the rest. */
+#define RECV_FRAME_BUDGET 256
+
+/* The initiator's MD may have been unlinked (and its slot reused) since. */
+static int md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ptl_md_lookup(ni, op->md) == op->md_local;
+}
+
+/* n > 0 bytes read; 0 would block; -1 the connection is down (handled here). */
+static ssize_t read_some(struct tcp_state *st, struct tcp_conn *conn, struct iovec *iov, int count)
+{
+    for (;;) {
+        ssize_t n = readv(conn->fd, iov, count);
+        if (n > 0)
+            return n;
+        if (n == 0) {
+            int torn = conn->rx.in_body || conn->rx.hdr_got > 0;
+            tcp_conn_gone(st, conn, torn ? "closed in the middle of a frame" : "closed by the peer");
+            return -1;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        if (errno == ECONNRESET)
+            tcp_conn_gone(st, conn, "reset by the peer");
+        else
+            tcp_conn_fail(st, conn, "receive failed: %s", strerror(errno));
+        return -1;
+    }
+}
+
+/* ---- completing a frame ------------------------------------------------------ */
+
+static int finish_put(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    const struct tcp_frame *in = &rx->frame;
+    if (rx->matched)
+        ptl_target_event(st->ni->region, &rx->match, PTL_EVENT_PUT_END, (unsigned)conn->rank,
+                         in->match_bits, in->hdr_data, in->length, in->pt_index);
+    if (!(in->flags & TCP_FLAG_ACK_REQ))
+        return 1;
+    /* Always answered, so the initiator's slot comes back; the event only when Portals has one. */
+    int event = rx->matched && !(rx->match.options & PTL_MD_ACK_DISABLE);
+    struct tcp_frame ack = {
+        .type = TCP_FRAME_ACK, .flags = event ? TCP_FLAG_EVENT : 0, .pt_index = in->pt_index,
+        .op_id = in->op_id, .match_bits = in->match_bits,
+        .offset = rx->matched ? rx->match.md_offset : 0,
+        .length = rx->matched ? rx->match.mlength : 0,
+    };
+    if (tcp_queue_reply(st, conn, &ack, TCP_OUT_CONTROL) == NULL) {
+        tcp_conn_fail(st, conn, "asked for more than %d answers at once", TCP_INFLIGHT_PER_PEER);
+        return -1;
+    }
+    return 1;
+}
+
+static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    struct nal_op *op = &rx->op->op;
+    if (md_still_valid(st->ni, op))
+        ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, rx->frame.length, rx->frame.offset);
+    tcp_inflight_release(conn, rx->op);
+    rx->op = NULL;
+    return 1;
+}
+
+static int finish_frame(struct tcp_state *st, struct tcp_conn *conn)
+{
+    conn->rx.in_body = 0;
+    return conn->rx.frame.type == TCP_FRAME_PUT ? finish_put(st, conn) : finish_reply(st, conn);
+}
+
+/* The body's destination is set: read it, or finish at once if it is empty. */
+static int begin_body(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (conn->rx.dest_left == 0 && conn->rx.discard_left == 0)
+        return finish_frame(st, conn);
+    conn->rx.in_body = 1;
+    return 1;
+}
+
+/* ---- starting a frame ------------------------------------------------------------ */
+
+static int start_put(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    const struct tcp_frame *in = &rx->frame;
+    rx->matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
+                                   in->offset, in->length, &rx->match) == PTL_OK;
+    rx->dest_left = rx->matched ? rx->match.mlength : 0;
+    rx->dest = rx->matched ? (char *)st->ni->region + rx->match.data_offset : NULL;
+    rx->discard_left = in->length - rx->dest_left;
+    if (!rx->matched)
+        gp_debug("tcp", "put of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
+                 (unsigned long long)in->length, conn->rank, in->pt_index,
+                 (unsigned long long)in->match_bits);
+    return begin_body(st, conn);
+}
+
+static int serve_get(struct tcp_state *st, struct tcp_conn *conn)
+{
+    const struct tcp_frame *in = &conn->rx.frame;
+    struct ptl_match match;
+    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_GET, in->match_bits,
+                                   in->offset, in->length, &match) == PTL_OK;
+    if (!matched)
+        gp_debug("tcp", "get of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
+                 (unsigned long long)in->length, conn->rank, in->pt_index,
+                 (unsigned long long)in->match_bits);
+    struct tcp_frame reply = {
+        .type = TCP_FRAME_REPLY, .flags = matched ? TCP_FLAG_EVENT : 0, .pt_index = in->pt_index,
+        .op_id = in->op_id, .match_bits = in->match_bits, .offset = matched ? match.md_offset : 0,
+        .length = matched ? match.mlength : 0,
+    };
+    struct tcp_out_entry *entry =
+        tcp_queue_reply(st, conn, &reply, matched ? TCP_OUT_REPLY : TCP_OUT_CONTROL);
+    if (entry == NULL) {
+        tcp_conn_fail(st, conn, "asked for more than %d answers at once", TCP_INFLIGHT_PER_PEER);
+        return -1;
+    }
+    if (matched) {
+        /* Sent from the region itself when the writer gets to it; GET_END then. */
+        entry->data = (char *)st->ni->region + match.data_offset;
+        entry->data_len = match.mlength;
+        entry->u.get = (struct tcp_get_served){ match, in->match_bits, in->length, in->pt_index };
+    }
+    return 1;
+}
+
+static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
+{
+    const struct tcp_frame *in = &conn->rx.frame;
+    struct tcp_inflight *slot = tcp_inflight_find(conn, in->op_id, TCP_INFLIGHT_PUT);
+    if (slot == NULL) {
+        tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which names no put awaiting one",
+                      in->op_id);
+        return -1;
+    }
+    if ((in->flags & TCP_FLAG_EVENT) && md_still_valid(st->ni, &slot->op))
+        ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_ACK, in->length, in->offset);
+    tcp_inflight_release(conn, slot);
+    return 1;
+}
+
+static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    const struct tcp_frame *in = &rx->frame;
+    struct tcp_inflight *slot = tcp_inflight_find(conn, in->op_id, TCP_INFLIGHT_GET);
+    if (slot == NULL || in->length > slot->op.length) {
+        tcp_conn_fail(st, conn, "sent a REPLY (op id 0x%x, %llu bytes) that answers no get "
+                      "awaiting that much", in->op_id, (unsigned long long)in->length);
+        return -1;
+    }
+    if (!(in->flags & TCP_FLAG_EVENT)) {
+        tcp_inflight_release(conn, slot); /* matched nothing: no event, as on shm */
+        return 1;
+    }
+    rx->op = slot;
+    int valid = md_still_valid(st->ni, &slot->op);
+    rx->dest = valid ? slot->op.local_addr : NULL;
+    rx->dest_left = valid ? in->length : 0;
+    rx->discard_left = valid ? 0 : in->length;
+    return begin_body(st, conn);
+}
+
+static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
+{
+    const char *why = NULL;
+    conn->rx.hdr_got = 0;
+    if (tcp_frame_decode(conn->rx.hdr, &conn->rx.frame, &why) != 0) {
+        tcp_conn_fail(st, conn, "sent a malformed frame header: %s", why);
+        return -1;
+    }
+    switch (conn->rx.frame.type) {
+    case TCP_FRAME_PUT: return start_put(st, conn);
+    case TCP_FRAME_GET: return serve_get(st, conn);
+    case TCP_FRAME_ACK: return take_ack(st, conn);
+    default: return start_reply(st, conn);
+    }
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+static int read_header(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    if (rx->hdr_got < TCP_FRAME_HDR_LEN) {
+        struct iovec iov = { rx->hdr + rx->hdr_got, TCP_FRAME_HDR_LEN - rx->hdr_got };
+        ssize_t n = read_some(st, conn, &iov, 1);
+        if (n <= 0)
+            return (int)n;
+        rx->hdr_got += (unsigned)n;
+        if (rx->hdr_got < TCP_FRAME_HDR_LEN)
+            return 1;
+    }
+    return start_frame(st, conn);
+}
+
+static int read_body(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    struct iovec iov[3];
+    int count = 0;
+    if (rx->dest_left > 0)
+        iov[count++] = (struct iovec){ rx->dest, rx->dest_left };
+    uint64_t sink = rx->discard_left < TCP_SCRATCH_BYTES ? rx->discard_left : TCP_SCRATCH_BYTES;
+    if (sink > 0)
+        iov[count++] = (struct iovec){ st->scratch, sink };
+    /* The next header comes in the same call once the rest of the body fits. */
+    if (rx->discard_left == sink)
+        iov[count++] = (struct iovec){ rx->hdr, TCP_FRAME_HDR_LEN };
+    ssize_t n = read_some(st, conn, iov, count);
+    if (n <= 0)
+        return (int)n;
+    uint64_t got = (uint64_t)n;
+    uint64_t into_dest = got < rx->dest_left ? got : rx->dest_left;
+    rx->dest += into_dest;
+    rx->dest_left -= into_dest;
+    got -= into_dest;
+    uint64_t into_sink = got < rx->discard_left ? got : rx->discard_left;
+    rx->discard_left -= into_sink;
+    rx->hdr_got = (unsigned)(got - into_sink);
+    if (rx->dest_left == 0 && rx->discard_left == 0)
+        return finish_frame(st, conn);
+    return 1;
+}
+
+void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
+{
+    for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
+        int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
+        if (rc <= 0)
+            return;
+    }
+}

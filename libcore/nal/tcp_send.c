@@ -1,0 +1,293 @@
+/*
+ * The sending half of a tcp connection.
+ *
+ * Every frame, whatever its origin, goes through the connection's output
+ * ring and is written by tcp_flush in ring order, so frames never
+ * interleave on the byte stream and one writer keeps the partial-write
+ * cursor.  An entry holds the encoded header and a pointer to its data:
+ * the caller's source buffer for a put, the registered region for a get
+ * reply.  No data is copied: sendmsg gathers header and data, several
+ * frames per call.
+ *
+ * A put waits until its entry has been written (the GASNet layer above
+ * reuses the buffer when the call returns), running the progress engine
+ * meanwhile, so two processes putting large messages to each other both
+ * keep reading and never deadlock.  The read path never waits: it queues
+ * its ACKs and replies, and the ring always has room for them because a
+ * peer may have at most TCP_INFLIGHT_PER_PEER operations awaiting one.
+ *
+ * Operations awaiting an ACK or a REPLY live in a per-connection table of
+ * preallocated slots; the op id on the wire is the slot index and a
+ * generation, so an ACK for a slot since reused is refused.
+ */
+#include "nal/tcp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "util/log.h"
+
+#define OP_ID_INDEX(id) ((id) & 0xffffu)
+#define OP_ID_GEN(id) ((uint16_t)((id) >> 16))
+
+_Static_assert(TCP_INFLIGHT_PER_PEER < 0xffff, "op ids carry the slot index in 16 bits");
+
+int tcp_conn_alloc_queues(struct tcp_conn *conn)
+{
+    conn->out = calloc(TCP_OUT_SLOTS, sizeof *conn->out);
+    conn->inflight = calloc(TCP_INFLIGHT_PER_PEER, sizeof *conn->inflight);
+    if (conn->out == NULL || conn->inflight == NULL)
+        return PTL_NO_SPACE;
+    for (unsigned i = 0; i < TCP_INFLIGHT_PER_PEER; i++) {
+        conn->inflight[i].gen = 1;
+        conn->inflight[i].next_free = i + 2 <= TCP_INFLIGHT_PER_PEER ? (uint16_t)(i + 2) : 0;
+    }
+    conn->inflight_free = 1;
+    return PTL_OK;
+}
+
+void tcp_conn_free_queues(struct tcp_conn *conn)
+{
+    free(conn->out);
+    free(conn->inflight);
+    conn->out = NULL;
+    conn->inflight = NULL;
+}
+
+/* ---- in-flight operations ------------------------------------------------ */
+
+static struct tcp_inflight *inflight_alloc(struct tcp_conn *conn, const struct nal_op *op,
+                                           unsigned kind, uint32_t *op_id)
+{
+    if (conn->inflight_free == 0)
+        return NULL;
+    unsigned index = conn->inflight_free - 1;
+    struct tcp_inflight *slot = &conn->inflight[index];
+    conn->inflight_free = slot->next_free;
+    slot->op = *op;
+    slot->kind = (uint8_t)kind;
+    *op_id = ((uint32_t)slot->gen << 16) | index;
+    return slot;
+}
+
+void tcp_inflight_release(struct tcp_conn *conn, struct tcp_inflight *slot)
+{
+    slot->kind = TCP_INFLIGHT_FREE;
+    slot->gen = (uint16_t)(slot->gen + 1 ? slot->gen + 1 : 1);
+    slot->next_free = (uint16_t)conn->inflight_free;
+    conn->inflight_free = (unsigned)(slot - conn->inflight) + 1;
+}
+
+struct tcp_inflight *tcp_inflight_find(struct tcp_conn *conn, uint32_t op_id, unsigned kind)
+{
+    unsigned index = OP_ID_INDEX(op_id);
+    if (index >= TCP_INFLIGHT_PER_PEER)
+        return NULL;
+    struct tcp_inflight *slot = &conn->inflight[index];
+    if (slot->kind != kind || slot->gen != OP_ID_GEN(op_id))
+        return NULL;
+    return slot;
+}
+
+/* ---- the output ring --------------------------------------------------------- */
+
+static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_frame *frame,
+                                      enum tcp_out_kind kind, const void *data, uint64_t len)
+{
+    struct tcp_out_entry *entry = &conn->out[conn->out_head % TCP_OUT_SLOTS];
+    tcp_frame_encode(frame, entry->hdr);
+    entry->kind = (uint8_t)kind;
+    entry->data = data;
+    entry->data_len = len;
+    conn->out_head++;
+    return entry;
+}
+
+struct tcp_out_entry *tcp_queue_reply(struct tcp_state *st, struct tcp_conn *conn,
+                                      const struct tcp_frame *frame, enum tcp_out_kind kind)
+{
+    (void)st;
+    unsigned replies = (unsigned)(conn->out_head - conn->out_tail) - conn->out_requests;
+    if (replies >= TCP_INFLIGHT_PER_PEER)
+        return NULL;
+    return out_push(conn, frame, kind, NULL, 0);
+}
+
+/* A written (or discarded) entry: its completion event, then it leaves the ring. */
+static void out_complete(struct tcp_state *st, struct tcp_conn *conn, struct tcp_out_entry *entry)
+{
+    if (entry->kind == TCP_OUT_PUT) {
+        /* The data is with the kernel: the source buffer may be reused. */
+        ptl_initiator_event(st->ni, &entry->u.op, PTL_EVENT_SEND_END, entry->u.op.length, 0);
+        conn->out_requests--;
+    } else if (entry->kind == TCP_OUT_REPLY) {
+        const struct tcp_get_served *get = &entry->u.get;
+        ptl_target_event(st->ni->region, &get->match, PTL_EVENT_GET_END, (unsigned)conn->rank,
+                         get->match_bits, 0, get->rlength, get->pt_index);
+    } else if (entry->kind == TCP_OUT_GET) {
+        conn->out_requests--;
+    }
+    conn->out_tail++;
+    conn->out_partial = 0;
+}
+
+/* Gathers the queued frames, the first one from where the last write stopped. */
+static int gather(struct tcp_conn *conn, struct iovec *iov)
+{
+    int count = 0;
+    uint64_t skip = conn->out_partial;
+    for (uint64_t seq = conn->out_tail; seq != conn->out_head && count + 2 <= 2 * TCP_WRITE_BATCH;
+         seq++) {
+        struct tcp_out_entry *entry = &conn->out[seq % TCP_OUT_SLOTS];
+        uint64_t data_len = entry->data_len;
+        if (skip < TCP_FRAME_HDR_LEN)
+            iov[count++] = (struct iovec){ entry->hdr + skip, TCP_FRAME_HDR_LEN - skip };
+        uint64_t data_skip = skip > TCP_FRAME_HDR_LEN ? skip - TCP_FRAME_HDR_LEN : 0;
+        if (data_len > data_skip)
+            iov[count++] = (struct iovec){ (char *)entry->data + data_skip, data_len - data_skip };
+        skip = 0;
+    }
+    return count;
+}
+
+/* Moves the cursor over n written bytes, completing the entries they finish. */
+static void advance(struct tcp_state *st, struct tcp_conn *conn, uint64_t n)
+{
+    while (n > 0 && conn->out_tail != conn->out_head) {
+        struct tcp_out_entry *entry = &conn->out[conn->out_tail % TCP_OUT_SLOTS];
+        uint64_t data_len = entry->data_len;
+        uint64_t left = TCP_FRAME_HDR_LEN + data_len - conn->out_partial;
+        if (n < left) {
+            conn->out_partial += n;
+            return;
+        }
+        n -= left;
+        out_complete(st, conn, entry);
+    }
+}
+
+int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct iovec iov[2 * TCP_WRITE_BATCH];
+    while (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head) {
+        struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)gather(conn, iov) };
+        ssize_t n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n >= 0) {
+            advance(st, conn, (uint64_t)n);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        if (errno == EPIPE || errno == ECONNRESET)
+            tcp_conn_gone(st, conn, "the connection was closed or reset while sending");
+        else
+            tcp_conn_fail(st, conn, "send failed: %s", strerror(errno));
+        return -1;
+    }
+    return conn->status == TCP_CONN_UP ? 0 : -1;
+}
+
+void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn)
+{
+    /* A peer that left takes what was sent to it, as its memory would on
+     * shm: puts still complete (SEND_END) so their resources come back.
+     * After a failure the waiting puts return PTL_FAIL instead. */
+    while (conn->out_tail != conn->out_head) {
+        struct tcp_out_entry *entry = &conn->out[conn->out_tail % TCP_OUT_SLOTS];
+        if (entry->kind == TCP_OUT_REPLY)
+            entry->kind = TCP_OUT_CONTROL; /* no GET_END: the data never left */
+        if (entry->kind == TCP_OUT_PUT && conn->status != TCP_CONN_GONE)
+            entry->kind = TCP_OUT_GET;     /* counted as a request, no SEND_END */
+        out_complete(st, conn, entry);
+    }
+    conn->out_partial = 0;
+}
+
+/* ---- the initiator side ---------------------------------------------------------- */
+
+static int has_room(const struct tcp_conn *conn, int needs_slot)
+{
+    return conn->out_requests < TCP_OUT_REQUESTS && (!needs_slot || conn->inflight_free != 0);
+}
+
+/* Waits (with progress) until conn can take a request; the connection's status otherwise. */
+static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, int needs_slot)
+{
+    while (conn->status == TCP_CONN_UP && !has_room(conn, needs_slot))
+        tcp_wait_locked(st);
+    return conn->status;
+}
+
+static void put_frame(const struct nal_op *op, uint32_t op_id, struct tcp_frame *frame)
+{
+    *frame = (struct tcp_frame){
+        .type = TCP_FRAME_PUT, .flags = op->ack_req == PTL_ACK_REQ ? TCP_FLAG_ACK_REQ : 0,
+        .pt_index = op->pt_index, .op_id = op_id, .match_bits = op->match_bits,
+        .offset = op->remote_offset, .hdr_data = op->hdr_data, .length = op->length,
+    };
+}
+
+/* A put to a peer that has left: dropped, as shm would let it land in dead memory. */
+static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
+{
+    gp_debug("tcp", "put of %llu bytes to rank %u dropped: it has left the job",
+             (unsigned long long)op->length, op->target);
+    ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+    return PTL_OK;
+}
+
+int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
+{
+    struct tcp_conn *conn = &st->conns[op->target];
+    int needs_slot = op->ack_req == PTL_ACK_REQ;
+    gp_mutex_lock(&st->lock);
+    int status = wait_for_room(st, conn, needs_slot);
+    if (status != TCP_CONN_UP) {
+        gp_mutex_unlock(&st->lock);
+        return status == TCP_CONN_GONE ? put_to_departed(st, op) : PTL_FAIL;
+    }
+    uint32_t op_id = 0;
+    if (needs_slot)
+        inflight_alloc(conn, op, TCP_INFLIGHT_PUT, &op_id);
+    struct tcp_frame frame;
+    put_frame(op, op_id, &frame);
+    uint64_t seq = conn->out_head;
+    struct tcp_out_entry *entry = out_push(conn, &frame, TCP_OUT_PUT, op->local_addr, op->length);
+    entry->u.op = *op;
+    conn->out_requests++;
+    tcp_flush(st, conn);
+    /* Not before the data has left the source buffer. */
+    while (conn->out_tail <= seq && conn->status == TCP_CONN_UP)
+        tcp_wait_locked(st);
+    status = conn->status;
+    gp_mutex_unlock(&st->lock);
+    return status == TCP_CONN_FAILED ? PTL_FAIL : PTL_OK;
+}
+
+int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
+{
+    struct tcp_conn *conn = &st->conns[op->target];
+    gp_mutex_lock(&st->lock);
+    int status = wait_for_room(st, conn, 1);
+    if (status == TCP_CONN_UP) {
+        uint32_t op_id = 0;
+        inflight_alloc(conn, op, TCP_INFLIGHT_GET, &op_id);
+        struct tcp_frame frame = {
+            .type = TCP_FRAME_GET, .pt_index = op->pt_index, .op_id = op_id,
+            .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,
+        };
+        out_push(conn, &frame, TCP_OUT_GET, NULL, 0);
+        conn->out_requests++;
+        tcp_flush(st, conn);
+    }
+    gp_mutex_unlock(&st->lock);
+    if (status == TCP_CONN_GONE)
+        gp_debug("tcp", "get of %llu bytes from rank %u dropped: it has left the job",
+                 (unsigned long long)op->length, op->target);
+    return status == TCP_CONN_FAILED || status == TCP_CONN_NONE ? PTL_FAIL : PTL_OK;
+}

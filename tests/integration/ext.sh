@@ -1,0 +1,29 @@
+#!/bin/sh
+# The GASNet extended API over shm with real processes: every put/get/memset
+# form and size, value ops, many outstanding operations, access regions and
+# barriers (ext_core), both as direct copies into mapped segments and
+# through the seed's Portals protocol (GP_DIRECT_RMA=0: tickets, bounce
+# chunks, TMPMDs, handles in match bits, ACK/REPLY_END events).
+. "$(dirname "$0")/../lib.sh"
+
+check_line() {
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
+}
+
+# Sanitizer builds are slower: fewer barriers there, same coverage otherwise.
+case "$GPTEST_VARIANT" in *asan) barriers=2000 ;; *) barriers=10000 ;; esac
+
+for n in 1 2 4 8; do
+    expect_rc "ext/core_direct_n$n" 0 300 "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" $barriers &&
+        check_line "ext/core_direct_n$n" "ext_core: $n nodes, every put/get/memset form verified"
+done
+for n in 1 2 4 8; do
+    expect_rc "ext/core_protocol_n$n" 0 300 env GP_DIRECT_RMA=0 \
+        "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" 200 &&
+        check_line "ext/core_protocol_n$n" "ext_core: $n nodes, every put/get/memset form verified"
+done
+# No bounce buffers: every out-of-segment transfer takes a TMPMD.
+expect_rc "ext/core_protocol_tmpmd_only" 0 300 env GP_DIRECT_RMA=0 \
+    GASNET_PORTAL_PUTGET_BOUNCE_LIMIT=0 GASNET_PORTAL_NUM_TMPMD=4 GASNET_PORTAL_MSG_LIMIT=8 \
+    "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 100 &&
+    check_line "ext/core_protocol_tmpmd_only" "every put/get/memset form verified"
