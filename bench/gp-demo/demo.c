@@ -7,7 +7,10 @@
  *    (4 KiB into the partner's segment); the median of several batches, as
  *    the time of one round trip;
  *  - AM Long bandwidth: a stream of 64 KiB Long requests, a window of them
- *    in flight, each acknowledged by its reply.
+ *    in flight, each acknowledged by its reply;
+ *  - blocking 8-byte put and get (each returns after the round trip), and
+ *    put / get bandwidth at 4 KiB and 1 MiB (implicit-handle operations,
+ *    synchronized every window).
  *
  * Replies are checked, so the demo also proves the path.  On a host with
  * fewer cores than processes, waiting ranks yield the CPU to their partners.
@@ -134,6 +137,47 @@ static double round_trip(gasnet_node_t peer, int kind, void *buf, int iters)
     return batch[BATCHES / 2];
 }
 
+/* Median time of one blocking 8-byte put (get), in microseconds. */
+static double rma_latency(gasnet_node_t peer, int is_get, int iters)
+{
+    double batch[BATCHES];
+    uint64_t word = 42;
+    char *remote = (char *)seg[peer].addr + (256u << 10);
+    for (int b = -1; b < BATCHES; b++) {
+        double start = now_us();
+        for (int i = 0; i < iters; i++) {
+            if (is_get)
+                gasnet_get(&word, peer, remote, sizeof word);
+            else
+                gasnet_put(peer, remote, &word, sizeof word);
+        }
+        if (b >= 0)
+            batch[b] = (now_us() - start) / iters;
+    }
+    qsort(batch, BATCHES, sizeof batch[0], compare);
+    return batch[BATCHES / 2];
+}
+
+/* MB/s of size-byte implicit puts (gets) into the partner's segment, synced every window. */
+static double rma_bandwidth(gasnet_node_t peer, int is_get, size_t size, int iters)
+{
+    char *local = malloc(size), *remote = (char *)seg[peer].addr;
+    memset(local, 1, size);
+    double start = now_us();
+    for (int i = 0; i < iters; i++) {
+        if (is_get)
+            gasnet_get_nbi_bulk(local, peer, remote, size);
+        else
+            gasnet_put_nbi_bulk(peer, remote, local, size);
+        if (i % WINDOW == WINDOW - 1)
+            gasnet_wait_syncnbi_all();
+    }
+    gasnet_wait_syncnbi_all();
+    double elapsed = now_us() - start;
+    free(local);
+    return (double)size * iters / elapsed;
+}
+
 static double long_bandwidth(gasnet_node_t peer, void *buf, int iters)
 {
     int base = pongs;
@@ -155,7 +199,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gp-demo: iterations must be a positive integer, got '%s'\n", argv[1]);
         gasnet_exit(2);
     }
-    if (gasnet_attach(table, (int)(sizeof table / sizeof table[0]), 1u << 20, 0) != GASNET_OK)
+    if (gasnet_attach(table, (int)(sizeof table / sizeof table[0]), 2u << 20, 0) != GASNET_OK)
         gasnet_exit(1);
     me = gasnet_mynode();
     nodes = gasnet_nodes();
@@ -168,11 +212,16 @@ int main(int argc, char **argv)
     int initiator = nodes == 1 || me < half;
     char *buf = (char *)seg[me].addr + (512u << 10);
     memset(buf, 0x5a, LONG_BIG);
-    double lat[3] = { 0 }, bw = 0;
+    double lat[3] = { 0 }, bw = 0, rma_lat[2] = { 0 }, rma_bw[2][2] = { { 0 } };
     if (active && initiator) {
         for (int kind = 0; kind < 3; kind++)
             lat[kind] = round_trip(peer, kind, buf, iters);
         bw = long_bandwidth(peer, buf, iters);
+        for (int is_get = 0; is_get < 2; is_get++) {
+            rma_lat[is_get] = rma_latency(peer, is_get, iters);
+            rma_bw[is_get][0] = rma_bandwidth(peer, is_get, 4096, iters * 4);
+            rma_bw[is_get][1] = rma_bandwidth(peer, is_get, 1u << 20, iters / 10 + WINDOW);
+        }
         gasnet_AMRequestShort0(peer, H_FINISHED);
     }
     /* A responder serves its partner's requests until the partner is done. */
@@ -193,6 +242,12 @@ int main(int argc, char **argv)
         printf("  AM Medium round trip (%4zu bytes):     %8.3f us\n", gasnet_AMMaxMedium(), lat[1]);
         printf("  AM Long round trip (%u bytes):       %8.3f us\n", LONG_SMALL, lat[2]);
         printf("  AM Long bandwidth (64 KiB, window %d): %8.0f MB/s\n", WINDOW, bw);
+        printf("  put 8 bytes, blocking:                 %8.3f us\n", rma_lat[0]);
+        printf("  get 8 bytes, blocking:                 %8.3f us\n", rma_lat[1]);
+        printf("  put bandwidth 4 KiB / 1 MiB:           %8.0f / %.0f MB/s\n", rma_bw[0][0],
+               rma_bw[0][1]);
+        printf("  get bandwidth 4 KiB / 1 MiB:           %8.0f / %.0f MB/s\n", rma_bw[1][0],
+               rma_bw[1][1]);
     }
     gasnet_exit(0);
 }

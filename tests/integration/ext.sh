@@ -27,3 +27,20 @@ expect_rc "ext/core_protocol_tmpmd_only" 0 300 env GP_DIRECT_RMA=0 \
     GASNET_PORTAL_PUTGET_BOUNCE_LIMIT=0 GASNET_PORTAL_NUM_TMPMD=4 GASNET_PORTAL_MSG_LIMIT=8 \
     "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 100 &&
     check_line "ext/core_protocol_tmpmd_only" "every put/get/memset form verified"
+
+# A random mix of puts, gets, memsets, AMs and barriers, checksummed at the end.
+for n in 2 4 8; do
+    for direct in 1 0; do
+        expect_rc "ext/stress_n${n}_direct$direct" 0 300 env GP_DIRECT_RMA=$direct \
+            "$GP_RUN" -n $n "$GPTEST_ITEST/ext_stress" 2000 $n &&
+            check_line "ext/stress_n${n}_direct$direct" "every area's checksum matched"
+    done
+done
+# Threads issuing nb/nbi operations at once, each syncing its own (PAR: 4 threads, SEQ: 1).
+for n in 1 2 4; do
+    for direct in 1 0; do
+        expect_rc "ext/threads_n${n}_direct$direct" 0 300 env GP_DIRECT_RMA=$direct \
+            "$GP_RUN" -n $n "$GPTEST_ITEST/ext_threads" 4 20 &&
+            check_line "ext/threads_n${n}_direct$direct" "puts and gets verified"
+    done
+done
