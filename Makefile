@@ -12,6 +12,7 @@
 #   make            build the libraries, commands and tests (seq and par)
 #   make demo       install missing Debian packages, build, run the put/AM-style ping-pong demo
 #   make check      install missing Debian packages, build every variant, run every test
+#   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change)
 #   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       cppcheck over the sources
@@ -98,7 +99,7 @@ endef
 
 $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 
-.PHONY: all deps demo check check-quick install uninstall clean clang lint
+.PHONY: all deps demo check check-quick soak install uninstall clean clang lint
 
 all: seq par
 
@@ -117,6 +118,12 @@ check: deps
 
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq
+
+# soak: the exit cases 20 times over (SEQ and SEQ+sanitizers); too long for check.
+SOAK_ROUNDS ?= 20
+soak: deps
+	$(MAKE) -j2 seq asan
+	@sh tests/soak.sh $(BUILD) $(SOAK_ROUNDS) seq asan
 
 clang:
 	$(MAKE) CC=clang BUILD=build-clang seq par

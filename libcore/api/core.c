@@ -47,11 +47,7 @@ GP_EXPORT int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintpt
 
 GP_EXPORT void gasnet_exit(int exitcode)
 {
-    fflush(stdout);
-    fflush(stderr);
-    if (gpc.initialized)
-        gp_boot_fini(exitcode);
-    _exit(exitcode);
+    gpc_exit(exitcode);
 }
 
 GP_EXPORT gasnet_node_t gasnet_mynode(void)

@@ -69,6 +69,7 @@ int gpc_init(void)
             gpc.max_global_segsize = (uintptr_t)all[node];
     free(all);
     gpc.initialized = 1;
+    gpc_exit_install_signals();
     return GASNET_OK;
 }
 
@@ -128,7 +129,8 @@ static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
     return segsize + PAGE +
            (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
            (uint64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes +
-           ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) + 64 * 1024;
+           ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) +
+           ptl_eq_bytes(4 * gpc.nodes + 64) + 64 * 1024;
 }
 
 static int open_network(uintptr_t segsize)
@@ -143,7 +145,7 @@ static int open_network(uintptr_t segsize)
     struct ptl_ni_params params = {
         .transport = gp_cfg.gp_transport, .region_bytes = region_bytes_for(segsize, safe_events),
         .max_pt = PT_COUNT, .max_me_per_pt = gpc.credits.reqrb_buffers + 2,
-        .max_eq = 2, .max_md = (unsigned)max_md,
+        .max_eq = 3, .max_md = (unsigned)max_md,
     };
     int rc = ptl_ni_init(&params, &gpc.ni);
     if (rc != PTL_OK) {
@@ -186,7 +188,8 @@ static int setup_buffers(uintptr_t segsize)
                                .user_ptr = (void *)(uintptr_t)ROLE_RPLSB };
     if (ptl_md_bind(gpc.ni, &rpl, &gpc.rplsb_md) != PTL_OK)
         return GASNET_ERR_RESOURCE;
-    return gpc_reqrb_setup();
+    rc = gpc_sys_setup();
+    return rc == GASNET_OK ? gpc_reqrb_setup() : rc;
 }
 
 static int setup_flow_control(void)
@@ -205,6 +208,7 @@ static int setup_flow_control(void)
     gpc.packed_long = gp_cfg.portal_packed_long;
     gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
     gpc.am_limit = (int)gp_cfg.portal_am_limit;
+    gpc.sys_limit = (int)gp_cfg.portal_sys_limit;
     /* Waiting halves are bounded by credits (requests) and chunks (replies). */
     if (gpc_lid_cache_init(&gpc.am_lids, gpc.credits.total_credits + 16) != GASNET_OK ||
         gpc_lid_cache_init(&gpc.reply_lids, (uint32_t)gp_cfg.portal_sb_chunks + 16) != GASNET_OK)
@@ -227,6 +231,12 @@ static void publish_credit_plan(void)
     gp_config_set_derived("GASNET_PORTAL_BANKED_CREDITS", gpc.credits.banked_credits);
     gp_config_set_derived("GASNET_PORTAL_AMRECV_SPACE",
                           (int64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes);
+}
+
+/* A fatal error after attach starts the graceful exit (the peers are told). */
+static void fatal_exit(int exit_code)
+{
+    gpc_exit(exit_code);
 }
 
 static void register_internal_handlers(void)
@@ -264,6 +274,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         return rc;
     gpc_rma_connect();
+    gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "

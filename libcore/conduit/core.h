@@ -11,6 +11,7 @@
  *               (also the source MD of Long payloads that lie in the segment)
  *   PT_REQRB    the ReqRB chain, CB last; AM request headers; AM_EQ
  *   PT_REQSB    ReqSB: request chunks, where replies land; SAFE_EQ
+ *   PT_SYS      SYSMD: zero-length system messages (shutdown); SYS_EQ
  *
  * An AM message (request or reply) is a put whose hdr_data carries:
  *   bits  0-7  handler index
@@ -43,7 +44,7 @@
 #define GPC_MAX_MEDIUM 960       /* a chunk less the largest argument block */
 #define GPC_MAX_LONG 0x7fffffffu
 
-enum gpc_pt { PT_RAR, PT_RARAM, PT_RARSAFE, PT_REQRB, PT_REQSB, PT_COUNT };
+enum gpc_pt { PT_RAR, PT_RARAM, PT_RARSAFE, PT_REQRB, PT_REQSB, PT_SYS, PT_COUNT };
 enum gpc_category { GPC_SHORT = 0, GPC_MEDIUM = 1, GPC_LONG = 2 };
 
 /* What an event's MD is, from its user_ptr (TMPMDs carry a pointer instead). */
@@ -258,6 +259,9 @@ struct gpc_state {
     struct ptl_ni *ni;
     ptl_handle_eq_t safe_eq;
     ptl_handle_eq_t am_eq;
+    ptl_handle_eq_t sys_eq;
+    ptl_handle_md_t sys_md;          /* zero-length source of system messages */
+    gp_count_t sys_sent;
     ptl_handle_md_t rar_md;
     ptl_handle_md_t raram_md;
     ptl_handle_md_t rarsafe_md;
@@ -281,6 +285,7 @@ struct gpc_state {
     int packed_long;
     int safe_limit;
     int am_limit;
+    int sys_limit;
     gp_count_t cb_hits;
     struct gpc_op_pool op_pool;
     char **direct_segment;           /* peers' segments mapped here (shm), else NULL */
@@ -322,6 +327,25 @@ void gpc_safe_event(const struct ptl_event *event);
 int gpc_reqrb_setup(void);
 void gpc_reqrb_processed(const struct ptl_event *event);
 void gpc_reqrb_unlinked(const struct ptl_event *event);
+
+/* sys.c: the SYS queue of seed 000 */
+enum gpc_sys_type {
+    SYS_EXIT_ELECT = 1,   /* to node 0: may I coordinate the exit? */
+    SYS_EXIT_ROLE,        /* node 0's answer: arg 1 = master, 0 = slave */
+    SYS_EXIT_REQUEST,     /* master to all: exit with code (data) */
+    SYS_EXIT_ACK,         /* to the master: request received */
+};
+int gpc_sys_setup(void);
+void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint64_t data);
+int gpc_poll_sys(void);
+/* exit.c: what a received system message means */
+void gpc_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg, uint64_t data);
+
+/* exit.c: the graceful exit of seed 003 over the SYS queue */
+_Noreturn void gpc_exit(int exit_code);
+void gpc_exit_install_signals(void);
+void gpc_exit_check_flag(void);   /* the shutdown flag, checked at poll time */
+extern volatile int gpc_shutdown_signal;
 
 /* rma.c: puts, gets and memsets; each completes into op (NULL: the caller waits). */
 int gpc_rma_setup(void);

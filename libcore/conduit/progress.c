@@ -1,6 +1,6 @@
 /*
- * The poll loop of seed 000: SYS events first (none yet: the SYS queue comes
- * with dynamic credits and the exit protocol), then up to
+ * The poll loop of seed 000: all SYS events first (up to
+ * GASNET_PORTAL_SYS_LIMIT, 0 meaning all), then up to
  * GASNET_PORTAL_SAFE_LIMIT SAFE_EQ events, which only release resources and
  * run reply handlers, then up to GASNET_PORTAL_AM_LIMIT AM_EQ events -- each
  * taken only while this thread holds what a reply needs (2 send tickets, a
@@ -75,29 +75,41 @@ static void poll_safe(void)
     }
 }
 
+/*
+ * Events lost from the AM_EQ: the queue is sized so that only catch-basin
+ * hits (requests beyond the ReqRB) can overflow it, so the events already
+ * queued are taken first -- a CB hit among them is the better diagnosis --
+ * and the overflow is fatal once the queue is drained.
+ */
+static int am_events_lost;
+
 static void poll_am(void)
 {
     struct ptl_event event;
     struct gpc_am_reserve reserve;
     for (int taken = 0; gpc.am_limit == 0 || taken < gpc.am_limit; taken++) {
         if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
-            return;
+            break;
         int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
-        if (rc == PTL_EQ_EMPTY) {
-            release_reply(&reserve);
-            return;
-        }
         if (rc == PTL_EQ_DROPPED)
-            queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
-                           "GASNET_PORTAL_AMRECV_SPACE");
+            am_events_lost = 1;
+        if (rc == PTL_EQ_EMPTY || event.type == 0) {
+            release_reply(&reserve);
+            break;
+        }
         gpc_am_event(&event, &reserve);
         release_reply(&reserve);
     }
+    if (am_events_lost && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
+        queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
+                       "GASNET_PORTAL_AMRECV_SPACE");
 }
 
 int gpc_poll(void)
 {
+    gpc_exit_check_flag();
     ptl_progress(gpc.ni);
+    gpc_poll_sys();
     poll_safe();
     poll_am();
     return GASNET_OK;

@@ -41,7 +41,8 @@ int gpc_reqrb_setup(void)
         return GASNET_ERR_RESOURCE;
     /* The catch basin: takes any message, keeps none of it, reports it. */
     struct ptl_md_desc cb = { .start = space, .length = 0, .threshold = PTL_MD_THRESH_INF,
-                              .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE, .eq = gpc.am_eq,
+                              .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE | PTL_MD_MANAGE_REMOTE,
+                              .eq = gpc.am_eq,
                               .user_ptr = (void *)(uintptr_t)ROLE_CB };
     int rc = ptl_md_attach(gpc.ni, PT_REQRB, 0, ~0ull, &cb, PTL_RETAIN, PTL_INS_AFTER,
                            PTL_INVALID_HANDLE, &reqrb->cb_md);

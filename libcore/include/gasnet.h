@@ -25,8 +25,9 @@ extern "C" {
 /* Compile-time constants (spec 2.6). */
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
-#define GASNET_RELEASE_VERSION_MAJOR 0
-#define GASNET_RELEASE_VERSION_MINOR 1
+/* The GASNet-1 release whose interface gp provides (gp's own version is separate). */
+#define GASNET_RELEASE_VERSION_MAJOR 1
+#define GASNET_RELEASE_VERSION_MINOR 30
 #define GASNET_RELEASE_VERSION_PATCH 0
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 #define GASNET_MAXNODES 0x7FFFFFFFu
@@ -78,10 +79,14 @@ typedef struct {
 #ifdef GASNET_USE_STRICT_PROTOTYPES
     void *fnptr;
 #else
+#ifndef __cplusplus /* the warning, and its pragma, are C-only */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#endif
     void (*fnptr)();        /* unprototyped, so handlers of every prototype fit */
+#ifndef __cplusplus
 #pragma GCC diagnostic pop
+#endif
 #endif
 } gasnet_handlerentry_t;
 

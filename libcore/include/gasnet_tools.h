@@ -168,8 +168,12 @@
     PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
 #define PLATFORM_COMPILER_VERSION_STR \
     _STRINGIFY(__GNUC__) "." _STRINGIFY(__GNUC_MINOR__) "." _STRINGIFY(__GNUC_PATCHLEVEL__)
-#else
-#error "gasnet_tools.h supports gcc and clang (it relies on their __atomic builtins)"
+#else /* the atomics below need gcc's or clang's builtins; this is for analysis tools */
+#define PLATFORM_COMPILER_UNKNOWN 1
+#define PLATFORM_COMPILER_FAMILYNAME UNKNOWN
+#define PLATFORM_COMPILER_FAMILYID 0
+#define PLATFORM_COMPILER_VERSION 0
+#define PLATFORM_COMPILER_VERSION_STR "unknown"
 #endif
 #ifdef __cplusplus
 #define PLATFORM_COMPILER_CXX_LANGLVL __cplusplus

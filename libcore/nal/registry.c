@@ -8,6 +8,7 @@
 
 static const struct nal_ops *const transports[] = {
     &nal_shm_ops,
+    &nal_tcp_ops,
     &nal_loop_ops,
 };
 
@@ -21,7 +22,7 @@ const struct nal_ops *nal_find(const char *name)
 
 const char *nal_names(void)
 {
-    return "shm|loop";
+    return "shm|tcp|loop";
 }
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op)

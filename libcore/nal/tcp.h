@@ -5,8 +5,9 @@
  *
  *   tcp.c        the ops table: region, connect, put, get, progress, fini
  *   tcp_frame.c  the frame header: encoding, decoding, checks
- *   tcp_conn.c   listener, address exchange, connection set-up, key proof,
- *                strangers
+ *   tcp_conn.c   listener, address exchange, dialling with the key proof,
+ *                connection life cycle (failed, gone, closed)
+ *   tcp_accept.c the accepting side: key challenge state machine, strangers
  *   tcp_send.c   per-connection output ring, writev, in-flight op table,
  *                waiting with progress
  *   tcp_recv.c   per-connection input state machine: target-side matching,
@@ -21,7 +22,9 @@
 #ifndef GP_NAL_TCP_H
 #define GP_NAL_TCP_H
 
+#include <netinet/in.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "boot/keyproof.h"
@@ -186,8 +189,10 @@ struct tcp_state {
     int peers_up;               /* connections established */
     int setup_done;             /* every peer connected: later arrivals are strangers */
     struct tcp_pending pending[TCP_MAX_PENDING];
-    struct pollfd *pfds;        /* listener, pending, every peer */
+    struct pollfd *pfds;        /* progress: listener, pending, every peer */
     int *pfd_owner;             /* -1 listener, -2 - k pending k, else a rank */
+    struct pollfd *sleep_pfds;  /* the one thread sleeping in poll() uses these, unlocked */
+    int sleeper_busy;           /* a thread sleeps on sleep_pfds (PAR) */
     char *scratch;
     gp_mutex_t lock;
 };
@@ -201,17 +206,28 @@ static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
 
 /* Collective: listen, exchange addresses, connect every pair, prove the key. */
 int tcp_conn_setup(struct tcp_state *st);
-/* The listener is readable: accept what waits (strangers, after set-up). */
-void tcp_conn_accept(struct tcp_state *st);
-/* Pending connection k is readable, or its deadline may have passed. */
-void tcp_conn_pending_step(struct tcp_state *st, int k);
-void tcp_conn_pending_expire(struct tcp_state *st);
 void tcp_conn_close_all(struct tcp_state *st);
 /* Closes a connection after an error (logged here, naming the peer). */
 void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The peer closed its end: it has left the job. */
 void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why);
+/* A proven socket becomes rank's connection. */
+void tcp_adopt(struct tcp_state *st, int rank, int fd);
+/* HELLO / WELCOME payloads: this end's rank; the rank of this job one names, or -1. */
+void tcp_hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size);
+int tcp_hello_rank(const uint8_t in[TCP_HELLO_LEN], int size);
+void tcp_sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len);
+void tcp_set_nodelay(int fd);
+
+/* ---- tcp_accept.c ---------------------------------------------------------- */
+
+/* The listener is readable: accept what waits (peers during set-up, strangers after). */
+void tcp_conn_accept(struct tcp_state *st);
+/* Pending connection k is readable. */
+void tcp_conn_pending_step(struct tcp_state *st, int k);
+/* Drops pending connections whose time to prove the key is up. */
+void tcp_conn_pending_expire(struct tcp_state *st);
 
 /* ---- tcp_send.c ------------------------------------------------------------ */
 

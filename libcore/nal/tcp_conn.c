@@ -15,12 +15,10 @@
  * is read, with the bootstrap's HMAC challenge (boot/keyproof.h) and its
  * message framing (boot/wire.h): the accepting side sends CHALLENGE, the
  * dialling side answers RESPONSE, the acceptor returns PROOF, then HELLO
- * and WELCOME name both ends (magic, rank, size, job id).  The accepting
- * side runs as a non-blocking state machine driven by poll, so a stranger
- * who connects and says nothing stalls nobody; it is dropped after
- * TCP_PENDING_MS.  A connection that fails the proof, sends anything else
- * first, or arrives once every peer is connected is closed and logged with
- * the stranger's address, and the job goes on.
+ * and WELCOME name both ends (magic, rank, size, job id).  This file is
+ * the dialling side (blocking, with time limits: nothing else can happen
+ * during set-up) and the connection life cycle; the accepting side, which
+ * must never block, is tcp_accept.c.
  *
  * The listener stays open for the life of the NI so that such attempts
  * meet a key proof rather than a closed port; it is also where lazily
@@ -69,13 +67,13 @@ static void address_text(const struct tcp_address *addr, char *out, size_t len)
     snprintf(out, len, "%s:%u", ip, (unsigned)ntohs(addr->port));
 }
 
-static void sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len)
+void tcp_sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len)
 {
     struct tcp_address addr = { .ipv4 = sin->sin_addr.s_addr, .port = sin->sin_port };
     address_text(&addr, out, len);
 }
 
-static void set_nodelay(int fd)
+void tcp_set_nodelay(int fd)
 {
     int one = 1;
     /* Frames are small request/answer exchanges: Nagle would hold them back. */
@@ -132,7 +130,7 @@ void tcp_conn_close_all(struct tcp_state *st)
 
 /* ---- HELLO / WELCOME -------------------------------------------------------------- */
 
-static void hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size)
+void tcp_hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size)
 {
     memcpy(out, HELLO_MAGIC, 4);
     gp_wire_put32(out + 4, (uint32_t)rank);
@@ -141,7 +139,7 @@ static void hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size)
 }
 
 /* The rank a HELLO or WELCOME names, or -1 if it is not one of this job's. */
-static int hello_rank(const uint8_t in[TCP_HELLO_LEN], int size)
+int tcp_hello_rank(const uint8_t in[TCP_HELLO_LEN], int size)
 {
     uint32_t rank = gp_wire_get32(in + 4);
     if (memcmp(in, HELLO_MAGIC, 4) != 0 || gp_wire_get32(in + 8) != (uint32_t)size ||
@@ -150,151 +148,12 @@ static int hello_rank(const uint8_t in[TCP_HELLO_LEN], int size)
     return (int)rank;
 }
 
-static void adopt(struct tcp_state *st, int rank, int fd)
+void tcp_adopt(struct tcp_state *st, int rank, int fd)
 {
     struct tcp_conn *conn = &st->conns[rank];
     conn->fd = fd;
     conn->status = TCP_CONN_UP;
     st->peers_up++;
-}
-
-/* ---- the accepting side: a state machine per pending connection ---------------------- */
-
-static void refuse(struct tcp_pending *p, const char *why)
-{
-    gp_warn("tcp", "refused a connection from %s: %s", p->peer, why);
-    close(p->fd);
-    p->fd = -1;
-}
-
-static void start_pending(struct tcp_pending *p, int fd, const struct sockaddr_in *from)
-{
-    uint8_t challenge[GP_KEYPROOF_CHALLENGE_LEN];
-    p->fd = fd;
-    p->waiting_hello = 0;
-    p->got = 0;
-    p->want = GP_WIRE_HDR_LEN;
-    p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
-    sockaddr_text(from, p->peer, sizeof p->peer);
-    set_nodelay(fd);
-    if (gp_keyproof_challenge(p->nonce, challenge) != 0 ||
-        gp_wire_send(fd, GP_WIRE_CHALLENGE, challenge, sizeof challenge) != GP_WIRE_OK)
-        refuse(p, "could not send the key challenge");
-}
-
-void tcp_conn_accept(struct tcp_state *st)
-{
-    for (;;) {
-        struct sockaddr_in from;
-        socklen_t from_len = sizeof from;
-        int fd = accept4(st->listen_fd, (struct sockaddr *)&from, &from_len,
-                         SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
-            return; /* EAGAIN, or a connection that died in the backlog */
-        struct tcp_pending *slot = NULL;
-        for (int k = 0; k < TCP_MAX_PENDING && slot == NULL; k++)
-            if (st->pending[k].fd < 0)
-                slot = &st->pending[k];
-        if (slot != NULL) {
-            start_pending(slot, fd, &from);
-            continue;
-        }
-        char peer[64];
-        sockaddr_text(&from, peer, sizeof peer);
-        gp_warn("tcp", "refused a connection from %s: %d others are still proving the key",
-                peer, TCP_MAX_PENDING);
-        close(fd);
-    }
-}
-
-/* The RESPONSE is in: check the MAC, answer with PROOF. */
-static void take_response(struct tcp_pending *p)
-{
-    uint8_t proof[GP_KEYPROOF_PROOF_LEN];
-    if (gp_keyproof_check_response(gp_boot_key(), p->nonce, p->buf + GP_WIRE_HDR_LEN,
-                                   GP_KEYPROOF_RESPONSE_LEN, proof) != 0) {
-        refuse(p, "wrong key proof");
-        return;
-    }
-    if (gp_wire_send(p->fd, GP_WIRE_PROOF, proof, sizeof proof) != GP_WIRE_OK) {
-        refuse(p, "could not send the key proof");
-        return;
-    }
-    p->waiting_hello = 1;
-    p->got = 0;
-    p->want = GP_WIRE_HDR_LEN;
-}
-
-/* The HELLO is in: a peer of this job we still wait for becomes a connection. */
-static void take_hello(struct tcp_state *st, struct tcp_pending *p)
-{
-    struct ptl_ni *ni = st->ni;
-    int rank = hello_rank(p->buf + GP_WIRE_HDR_LEN, ni->size);
-    if (rank < 0) {
-        refuse(p, "proved the key but its HELLO names no rank of this job");
-        return;
-    }
-    if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE) {
-        char why[96];
-        snprintf(why, sizeof why, "claims to be rank %d, which does not connect to this rank now",
-                 rank);
-        refuse(p, why);
-        return;
-    }
-    uint8_t welcome[TCP_HELLO_LEN];
-    hello_pack(welcome, ni->rank, ni->size);
-    if (gp_wire_send(p->fd, GP_WIRE_WELCOME, welcome, sizeof welcome) != GP_WIRE_OK) {
-        refuse(p, "could not send WELCOME");
-        return;
-    }
-    adopt(st, rank, p->fd);
-    p->fd = -1;
-}
-
-/* The 8-byte header is in: only the one message expected now, of its exact size. */
-static int header_expected(struct tcp_pending *p)
-{
-    struct gp_wire_hdr hdr;
-    gp_wire_unpack_hdr(p->buf, &hdr);
-    uint32_t type = p->waiting_hello ? GP_WIRE_HELLO : GP_WIRE_RESPONSE;
-    uint32_t len = p->waiting_hello ? TCP_HELLO_LEN : GP_KEYPROOF_RESPONSE_LEN;
-    if (hdr.type != type || hdr.len != len)
-        return 0;
-    p->want = GP_WIRE_HDR_LEN + len;
-    return 1;
-}
-
-void tcp_conn_pending_step(struct tcp_state *st, int k)
-{
-    struct tcp_pending *p = &st->pending[k];
-    ssize_t n = recv(p->fd, p->buf + p->got, p->want - p->got, MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return;
-    if (n <= 0) {
-        refuse(p, p->waiting_hello ? "closed after proving the key, before HELLO"
-                                   : "closed before proving the key");
-        return;
-    }
-    p->got += (unsigned)n;
-    if (p->got == GP_WIRE_HDR_LEN && !header_expected(p)) {
-        refuse(p, p->waiting_hello ? "sent something other than HELLO after the proof"
-                                   : "sent something other than a key proof (garbage)");
-        return;
-    }
-    if (p->got < p->want)
-        return;
-    if (p->waiting_hello)
-        take_hello(st, p);
-    else
-        take_response(p);
-}
-
-void tcp_conn_pending_expire(struct tcp_state *st)
-{
-    int64_t now = tcp_now_ms();
-    for (int k = 0; k < TCP_MAX_PENDING; k++)
-        if (st->pending[k].fd >= 0 && now >= st->pending[k].deadline_ms)
-            refuse(&st->pending[k], "no key proof in time");
 }
 
 /* ---- the dialling side ------------------------------------------------------------- */
@@ -345,7 +204,7 @@ static int client_handshake(struct tcp_state *st, int fd, int rank, const char *
         return status;
     uint8_t hello[TCP_HELLO_LEN];
     struct gp_wire_hdr hdr;
-    hello_pack(hello, st->ni->rank, st->ni->size);
+    tcp_hello_pack(hello, st->ni->rank, st->ni->size);
     *why = "HELLO";
     status = gp_wire_send(fd, GP_WIRE_HELLO, hello, sizeof hello);
     if (status == GP_WIRE_OK)
@@ -354,7 +213,7 @@ static int client_handshake(struct tcp_state *st, int fd, int rank, const char *
         return status == GP_WIRE_EOF ? GP_WIRE_BAD : status;
     *why = "its WELCOME does not name that rank of this job";
     if (hdr.type != GP_WIRE_WELCOME || hdr.len != TCP_HELLO_LEN ||
-        hello_rank(hello, st->ni->size) != rank)
+        tcp_hello_rank(hello, st->ni->size) != rank)
         return GP_WIRE_BAD;
     return GP_WIRE_OK;
 }
@@ -373,7 +232,7 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
             close(fd);
         return PTL_FAIL;
     }
-    set_nodelay(fd);
+    tcp_set_nodelay(fd);
     const char *why = "key proof";
     int status = client_handshake(st, fd, rank, &why);
     if (status != GP_WIRE_OK) {
@@ -383,7 +242,7 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
         close(fd);
         return PTL_FAIL;
     }
-    adopt(st, rank, fd);
+    tcp_adopt(st, rank, fd);
     return PTL_OK;
 }
 

@@ -12,7 +12,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -65,9 +64,9 @@ static int parse_mem_size(const char *text, uint64_t multiplier, int64_t *out)
     uint64_t unit = suffix_unit(p, multiplier);
     if (unit == 0 || whole > (uint64_t)INT64_MAX / unit)
         return GASNET_ERR_BAD_ARG;
-    double extra = nearbyint(fraction * (double)unit);
+    double extra = fraction * (double)unit + 0.5; /* rounded to the nearest byte below */
     uint64_t bytes = whole * unit;
-    if (extra >= (double)((uint64_t)INT64_MAX - bytes))
+    if (extra >= 9.0e18 || (uint64_t)extra > (uint64_t)INT64_MAX - bytes)
         return GASNET_ERR_BAD_ARG;
     bytes += (uint64_t)extra;
     *out = negative ? -(int64_t)bytes : (int64_t)bytes;
@@ -85,13 +84,16 @@ int gp_tools_parse_int(const char *text, uint64_t mem_size_multiplier, int64_t *
 
 void gp_tools_int_form(uint64_t mem_size_multiplier, char *buf, size_t len)
 {
-    if (mem_size_multiplier == 0)
+    char unit[64] = "bytes";
+    if (mem_size_multiplier == 0) {
         snprintf(buf, len, "an integer (decimal, or hex with 0x)");
-    else
-        snprintf(buf, len,
-                 "a memory size: a number with an optional B, KB, MB, GB or TB suffix "
-                 "(a bare number counts in units of %" PRIu64 " bytes)",
-                 mem_size_multiplier);
+        return;
+    }
+    if (mem_size_multiplier > 1)
+        snprintf(unit, sizeof unit, "units of %" PRIu64 " bytes", mem_size_multiplier);
+    snprintf(buf, len,
+             "a memory size: a number with an optional B, KB, MB, GB or TB suffix "
+             "(a bare number counts %s)", unit);
 }
 
 GP_EXPORT int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier)

@@ -312,8 +312,11 @@ int main(int argc, char **argv)
     CHECK(requests_seen == rounds * 4 * (int)nodes * 17, "requests seen %d", requests_seen);
     check_misuse();
     amtest_barrier();
+    /* Print before the last barrier: once a node is past it, its exit may end this one. */
     if (me == 0)
         printf("am_core: %u nodes, %d rounds, every category and argument count verified\n",
                nodes, rounds);
+    fflush(stdout);
+    amtest_barrier();
     gasnet_exit(0);
 }

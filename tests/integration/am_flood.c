@@ -60,6 +60,7 @@ int main(int argc, char **argv)
                   flood_count[node]);
         printf("am_flood: %d requests from each of %u nodes arrived exactly once\n", count, nodes);
     }
-    amtest_barrier();
+    fflush(stdout);
+    amtest_barrier(); /* node 0 releases the barrier after printing */
     gasnet_exit(0);
 }

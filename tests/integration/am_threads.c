@@ -103,6 +103,7 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("am_threads: %u nodes x %d threads x %d requests, each run exactly once\n", nodes,
                threads, per_thread);
-    amtest_barrier();
+    fflush(stdout);
+    amtest_barrier(); /* node 0 releases the barrier after printing */
     gasnet_exit(0);
 }

@@ -88,13 +88,13 @@ static const char *amtest_name = "amtest";
 static volatile int amtest_arrived;
 static volatile int amtest_released;
 
-static void amtest_arrive(gasnet_token_t token)
+static inline void amtest_arrive(gasnet_token_t token)
 {
     (void)token;
     __atomic_fetch_add(&amtest_arrived, 1, __ATOMIC_SEQ_CST);
 }
 
-static void amtest_release(gasnet_token_t token, gasnet_handlerarg_t phase)
+static inline void amtest_release(gasnet_token_t token, gasnet_handlerarg_t phase)
 {
     (void)token;
     __atomic_store_n(&amtest_released, phase, __ATOMIC_SEQ_CST);

@@ -169,9 +169,11 @@ int main(int argc, char **argv)
                                      (gasnet_handlerarg_t)checksum((unsigned char *)area(me, writer),
                                                                    AREA)) == GASNET_OK, "sum");
     GASNET_BLOCKUNTIL(sums_checked == (int)nodes);
-    gasnet_barrier(2, GASNET_BARRIERFLAG_ANONYMOUS);
+    /* Print before the last barrier: once a node is past it, its exit may end this one. */
     if (me == 0)
         printf("ext_stress: %u nodes x %d random operations, every area's checksum matched\n",
                nodes, ops);
+    fflush(stdout);
+    gasnet_barrier(2, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
 }

@@ -81,9 +81,11 @@ int main(int argc, char **argv)
         CHECK(pthread_create(&ids[t], NULL, worker, (void *)(intptr_t)t) == 0, "pthread_create");
     for (int t = 0; t < threads; t++)
         pthread_join(ids[t], NULL);
-    gasnet_barrier(1, GASNET_BARRIERFLAG_ANONYMOUS);
+    /* Print before the last barrier: once a node is past it, its exit may end this one. */
     if (me == 0)
         printf("ext_threads: %u nodes x %d threads x %d rounds of nb/nbi puts and gets verified\n",
                nodes, threads, rounds);
+    fflush(stdout);
+    gasnet_barrier(1, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
 }

@@ -1,0 +1,286 @@
+/*
+ * The graceful exit of seed 003 ("Graceful exits"), over the SYS queue of
+ * seed 000 ("Notes on the Job Shutdown Process").
+ *
+ * An exit starts in one of three ways: gasnet_exit (the client, or a fatal
+ * error), a remote exit request, or the atexit hook (return from main).
+ * exit_head records the first exit code; exit_body coordinates; exit_tail
+ * ends the process.  Coordination: the node asks node 0 whether it is the
+ * master (the first candidate is; an election that times out makes the
+ * asker master, so a wedged node 0 can't stall the exit); the master sends
+ * every peer an exit request and waits for their acks; a slave waits for
+ * the request.  That is O(N) messages.  Everything waits at most
+ * GASNET_EXITTIMEOUT; if coordination failed, the bootstrap aborts the job
+ * (gp-run kills what is left) instead of finishing it.
+ *
+ * Signals: exit work is not done in a signal handler when it can be
+ * avoided (the seed's advice): SIGQUIT and the termination signals set a
+ * shutdown flag that the poll loop checks, unless the client installed its
+ * own SIGQUIT handler, which a termination signal or a remote exit request
+ * then raises (spec 1.10).  Fatal signals print the fatal line and die.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "conduit/config.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+enum exit_role { ROLE_UNKNOWN = 0, ROLE_MASTER, ROLE_SLAVE };
+
+volatile int gpc_shutdown_signal;
+
+static int exit_started;              /* head: the first exit wins */
+static volatile int exit_code;
+static volatile int exit_role;
+static volatile int exit_request_seen;
+static volatile int exit_acks;
+static int election_winner = -1;      /* node 0: the master, once chosen */
+static int body_entered;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double exit_timeout(void)
+{
+    if (gp_cfg.exittimeout > 0)
+        return gp_cfg.exittimeout;
+    double derived = gp_cfg.exittimeout_min + gp_cfg.exittimeout_factor * gpc.nodes;
+    return derived < gp_cfg.exittimeout_max ? derived : gp_cfg.exittimeout_max;
+}
+
+/* Records the first exit's code; 1 if this call is the first. */
+static int exit_head(int code)
+{
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&exit_started, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return 0;
+    exit_code = code;
+    return 1;
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    _exit(exit_code); /* exit work wedged: the code is still right */
+}
+
+/* Waits, servicing only the SYS queue, until *flag or the deadline. */
+static int wait_for(volatile int *flag, int target, double deadline)
+{
+    while (*flag < target) {
+        if (gpc.attached)
+            gpc_poll_sys();
+        if (now_seconds() > deadline)
+            return 0;
+        if (gpc.oversubscribed)
+            sched_yield();
+    }
+    return 1;
+}
+
+static void elect(double deadline)
+{
+    if (exit_request_seen) {
+        exit_role = ROLE_SLAVE;
+        return;
+    }
+    if (gpc.rank == 0) {
+        int expected = -1;
+        int won = __atomic_compare_exchange_n(&election_winner, &expected, 0, 0, __ATOMIC_ACQ_REL,
+                                              __ATOMIC_ACQUIRE);
+        exit_role = won ? ROLE_MASTER : ROLE_SLAVE;
+        return;
+    }
+    gpc_sys_send(0, SYS_EXIT_ELECT, 0, (uint64_t)exit_code);
+    /* Node 0 wedged or gone: whoever asked coordinates the exit itself. */
+    if (!wait_for(&exit_role, ROLE_MASTER, deadline) && !exit_request_seen)
+        exit_role = ROLE_MASTER;
+}
+
+/* 1 if every node took part within the deadline. */
+static int coordinate(double deadline)
+{
+    elect(deadline);
+    if (exit_role == ROLE_MASTER) {
+        for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+            if (node != gpc.rank)
+                gpc_sys_send(node, SYS_EXIT_REQUEST, 0, (uint64_t)(uint32_t)exit_code);
+        return wait_for(&exit_acks, (int)gpc.nodes - 1, deadline);
+    }
+    return wait_for(&exit_request_seen, 1, deadline);
+}
+
+/* Returns 1 if the exit was coordinated.  Only the first thread does the work. */
+static int exit_body(void)
+{
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&body_entered, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        for (;;)
+            pause(); /* the first thread ends the process */
+    }
+    double timeout = exit_timeout();
+    signal(SIGQUIT, SIG_IGN);
+    signal(SIGALRM, on_alarm);
+    alarm((unsigned)timeout + 2);
+    fflush(stdout);
+    fflush(stderr);
+    int coordinated = 1;
+    if (gpc.attached && gpc.nodes > 1)
+        coordinated = coordinate(now_seconds() + timeout);
+    gp_info("exit", "exit code %d, %s, %lld system messages sent", exit_code,
+            coordinated ? "coordinated" : "coordination timed out",
+            (long long)gp_count_get(&gpc.sys_sent));
+    return coordinated;
+}
+
+_Noreturn static void exit_tail(int coordinated)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (!coordinated)
+        gp_boot_abort(exit_code, "the exit could not be coordinated with every node in time");
+    if (gpc.initialized)
+        gp_boot_fini(exit_code);
+    _exit(exit_code);
+}
+
+_Noreturn void gpc_exit(int code)
+{
+    exit_head(code);
+    exit_tail(exit_body());
+}
+
+static void on_shutdown_signal(int sig);
+
+/* Whether SIGQUIT now runs a handler of the client's, not ours or a default. */
+static int client_handles_sigquit(void)
+{
+    struct sigaction current;
+    if (sigaction(SIGQUIT, NULL, &current) != 0)
+        return 0;
+    if (current.sa_flags & SA_SIGINFO)
+        return 1;
+    return current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN &&
+           current.sa_handler != on_shutdown_signal;
+}
+
+/* A remote exit request that is the first news of an exit here. */
+static void remote_exit(void)
+{
+    /* The client may want to clean up: its SIGQUIT handler, if it has one, runs
+     * now (and may itself call gasnet_exit, which then never returns here). */
+    if (client_handles_sigquit())
+        raise(SIGQUIT);
+    exit_tail(exit_body());
+}
+
+void gpc_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg, uint64_t data)
+{
+    switch (type) {
+    case SYS_EXIT_ELECT: {
+        int expected = -1;
+        __atomic_compare_exchange_n(&election_winner, &expected, (int)from, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE);
+        gpc_sys_send(from, SYS_EXIT_ROLE, election_winner == (int)from, 0);
+        break;
+    }
+    case SYS_EXIT_ROLE:
+        exit_role = arg ? ROLE_MASTER : ROLE_SLAVE;
+        break;
+    case SYS_EXIT_REQUEST: {
+        int code = (int)(int32_t)(uint32_t)data;
+        int first = exit_head(code);
+        /* Every node ends with the master's code, so that simultaneous exits with
+         * different codes end the job one way: with the code of the exit node 0
+         * heard of first. */
+        if (exit_role != ROLE_MASTER) {
+            exit_role = ROLE_SLAVE;
+            exit_code = code;
+        }
+        exit_request_seen = 1;
+        gpc_sys_send(from, SYS_EXIT_ACK, 0, 0);
+        if (first)
+            remote_exit();
+        break;
+    }
+    case SYS_EXIT_ACK:
+        __atomic_fetch_add(&exit_acks, 1, __ATOMIC_ACQ_REL);
+        break;
+    default:
+        gp_error("sys", "unknown system message %u from node %u", type, from);
+        break;
+    }
+}
+
+/* ---- signals ---- */
+
+static void on_shutdown_signal(int sig)
+{
+    if (sig != SIGQUIT && client_handles_sigquit()) {
+        raise(SIGQUIT); /* the client's handler decides (spec 1.10) */
+        return;
+    }
+    gpc_shutdown_signal = sig; /* acted on at the next poll, outside signal context */
+}
+
+static void on_fatal_signal(int sig)
+{
+    char line[160];
+    int len = snprintf(line, sizeof line, "gp: FATAL ERROR on node %u/%u: caught fatal signal %d "
+                       "(%s)\n", gpc.rank, gpc.nodes, sig, strsignal(sig));
+    if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0)
+        line[0] = 0;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_atexit(void)
+{
+    if (!gpc.initialized)
+        return;
+    /* Returning from main or calling exit(): the process's own status carries
+     * the code to gp-run; the peers are told 0 (seed 003 does the same). */
+    exit_head(0);
+    if (exit_body())
+        gp_boot_fini(0);
+}
+
+void gpc_exit_install_signals(void)
+{
+    static const int shutdown[] = { SIGQUIT, SIGINT, SIGTERM, SIGHUP };
+    static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+    for (unsigned i = 0; i < sizeof shutdown / sizeof shutdown[0]; i++) {
+        struct sigaction previous;
+        /* A signal the process was started ignoring (nohup) stays ignored. */
+        if (sigaction(shutdown[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN)
+            continue;
+        signal(shutdown[i], on_shutdown_signal);
+    }
+    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        signal(fatal[i], on_fatal_signal);
+    atexit(on_atexit);
+}
+
+void gpc_exit_check_flag(void)
+{
+    int sig = gpc_shutdown_signal;
+    if (sig == 0 || gpc_in_handler)
+        return;
+    gpc_shutdown_signal = 0;
+    /* SIGQUIT's default is gasnet_exit(1) (spec 1.10); a termination signal
+     * ends the job with 128 + its number, as a shell would report it. */
+    gpc_exit(sig == SIGQUIT ? 1 : 128 + sig);
+}

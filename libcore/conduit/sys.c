@@ -1,0 +1,63 @@
+/*
+ * The SYS queue of seed 000 ("The System Event Queue"): out-of-band
+ * messages between nodes for shutdown (and, later, credit revocation).
+ * A message is a zero-length put from SYSMD into the peer's SYSMD on
+ * PT_SYS; everything it says rides in the match bits and hdr_data, so it
+ * needs no buffer, no ticket and no credit.  The poll loop takes all SYS
+ * events before anything else.
+ *
+ * Match bits: bits 0-7 the message type, bits 8-39 a 32-bit argument;
+ * hdr_data: a 64-bit argument.
+ */
+#include "conduit/core.h"
+#include "util/log.h"
+
+#define SYS_TYPE(bits) ((unsigned)((bits) & 0xff))
+#define SYS_ARG(bits) ((uint32_t)((bits) >> 8))
+
+int gpc_sys_setup(void)
+{
+    /* Each node sends a peer at most a few shutdown messages; room for all of them. */
+    unsigned events = 4 * gpc.nodes + 64;
+    if (ptl_eq_alloc(gpc.ni, events, &gpc.sys_eq) != PTL_OK)
+        return GASNET_ERR_RESOURCE;
+    struct ptl_md_desc target = { .start = gpc.reqsb.base, .length = 0,
+                                  .threshold = PTL_MD_THRESH_INF,
+                                  .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE | PTL_MD_MANAGE_REMOTE,
+                                  .eq = gpc.sys_eq };
+    struct ptl_md_desc source = { .start = gpc.reqsb.base, .length = 0,
+                                  .threshold = PTL_MD_THRESH_INF,
+                                  .options = PTL_MD_EVENT_DISABLE };
+    ptl_handle_md_t target_md;
+    if (ptl_md_attach(gpc.ni, PT_SYS, 0, ~0ull, &target, PTL_RETAIN, PTL_INS_AFTER,
+                      PTL_INVALID_HANDLE, &target_md) != PTL_OK ||
+        ptl_md_bind(gpc.ni, &source, &gpc.sys_md) != PTL_OK)
+        return GASNET_ERR_RESOURCE;
+    return GASNET_OK;
+}
+
+void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint64_t data)
+{
+    uint64_t match = (uint64_t)type | ((uint64_t)arg << 8);
+    gp_count_add(&gpc.sys_sent, 1);
+    int rc = ptl_put_region(gpc.ni, gpc.sys_md, 0, 0, PTL_NOACK_REQ, node, PT_SYS, match, 0, data);
+    if (rc != PTL_OK)
+        gp_error("sys", "system message %u to node %u failed: %s", type, node, ptl_strerror(rc));
+}
+
+int gpc_poll_sys(void)
+{
+    struct ptl_event event;
+    int taken = 0;
+    while (gpc.sys_limit == 0 || taken < gpc.sys_limit) {
+        int rc = ptl_eq_get(gpc.ni, gpc.sys_eq, &event);
+        if (rc == PTL_EQ_EMPTY)
+            break;
+        if (rc == PTL_EQ_DROPPED)
+            gp_fatal("the SYS event queue overflowed and system messages were lost");
+        taken++;
+        gpc_sys_received(event.initiator, (enum gpc_sys_type)SYS_TYPE(event.match_bits),
+                         SYS_ARG(event.match_bits), event.hdr_data);
+    }
+    return taken;
+}

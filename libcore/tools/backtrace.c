@@ -1,0 +1,44 @@
+/*
+ * Backtraces: the client's own mechanism if it defined gasnett_backtrace_user,
+ * then glibc's backtrace(3).  GASNET_BACKTRACE_TYPE is not consulted: there
+ * is one built-in mechanism, so there is nothing to order.
+ */
+#include <gasnet_tools.h>
+
+#include <execinfo.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/export.h"
+
+/* Empty unless the client defines its own (the linker then takes the client's). */
+__attribute__((weak, visibility("default"))) gasnett_backtrace_type_t gasnett_backtrace_user;
+
+static char exe_name[256] = "(unknown program)";
+
+GP_EXPORT void gasnett_backtrace_init(const char *exename)
+{
+    if (exename != NULL)
+        snprintf(exe_name, sizeof exe_name, "%s", exename);
+    /* The first backtrace() loads the unwinder; do it now rather than in a crash. */
+    void *frame;
+    (void)backtrace(&frame, 1);
+}
+
+GP_EXPORT int gasnett_print_backtrace(int fd)
+{
+    void *frames[64];
+    char header[400];
+    if (gasnett_backtrace_user.fnp != NULL && gasnett_backtrace_user.fnp(fd) == 0)
+        return 0;
+    int count = backtrace(frames, (int)(sizeof frames / sizeof frames[0]));
+    if (count <= 0)
+        return -1;
+    int len = snprintf(header, sizeof header, "backtrace of process %ld (%s):\n", (long)getpid(),
+                       exe_name);
+    if (len > 0 && write(fd, header, strlen(header)) < 0)
+        return -1;
+    backtrace_symbols_fd(frames, count, fd);
+    return 0;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# Every way a job can end (tests/integration/exit_cases.c): the job's exit
+# code, a bound on how long it takes, no process and no /dev/shm object
+# left behind; and the number of shutdown messages, which must grow as O(N).
+. "$(dirname "$0")/../lib.sh"
+
+TIMEOUT=3   # GASNET_EXITTIMEOUT for these jobs
+BOUND=$((3 * TIMEOUT + 5))
+
+# exit_case NAME N EXPECTED_CODE MODE [gp-run options...]
+exit_case() {
+    name=$1 n=$2 want=$3 mode=$4
+    shift 4
+    before=$(shm_objects | sort)
+    start=$(date +%s)
+    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" "$@" -n "$n" \
+        "$GPTEST_ITEST/exit_cases" "$mode" 7 >"$log" 2>&1
+    rc=$?
+    elapsed=$(( $(date +%s) - start ))
+    sleep 0.3
+    left=$(pgrep -f "$GPTEST_ITEST/exit_cases $mode" || true)
+    after=$(shm_objects | sort)
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit status $rc, expected $want: $(tail -3 "$log" | tr '\n' ' ')"
+    elif [ "$elapsed" -gt "$BOUND" ]; then
+        fail "$name" "took ${elapsed}s, more than ${BOUND}s"
+    elif [ -n "$left" ]; then
+        fail "$name" "processes left behind: $left"; pkill -9 -f "$GPTEST_ITEST/exit_cases $mode"
+    elif [ "$before" != "$after" ]; then
+        fail "$name" "/dev/shm objects left behind: $after"
+    elif grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log"; then
+        fail "$name" "sanitizer report: $(grep -m1 'ERROR\|runtime error' "$log")"
+    else
+        pass "$name"
+    fi
+}
+
+log=$(mktemp /tmp/gp-exit.XXXXXX)
+trap 'rm -f "$log"' EXIT
+for n in 2 8; do
+    exit_case "exit/collective_n$n" $n 7 collective
+    exit_case "exit/one_polling_n$n" $n 7 one_polling
+    exit_case "exit/one_in_barrier_n$n" $n 7 one_barrier
+    exit_case "exit/one_while_others_compute_n$n" $n 7 one_computing
+    exit_case "exit/in_request_handler_n$n" $n 7 request_handler
+    exit_case "exit/in_reply_handler_n$n" $n 7 reply_handler
+    exit_case "exit/return_from_main_all_n$n" $n 7 return_all
+    exit_case "exit/return_from_main_one_n$n" $n 7 return_one
+    exit_case "exit/sigsegv_n$n" $n 139 segv
+    exit_case "exit/sigabrt_n$n" $n 134 abort
+    exit_case "exit/sigkill_n$n" $n 137 kill
+    exit_case "exit/stopped_node_n$n" $n 7 stopped
+    exit_case "exit/during_init_n$n" $n 7 init_exit
+    exit_case "exit/bad_segment_size_n$n" $n 7 bad_segsize
+    # Two nodes exit at once with 7 and 8: every node ends with the code of
+    # the exit node 0 heard of first, so the job's code is one of the two.
+    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -n $n "$GPTEST_ITEST/exit_cases" race 7 \
+        >"$log" 2>&1
+    rc=$?
+    if [ "$rc" -eq 7 ] || [ "$rc" -eq 8 ]; then pass "exit/race_n$n"; else fail "exit/race_n$n" "exit status $rc"; fi
+done
+
+# SIGINT / SIGTERM / SIGHUP to gp-run while the job polls: passed on, each
+# process exits through the protocol with 128 + the signal.
+for sig in INT TERM HUP; do
+    # A background job of a script starts with SIGINT ignored: give it back its default.
+    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT "$GP_RUN" -n 4 \
+        "$GPTEST_ITEST/exit_cases" one_polling_none 7 \
+        >"$log" 2>&1 &
+    runner=$!
+    sleep 1
+    kill -$sig $runner
+    wait $runner
+    rc=$?
+    case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+    left=$(pgrep -f "$GPTEST_ITEST/exit_cases one_polling_none" || true)
+    if [ "$rc" -eq "$want" ] && [ -z "$left" ]; then
+        pass "exit/sig$sig"
+    else
+        fail "exit/sig$sig" "exit status $rc (expected $want), left: $left"
+        pkill -9 -f "$GPTEST_ITEST/exit_cases one_polling_none"
+    fi
+done
+
+# Shutdown traffic is O(N): at most 4 messages per node (election, its answer,
+# the request, the ack), never N^2.
+for n in 8 16 32; do
+    GP_LOG_LEVEL=info timeout 120 "$GP_RUN" -n $n "$GPTEST_ITEST/exit_cases" collective 0 >"$log" 2>&1
+    rc=$?
+    total=$(grep -o '[0-9]* system messages sent' "$log" | awk '{s += $1} END {print s + 0}')
+    limit=$((4 * (n - 1)))
+    if [ "$rc" -eq 0 ] && [ "$total" -gt 0 ] && [ "$total" -le "$limit" ]; then
+        pass "exit/messages_n$n ($total shutdown messages for $n nodes, limit $limit)"
+    else
+        fail "exit/messages_n$n" "exit status $rc, $total messages (limit $limit)"
+    fi
+done

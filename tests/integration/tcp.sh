@@ -1,0 +1,113 @@
+#!/bin/sh
+# The tcp transport (GP_TRANSPORT=tcp: every process of the job talks over
+# loopback TCP sockets, no shared mapping): the ptl semantics of the unit
+# tests between two processes, compared with shm (tcp_ptl); the ptl and
+# core-API integration programs unchanged at N = 1, 2, 4, 8; and strangers
+# at a running job's listener (tcp_stranger against tcp_hold): refused,
+# logged with their address, and the job goes on.
+. "$(dirname "$0")/../lib.sh"
+
+T=tcp
+tmp=$(mktemp -d /tmp/gp-tcp-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export GP_TRANSPORT=tcp
+
+check_line() { # NAME PATTERN: the last expect_rc's output must contain PATTERN
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
+}
+
+# Runs a job over tcp and checks its line and a clean, coordinated exit.  A
+# failure whose cause is known and reported to the owners of the conduit and
+# its tests says so (doc/wire-tcp.md, "Known issues").
+job() { # NAME PATTERN TIMEOUT CMD...
+    name=$1 pattern=$2 limit=$3; shift 3
+    if ! expect_rc "$name" 0 "$limit" "$@"; then
+        if [ "$rc" -eq 124 ] && [ "${name#*am_core}" != "$name" ]; then
+            echo "    (likely known issue 2: am_core_misuse.h's don't-care check races with a peer's request)"
+        fi
+        return
+    fi
+    if printf '%s\n' "$out" | grep -q "the exit could not be coordinated"; then
+        fail "$name" "exit status 0, but the exit was not coordinated (known issue 1: the conduit's exit waits for SYS messages without ptl_progress)"
+        return
+    fi
+    check_line "$name" "$pattern"
+}
+
+# --- ptl semantics: the same program, the same events, over shm and tcp ------------------
+for transport in shm tcp; do
+    expect_rc "$T/ptl_semantics_$transport" 0 60 env GP_TRANSPORT=$transport \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_ptl" $transport &&
+        check_line "$T/ptl_semantics_$transport" "tcp_ptl: $transport: every case as test_ptl.c describes it"
+done
+
+# --- the ptl exchange -----------------------------------------------------------------------
+# ptl_exchange opens its NI itself; it runs over tcp only once it takes the
+# transport from GP_TRANSPORT (the debug log shows the tcp transport's lines).
+for n in 1 2 4 8; do
+    if expect_rc "$T/exchange_n$n" 0 60 env GP_LOG_LEVEL=debug "$GP_RUN" -n $n "$GPTEST_ITEST/ptl_exchange"; then
+        if ! printf '%s\n' "$out" | grep -q "debug tcp: "; then
+            echo "skip $T/exchange_n$n: ptl_exchange chose its transport itself (not tcp)"
+        else
+            check_line "$T/exchange_n$n" "ptl_exchange: $n processes, every byte verified"
+        fi
+    fi
+done
+
+# --- the core API -------------------------------------------------------------------------
+for n in 1 2 4 8; do
+    job "$T/am_core_n$n" "am_core: $n nodes, 1 rounds, every category" 30 \
+        "$GP_RUN" -n $n "$GPTEST_ITEST/am_core" 1
+done
+for n in 1 2 4 8; do
+    job "$T/am_flood_n$n" "am_flood: 400 requests from each of $n nodes arrived exactly once" 60 \
+        env GASNET_PORTAL_AMRECV_SPACE=64K "$GP_RUN" -n $n "$GPTEST_ITEST/am_flood" 400 1
+done
+# PAR builds run 4 threads per process, SEQ builds 1.
+for n in 1 2 4 8; do
+    job "$T/am_threads_n$n" "each run exactly once" 60 \
+        "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 500
+done
+
+# --- strangers --------------------------------------------------------------------------------
+# Rank 0 of a running job logs its listener at debug level; the stranger
+# knocks there with no key, a wrong key and garbage while rank 0 holds
+# still, polling.  Every attempt must be refused and logged with the
+# stranger's address, and the job must then complete normally.
+name=$T/stranger_refused
+GP_LOG_LEVEL=debug timeout -k 5 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_hold" "$tmp/go" \
+    >"$tmp/job" 2>&1 &
+job_pid=$!
+addr=
+for _ in $(seq 1 200); do
+    addr=$(sed -n 's#^gp\[0/2\] debug tcp: listening on \([0-9.]*:[0-9]*\)$#\1#p' "$tmp/job")
+    [ -n "$addr" ] && break
+    sleep 0.1
+done
+if [ -n "$addr" ]; then
+    stranger_out=$(timeout 60 "$GPTEST_ITEST/tcp_stranger" "$addr" 2>&1)
+    stranger_rc=$?
+else
+    stranger_out="rank 0 never logged its listener"
+    stranger_rc=1
+fi
+touch "$tmp/go"
+wait $job_pid
+job_rc=$?
+refused=$(grep -c "gp\[0/2\] warn tcp: refused a connection from 127\.0\.0\.1:[0-9]*: " "$tmp/job")
+if [ "$stranger_rc" -ne 0 ]; then
+    fail "$name" "the stranger was not refused every time: $stranger_out"
+elif [ "$job_rc" -ne 0 ] || ! grep -q "tcp_hold: 2 nodes went on" "$tmp/job"; then
+    fail "$name" "the job did not go on (exit status $job_rc): $(grep -v ' debug ' "$tmp/job" | tail -5)"
+elif grep -q "the exit could not be coordinated" "$tmp/job"; then
+    fail "$name" "the job went on, but its exit was not coordinated (known issue 1)"
+elif [ "$refused" -ne 6 ]; then
+    fail "$name" "$refused of 6 attempts logged as refused: $(grep refused "$tmp/job")"
+elif ! grep -q "refused a connection from .*: wrong key proof" "$tmp/job" ||
+     ! grep -q "refused a connection from .*: sent garbage instead of a key proof" "$tmp/job"; then
+    fail "$name" "the refusals do not say why: $(grep refused "$tmp/job")"
+elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$tmp/job"; then
+    fail "$name" "sanitizer report: $(grep -A5 'ERROR\|runtime error' "$tmp/job" | head -20)"
+else
+    pass "$name"
+fi
