@@ -38,14 +38,15 @@ static int is_packed(unsigned category, unsigned nargs, uint64_t nbytes)
            gpc_body_bytes(GPC_LONG, nargs, 1, nbytes) <= GPC_CHUNK_BYTES;
 }
 
-static void take_credits(gasnet_node_t dest, unsigned ncredit)
+/* Credits for the target; polls while short (seed 000: the sender stalls, and
+ * its next request asks the target for the credits it was short). */
+static uint8_t take_credits(gasnet_node_t dest, unsigned ncredit)
 {
-    struct gpc_conn *conn = &gpc.conn[dest];
-    if (!gpc.flow_control || gp_count_take(&conn->send_available, ncredit))
-        return;
-    conn->send_stalls++;
-    while (!gp_count_take(&conn->send_available, ncredit))
+    struct credit_wait wait = { 0, 0 };
+    uint8_t byte;
+    while (!credit_take(&gpc.credit, dest, ncredit, &wait, &byte))
         gpc_poll();
+    return byte;
 }
 
 static uint32_t take_chunk(struct gpc_chunk_pool *pool)
@@ -129,7 +130,7 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
     uint64_t dest_offset = category == GPC_LONG ?
         (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr) : 0;
 
-    take_credits(dest, ncredit);
+    uint8_t credit = take_credits(dest, ncredit);
     gpc_take_tickets(data_put ? 2 : 1, need_tmpmd);
     uint32_t chunk = take_chunk(&gpc.reqsb);
 
@@ -137,7 +138,7 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
     uint64_t body_bytes = pack_body(body, category, packed, source, nbytes, dest_offset, nargs, args);
     uint64_t lid = data_put ? (uint64_t)(uint32_t)gp_count_fetch_add(&gpc.next_lid, 1) : 0;
     uint64_t hdr = gpc_hdr_make(handler, category, (unsigned)nargs, (unsigned)data_put,
-                                gpc_credit_byte(0, 0, ncredit), chunk);
+                                credit, chunk);
     if (data_put && !header_first(lid))
         send_long_data(dest, PT_RARAM, source, nbytes, dest_offset, lid, hdr);
     int rc = ptl_put_region(gpc.ni, gpc.reqsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, body_bytes,
@@ -171,8 +172,7 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
     uint64_t body_bytes = pack_body(body, category, packed, source, nbytes, dest_offset, nargs, args);
     uint64_t lid = data_put ? (uint64_t)(uint32_t)gp_count_fetch_add(&gpc.next_lid, 1) : 0;
     uint64_t hdr = gpc_hdr_make(handler, category, (unsigned)nargs, (unsigned)data_put,
-                                gpc_credit_byte(0, 0, CREDIT_USED(token->credit_byte)),
-                                token->reqsb_chunk);
+                                token->credit_byte, token->reqsb_chunk);
     if (data_put && !header_first(lid))
         send_long_data(dest, PT_RARSAFE, source, nbytes, dest_offset, lid, hdr);
     int rc = ptl_put_region(gpc.ni, gpc.rplsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, body_bytes,
@@ -192,9 +192,8 @@ static void send_noop_reply(struct gpc_token *token)
     uint32_t chunk = (uint32_t)reserve->rplsb_chunk;
     reserve->rplsb_chunk = -1;
     reserve->send_tickets--;
-    uint64_t hdr = gpc_hdr_make(0, GPC_SHORT, 0, 0,
-                                gpc_credit_byte(0, 0, CREDIT_USED(token->credit_byte)),
-                                token->reqsb_chunk) | HDR_NOOP_BIT;
+    uint64_t hdr = gpc_hdr_make(0, GPC_SHORT, 0, 0, token->credit_byte, token->reqsb_chunk) |
+                   HDR_NOOP_BIT;
     int rc = ptl_put_region(gpc.ni, gpc.rplsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, 0,
                             PTL_NOACK_REQ, token->source, PT_REQSB, 0,
                             (uint64_t)token->reqsb_chunk * GPC_CHUNK_BYTES, hdr);
@@ -258,8 +257,10 @@ static void lid_header_from(const struct am_message *msg, struct gpc_lid_entry *
 static void run_request(gasnet_node_t source, const struct am_message *msg,
                         struct gpc_am_reserve *reserve)
 {
-    struct gpc_token token = { .source = source, .is_request = 1, .credit_byte = msg->credit_byte,
-                               .reqsb_chunk = msg->chunk, .reserve = reserve };
+    struct gpc_token token = { .source = source, .is_request = 1, .reqsb_chunk = msg->chunk,
+                               .reserve = reserve };
+    /* The reply carries back the credits used, any granted, and our epoch bit. */
+    token.credit_byte = credit_request_arrived(&gpc.credit, source, msg->credit_byte);
     gpc_run_handler(&token, msg->handler, msg->category, msg->buf, msg->nbytes, msg->nargs,
                     msg->args);
     if (!token.replied)
@@ -344,9 +345,7 @@ static void reply_arrived(const struct ptl_event *event)
 {
     uint32_t chunk = (uint32_t)(event->offset / GPC_CHUNK_BYTES);
     uint64_t hdr = event->hdr_data;
-    if (gpc.flow_control)
-        gp_count_add(&gpc.conn[event->initiator].send_available,
-                     CREDIT_USED(HDR_CREDIT_BYTE(hdr)));
+    credit_reply_arrived(&gpc.credit, event->initiator, HDR_CREDIT_BYTE(hdr));
     if (HDR_NOOP(hdr)) {
         gpc_chunk_put(&gpc.reqsb, chunk);
         return;

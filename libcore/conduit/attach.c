@@ -197,14 +197,22 @@ static int setup_flow_control(void)
     gpc.conn = calloc(gpc.nodes, sizeof *gpc.conn);
     if (gpc.conn == NULL)
         return GASNET_ERR_RESOURCE;
-    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
-        gpc.conn[node].send_credits = (uint16_t)gpc.credits.credits_per_node;
-        gpc.conn[node].loan_credits = (uint16_t)gpc.credits.credits_per_node;
-        gp_count_set(&gpc.conn[node].send_available, gpc.credits.credits_per_node);
-    }
+    uint32_t banked = gpc.credits.banked_credits;
+    struct credit_limits limits = {
+        .flow_control = gp_cfg.portal_flow_control,
+        .dynamic = gp_cfg.portal_dynamic_credits,
+        .lender_limit = (uint32_t)gp_cfg.portal_lender_limit,
+        .revoke_limit = (uint32_t)gp_cfg.portal_revoke_limit,
+        .num_scavenge = (uint32_t)gp_cfg.portal_num_scavenge,
+        .max_per_node = (uint32_t)gp_cfg.portal_max_cred_per_node,
+        .epoch_duration = (uint32_t)gp_cfg.portal_epoch_duration,
+        /* scavenge before the bank is empty: an eighth of it, at least a Medium's worth */
+        .low_bank = banked / 8 > CREDIT_MIN ? banked / 8 : CREDIT_MIN,
+    };
+    credit_node_init(&gpc.credit, gpc.rank, gpc.nodes, gpc.conn, gpc.credits.credits_per_node,
+                     banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);
     gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
-    gpc.flow_control = gp_cfg.portal_flow_control;
     gpc.packed_long = gp_cfg.portal_packed_long;
     gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
     gpc.am_limit = (int)gp_cfg.portal_am_limit;

@@ -109,8 +109,9 @@ static const struct gp_cfg_row rows[] = {
       .doc = "Sandia accelerated Portals on Catamount; accepted for compatibility only" },
     { .name = "GASNET_PORTAL_CREDIT_STATS", .type = GP_CFG_BOOL, .default_text = "0",
       .transport = "all", .offset = FIELD(portal_credit_stats),
-      .doc = "write per-peer credit statistics to a file at exit (see gp-env(7)); "
-             "not for performance runs" },
+      .doc = "at exit each node writes its credit statistics to gp-credits.JOBID.RANK in its "
+             "working directory: a node line, then one key=value line per peer; not for "
+             "performance runs" },
     { .name = "GASNET_PORTAL_EPOCH_DURATION", .type = GP_CFG_INT, .default_text = "1024",
       .min = 1, .max = INT32_TOP, .transport = "all", .offset = FIELD(portal_epoch_duration),
       .doc = "AM requests a node receives before it ends its credit epoch" },

@@ -32,6 +32,7 @@
 #include <gasnet.h>
 #include <stdint.h>
 
+#include "conduit/credit_flow.h"
 #include "ptl/ptl.h"
 #include "util/counter.h"
 #include "util/thread.h"
@@ -68,15 +69,6 @@ static inline uint64_t gpc_hdr_make(gasnet_handler_t handler, unsigned category,
            ((uint64_t)(chunk & 0xffffff) << 24);
 }
 
-/* The credit byte EXXXNNNN: E end of epoch, XXX extra wanted/granted, NNNN used. */
-static inline uint8_t gpc_credit_byte(unsigned epoch, unsigned extra, unsigned used)
-{
-    return (uint8_t)(((epoch & 1) << 7) | ((extra & 7) << 4) | (used & 0xf));
-}
-#define CREDIT_USED(b) ((unsigned)((b) & 0xf))
-#define CREDIT_EXTRA(b) ((unsigned)(((b) >> 4) & 0x7))
-#define CREDIT_EPOCH(b) ((unsigned)(((b) >> 7) & 0x1))
-
 static inline unsigned gpc_args_bytes(unsigned nargs)
 {
     return (nargs * 4u + 15u) & ~15u;
@@ -112,14 +104,6 @@ static inline char *gpc_chunk_addr(const struct gpc_chunk_pool *pool, uint32_t i
     return pool->base + (uint64_t)index * GPC_CHUNK_BYTES;
 }
 uint32_t gpc_chunk_free_count(struct gpc_chunk_pool *pool);
-
-/* conn_state of seed 000, the part that static credits need. */
-struct gpc_conn {
-    uint16_t send_credits;   /* SendCredits: the peer's ReqRB credits lent to us */
-    uint16_t loan_credits;   /* LoanCredits: our ReqRB credits lent to the peer */
-    gp_count_t send_available; /* SendCredits - SendInuse: credits we may still use */
-    uint16_t send_stalls;    /* SendStalls: times we waited for credits */
-};
 
 /* The ReqRB chain: buffers recycled once every request in them is processed. */
 struct gpc_reqrb_buffer {
@@ -200,7 +184,7 @@ struct gpc_token {
     gasnet_node_t source;
     uint8_t is_request;
     uint8_t replied;
-    uint8_t credit_byte;     /* of the request: the reply returns what it used */
+    uint8_t credit_byte;     /* for the reply: credits returned, any granted, epoch bit */
     uint32_t reqsb_chunk;
     struct gpc_am_reserve *reserve;
 };
@@ -274,14 +258,14 @@ struct gpc_state {
     struct gpc_chunk_pool rplsb;
     struct gpc_reqrb reqrb;
     struct gpc_credit_plan credits;
-    struct gpc_conn *conn;
+    struct credit_conn *conn;        /* conn_state per peer */
+    struct credit_node credit;       /* the dynamic credit algorithm's node */
     gp_count_t send_tickets;     /* GASNET_PORTAL_MSG_LIMIT */
     gp_count_t tmpmd_tickets;    /* GASNET_PORTAL_NUM_TMPMD */
     gp_count_t next_lid;
     struct gpc_lid_cache am_lids;    /* unpacked Long requests, AM side */
     struct gpc_lid_cache reply_lids; /* unpacked Long replies, SAFE side */
     gpc_handler_fn handlers[256];
-    int flow_control;
     int packed_long;
     int safe_limit;
     int am_limit;
@@ -334,12 +318,20 @@ enum gpc_sys_type {
     SYS_EXIT_ROLE,        /* node 0's answer: arg 1 = master, 0 = slave */
     SYS_EXIT_REQUEST,     /* master to all: exit with code (data) */
     SYS_EXIT_ACK,         /* to the master: request received */
+    SYS_CREDIT_REVOKE,    /* lender to borrower: give back what you don't use (arg: E bit) */
+    SYS_CREDIT_RETURN,    /* borrower to lender: arg credits returned, data E bit */
 };
 int gpc_sys_setup(void);
 void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint64_t data);
 int gpc_poll_sys(void);
-/* exit.c: what a received system message means */
-void gpc_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg, uint64_t data);
+void gpc_sys_send_credit(void *context, uint32_t to, enum credit_sys type, uint32_t credits,
+                         int end_of_epoch);
+/* exit.c: a shutdown message */
+void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg,
+                           uint64_t data);
+
+/* credit_stats.c: GASNET_PORTAL_CREDIT_STATS */
+void gpc_credit_stats_write(void);
 
 /* exit.c: the graceful exit of seed 003 over the SYS queue */
 _Noreturn void gpc_exit(int exit_code);

@@ -137,6 +137,7 @@ static int exit_body(void)
     alarm((unsigned)timeout + 2);
     fflush(stdout);
     fflush(stderr);
+    gpc_credit_stats_write();
     int coordinated = 1;
     if (gpc.attached && gpc.nodes > 1)
         coordinated = coordinate(now_seconds() + timeout);
@@ -187,7 +188,8 @@ static void remote_exit(void)
     exit_tail(exit_body());
 }
 
-void gpc_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg, uint64_t data)
+void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg,
+                           uint64_t data)
 {
     switch (type) {
     case SYS_EXIT_ELECT: {

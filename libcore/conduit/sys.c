@@ -1,6 +1,6 @@
 /*
  * The SYS queue of seed 000 ("The System Event Queue"): out-of-band
- * messages between nodes for shutdown (and, later, credit revocation).
+ * messages between nodes for shutdown and credit revocation.
  * A message is a zero-length put from SYSMD into the peer's SYSMD on
  * PT_SYS; everything it says rides in the match bits and hdr_data, so it
  * needs no buffer, no ticket and no credit.  The poll loop takes all SYS
@@ -17,7 +17,8 @@
 
 int gpc_sys_setup(void)
 {
-    /* Each node sends a peer at most a few shutdown messages; room for all of them. */
+    /* A peer sends us at most a few shutdown messages and one credit message at
+     * a time (SYS_MSG_INFLIGHT): room for all of them. */
     unsigned events = 4 * gpc.nodes + 64;
     if (ptl_eq_alloc(gpc.ni, events, &gpc.sys_eq) != PTL_OK)
         return GASNET_ERR_RESOURCE;
@@ -45,6 +46,32 @@ void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint
         gp_error("sys", "system message %u to node %u failed: %s", type, node, ptl_strerror(rc));
 }
 
+static void sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg, uint64_t data)
+{
+    switch (type) {
+    case SYS_CREDIT_REVOKE:
+        credit_revoke_arrived(&gpc.credit, from, (int)arg);
+        break;
+    case SYS_CREDIT_RETURN:
+        credit_return_arrived(&gpc.credit, from, arg, (int)data);
+        break;
+    default:
+        gpc_exit_sys_received(from, type, arg, data);
+        break;
+    }
+}
+
+/* The credit algorithm's way of sending (credit_flow.h). */
+void gpc_sys_send_credit(void *context, uint32_t to, enum credit_sys type, uint32_t credits,
+                         int end_of_epoch)
+{
+    (void)context;
+    if (type == CREDIT_SYS_REVOKE)
+        gpc_sys_send(to, SYS_CREDIT_REVOKE, (uint32_t)end_of_epoch, 0);
+    else
+        gpc_sys_send(to, SYS_CREDIT_RETURN, credits, (uint64_t)end_of_epoch);
+}
+
 int gpc_poll_sys(void)
 {
     struct ptl_event event;
@@ -56,7 +83,7 @@ int gpc_poll_sys(void)
         if (rc == PTL_EQ_DROPPED)
             gp_fatal("the SYS event queue overflowed and system messages were lost");
         taken++;
-        gpc_sys_received(event.initiator, (enum gpc_sys_type)SYS_TYPE(event.match_bits),
+        sys_received(event.initiator, (enum gpc_sys_type)SYS_TYPE(event.match_bits),
                          SYS_ARG(event.match_bits), event.hdr_data);
     }
     return taken;

@@ -135,6 +135,19 @@ static int tcp_progress(struct ptl_ni *ni)
 
 /* ---- the ops -------------------------------------------------------------------- */
 
+static void free_state(struct tcp_state *st)
+{
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
+        tcp_conn_free_queues(&st->conns[rank]);
+    free(st->conns);
+    free(st->pfds);
+    free(st->sleep_pfds);
+    free(st->pfd_owner);
+    free(st->scratch);
+    gp_mutex_destroy(&st->lock);
+    free(st);
+}
+
 static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
 {
     struct tcp_state *st = calloc(1, sizeof *st);
@@ -151,6 +164,8 @@ static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
     if (region == MAP_FAILED) {
         gp_error("tcp", "mmap of %llu bytes for the registered region failed: %m",
                  (unsigned long long)bytes);
+        free_state(st);
+        ni->nal_state = NULL;
         return PTL_NO_SPACE;
     }
     ni->region = region;
@@ -185,9 +200,13 @@ static int tcp_connect(struct ptl_ni *ni)
 {
     struct tcp_state *st = tcp_state_of(ni);
     int rc = alloc_connections(st);
-    if (rc == PTL_OK && ni->size > 1)
-        rc = tcp_conn_setup(st);
-    return rc;
+    if (rc != PTL_OK)
+        return rc;
+    if (ni->size == 1) {
+        gp_debug("tcp", "a one-process job: no sockets");
+        return PTL_OK;
+    }
+    return tcp_conn_setup(st);
 }
 
 static int tcp_put(struct ptl_ni *ni, const struct nal_op *op)
@@ -207,30 +226,18 @@ static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
 static void tcp_fini(struct ptl_ni *ni)
 {
     struct tcp_state *st = tcp_state_of(ni);
-    if (st != NULL && st->conns != NULL) {
+    if (st != NULL) {
         /* Best effort: answers still queued go out if the socket takes them now. */
-        for (int rank = 0; rank < ni->size; rank++)
+        for (int rank = 0; st->conns != NULL && rank < ni->size; rank++)
             if (st->conns[rank].status == TCP_CONN_UP)
                 tcp_flush(st, &st->conns[rank]);
         tcp_conn_close_all(st);
-        for (int rank = 0; rank < ni->size; rank++)
-            tcp_conn_free_queues(&st->conns[rank]);
-    } else if (st != NULL) {
-        tcp_conn_close_all(st);
+        free_state(st);
     }
+    ni->nal_state = NULL;
     if (ni->region != NULL)
         munmap(ni->region, ni->region_bytes);
     ni->region = NULL;
-    if (st != NULL) {
-        free(st->conns);
-        free(st->pfds);
-        free(st->sleep_pfds);
-        free(st->pfd_owner);
-        free(st->scratch);
-        gp_mutex_destroy(&st->lock);
-        free(st);
-    }
-    ni->nal_state = NULL;
 }
 
 const struct nal_ops nal_tcp_ops = {

@@ -148,7 +148,7 @@ struct tcp_rx {
 enum tcp_conn_status {
     TCP_CONN_NONE = 0,  /* not connected yet (or this process itself) */
     TCP_CONN_UP,
-    TCP_CONN_GONE,      /* the peer closed it: it has left the job; sends are dropped */
+    TCP_CONN_GONE,      /* the peer closed it: it has left the job; puts dropped, gets fail */
     TCP_CONN_FAILED     /* closed here after an error, already logged; sends fail */
 };
 
@@ -169,7 +169,7 @@ struct tcp_conn {
     struct tcp_rx rx;
 };
 
-/* A connection accepted but not yet proven (tcp_conn.c). */
+/* A connection accepted but not yet proven (tcp_accept.c). */
 struct tcp_pending {
     int fd;                     /* -1 = free */
     int waiting_hello;          /* key proven, HELLO expected */
@@ -236,8 +236,8 @@ void tcp_conn_free_queues(struct tcp_conn *conn);
 /* Writes what the ring holds until the socket is full; 0, or -1 if the conn failed. */
 int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
 /* Queues a reply from the read path (never waits); NULL if the peer broke its limit. */
-struct tcp_out_entry *tcp_queue_reply(struct tcp_state *st, struct tcp_conn *conn,
-                                      const struct tcp_frame *frame, enum tcp_out_kind kind);
+struct tcp_out_entry *tcp_queue_reply(struct tcp_conn *conn, const struct tcp_frame *frame,
+                                      enum tcp_out_kind kind);
 /* Initiator side: queues a put or get request, waiting (with progress) for room. */
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op);
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op);

@@ -103,9 +103,11 @@ static void take_hello(struct tcp_state *st, struct tcp_pending *p)
         return;
     }
     if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE) {
-        char why[96];
-        snprintf(why, sizeof why, "claims to be rank %d, which does not connect to this rank now",
-                 rank);
+        /* Connections are made once, at set-up, by the higher rank. */
+        char why[128];
+        snprintf(why, sizeof why, "proved the key as rank %d, which %s", rank,
+                 st->setup_done ? "is connected already (set-up is over)"
+                                : "does not connect to this rank");
         refuse(p, why);
         return;
     }

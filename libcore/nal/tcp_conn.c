@@ -270,8 +270,10 @@ static int serve_higher_ranks(struct tcp_state *st)
         st->pfds[count++] = (struct pollfd){ .fd = st->listen_fd, .events = POLLIN };
         for (int k = 0; k < TCP_MAX_PENDING; k++)
             st->pfds[count++] = (struct pollfd){ .fd = st->pending[k].fd, .events = POLLIN };
-        if (poll(st->pfds, (nfds_t)count, (int)(left < 100 ? left : 100)) < 0 && errno != EINTR)
+        if (poll(st->pfds, (nfds_t)count, (int)(left < 100 ? left : 100)) < 0 && errno != EINTR) {
+            gp_error("tcp", "poll on the listener %s failed: %m", st->listen_text);
             return PTL_FAIL;
+        }
         for (int k = 0; k < TCP_MAX_PENDING; k++)
             if (st->pending[k].fd >= 0 && st->pfds[1 + k].revents)
                 tcp_conn_pending_step(st, k);

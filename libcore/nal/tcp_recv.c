@@ -78,7 +78,7 @@ static int finish_put(struct tcp_state *st, struct tcp_conn *conn)
         .offset = rx->matched ? rx->match.md_offset : 0,
         .length = rx->matched ? rx->match.mlength : 0,
     };
-    if (tcp_queue_reply(st, conn, &ack, TCP_OUT_CONTROL) == NULL) {
+    if (tcp_queue_reply(conn, &ack, TCP_OUT_CONTROL) == NULL) {
         tcp_conn_fail(st, conn, "asked for more than %d answers at once", TCP_INFLIGHT_PER_PEER);
         return -1;
     }
@@ -145,7 +145,7 @@ static int serve_get(struct tcp_state *st, struct tcp_conn *conn)
         .length = matched ? match.mlength : 0,
     };
     struct tcp_out_entry *entry =
-        tcp_queue_reply(st, conn, &reply, matched ? TCP_OUT_REPLY : TCP_OUT_CONTROL);
+        tcp_queue_reply(conn, &reply, matched ? TCP_OUT_REPLY : TCP_OUT_CONTROL);
     if (entry == NULL) {
         tcp_conn_fail(st, conn, "asked for more than %d answers at once", TCP_INFLIGHT_PER_PEER);
         return -1;

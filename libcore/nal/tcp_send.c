@@ -106,10 +106,9 @@ static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_fr
     return entry;
 }
 
-struct tcp_out_entry *tcp_queue_reply(struct tcp_state *st, struct tcp_conn *conn,
-                                      const struct tcp_frame *frame, enum tcp_out_kind kind)
+struct tcp_out_entry *tcp_queue_reply(struct tcp_conn *conn, const struct tcp_frame *frame,
+                                      enum tcp_out_kind kind)
 {
-    (void)st;
     unsigned replies = (unsigned)(conn->out_head - conn->out_tail) - conn->out_requests;
     if (replies >= TCP_INFLIGHT_PER_PEER)
         return NULL;
@@ -175,13 +174,13 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
     while (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head) {
         struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)gather(conn, iov) };
         ssize_t n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n >= 0) {
+        if (n > 0) {
             advance(st, conn, (uint64_t)n);
             continue;
         }
-        if (errno == EINTR)
+        if (n < 0 && errno == EINTR)
             continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
+        if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK)
             return 0;
         if (errno == EPIPE || errno == ECONNRESET)
             tcp_conn_gone(st, conn, "the connection was closed or reset while sending");
@@ -286,8 +285,9 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
         tcp_flush(st, conn);
     }
     gp_mutex_unlock(&st->lock);
+    /* Unlike a put, a get from a peer that left could only wait for ever. */
     if (status == TCP_CONN_GONE)
-        gp_debug("tcp", "get of %llu bytes from rank %u dropped: it has left the job",
-                 (unsigned long long)op->length, op->target);
-    return status == TCP_CONN_FAILED || status == TCP_CONN_NONE ? PTL_FAIL : PTL_OK;
+        gp_error("tcp", "get of %llu bytes from rank %u at %s: it has left the job",
+                 (unsigned long long)op->length, op->target, conn->addr_text);
+    return status == TCP_CONN_UP ? PTL_OK : PTL_FAIL;
 }

@@ -2,7 +2,8 @@
  * Event queues: rings in the registered region (so peers can post to them)
  * plus the owner's bookkeeping that turns "every deposit of a full, auto-
  * unlinking MD has been reported" into the UNLINK event, which Portals
- * delivers after the last PUT_END of that MD.
+ * delivers after the last PUT_END of that MD: it is the very next event
+ * ptl_eq_get returns, ahead of what the ring holds.
  */
 #include "ptl/ni.h"
 
@@ -33,6 +34,8 @@ int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out)
             continue;
         eq->in_use = 1;
         eq->ring = ring;
+        eq->pending_count = 0;
+        gp_mutex_init(&eq->pending_lock);
         /* Peers find the ring through the EQ table; publish it last. */
         __atomic_store_n(&region_eq_table(ni->region)[i], (uint64_t)((char *)ring - (char *)ni->region),
                          __ATOMIC_RELEASE);
@@ -80,7 +83,32 @@ static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
     ptl_md_detach_locked(ni, md);
     ptl_md_release_locked(ni, md);
     gp_mutex_unlock(&ni->lock);
-    ptl_ring_push(eq->ring, &unlink);
+    /* Next in line, not behind what the ring holds: the owner learns that the
+     * MD is off the list as soon as it has seen everything that went into it. */
+    gp_mutex_lock(&eq->pending_lock);
+    int queued = eq->pending_count < PTL_EQ_PENDING;
+    if (queued)
+        eq->pending[eq->pending_count++] = unlink;
+    gp_mutex_unlock(&eq->pending_lock);
+    if (!queued)
+        ptl_ring_push(eq->ring, &unlink);
+}
+
+static int take_pending(struct ptl_eq_local *eq, struct ptl_event *event)
+{
+    if (__atomic_load_n(&eq->pending_count, __ATOMIC_ACQUIRE) == 0)
+        return 0;
+    int taken = 0;
+    gp_mutex_lock(&eq->pending_lock);
+    if (eq->pending_count > 0) {
+        *event = eq->pending[0];
+        eq->pending_count--;
+        for (unsigned i = 0; i < eq->pending_count; i++)
+            eq->pending[i] = eq->pending[i + 1];
+        taken = 1;
+    }
+    gp_mutex_unlock(&eq->pending_lock);
+    return taken;
 }
 
 int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t handle, struct ptl_event *event)
@@ -88,7 +116,17 @@ int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t handle, struct ptl_event *even
     struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
     if (eq == NULL)
         return PTL_EQ_INVALID;
-    int rc = ptl_ring_pop(eq->ring, event);
+    if (take_pending(eq, event))
+        return PTL_OK;
+    int rc, lost = 0;
+    while ((rc = ptl_ring_pop(eq->ring, event)) != PTL_EQ_EMPTY && event->type == PTL_EVENT_NOTHING)
+        lost |= rc == PTL_EQ_DROPPED;
+    if (lost && rc == PTL_OK)
+        rc = PTL_EQ_DROPPED;
+    if (lost && rc == PTL_EQ_EMPTY) {
+        event->type = 0;
+        rc = PTL_EQ_DROPPED;
+    }
     if ((rc == PTL_OK || rc == PTL_EQ_DROPPED) &&
         (event->type == PTL_EVENT_PUT_END || event->type == PTL_EVENT_GET_END))
         account_target_event(ni, eq, event);
@@ -98,5 +136,5 @@ int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t handle, struct ptl_event *even
 unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t handle)
 {
     struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
-    return eq ? ptl_ring_count(eq->ring) : 0;
+    return eq ? ptl_ring_count(eq->ring) + __atomic_load_n(&eq->pending_count, __ATOMIC_ACQUIRE) : 0;
 }

@@ -28,10 +28,19 @@ struct ptl_md_local {
     unsigned next_free;
 };
 
+#define PTL_EQ_PENDING 64
+
+/* A claimed ring cell that ended up carrying no event: consumers skip it. */
+#define PTL_EVENT_NOTHING 100u
+
 struct ptl_eq_local {
     struct ptl_ring *ring;
     uint16_t gen;
     uint8_t in_use;
+    /* UNLINK events made by the owner, handed out before the ring's next event */
+    unsigned pending_count;
+    struct ptl_event pending[PTL_EQ_PENDING];
+    gp_mutex_t pending_lock;
 };
 
 struct ptl_ni {

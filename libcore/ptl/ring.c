@@ -27,6 +27,15 @@ void ptl_ring_init(struct ptl_ring *ring, unsigned count)
 
 int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event)
 {
+    int64_t pos = ptl_ring_claim(ring);
+    if (pos < 0)
+        return -1;
+    ptl_ring_publish(ring, pos, event);
+    return 0;
+}
+
+int64_t ptl_ring_claim(struct ptl_ring *ring)
+{
     uint64_t pos = atomic_load_explicit(&ring->head, memory_order_relaxed);
     for (;;) {
         struct ptl_ring_cell *cell = &ring->cells[pos & ring->mask];
@@ -34,11 +43,8 @@ int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event)
         int64_t lag = (int64_t)(seq - pos);
         if (lag == 0) {
             if (atomic_compare_exchange_weak_explicit(&ring->head, &pos, pos + 1,
-                                                      memory_order_relaxed, memory_order_relaxed)) {
-                cell->event = *event;
-                atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
-                return 0;
-            }
+                                                      memory_order_relaxed, memory_order_relaxed))
+                return (int64_t)pos;
         } else if (lag < 0) {
             atomic_fetch_add_explicit(&ring->dropped, 1, memory_order_relaxed);
             return -1;
@@ -46,6 +52,13 @@ int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event)
             pos = atomic_load_explicit(&ring->head, memory_order_relaxed);
         }
     }
+}
+
+void ptl_ring_publish(struct ptl_ring *ring, int64_t pos, const struct ptl_event *event)
+{
+    struct ptl_ring_cell *cell = &ring->cells[(uint64_t)pos & ring->mask];
+    cell->event = *event;
+    atomic_store_explicit(&cell->seq, (uint64_t)pos + 1, memory_order_release);
 }
 
 int ptl_ring_pop(struct ptl_ring *ring, struct ptl_event *event)

@@ -33,6 +33,14 @@ uint64_t ptl_ring_bytes(unsigned count);
 void ptl_ring_init(struct ptl_ring *ring, unsigned count);
 /* 0 on success, -1 if the ring was full (the event is counted as dropped). */
 int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event);
+/*
+ * A push in two steps, for an event whose place in the order must be taken
+ * before it is known: claim a cell (-1 if the ring is full: counted as a
+ * drop), then publish into it.  Consumers stop at a claimed cell until it is
+ * published, so events stay in claim order.
+ */
+int64_t ptl_ring_claim(struct ptl_ring *ring);
+void ptl_ring_publish(struct ptl_ring *ring, int64_t pos, const struct ptl_event *event);
 /* PTL_OK, PTL_EQ_EMPTY or PTL_EQ_DROPPED (then event->type is 0 if no event came with it). */
 int ptl_ring_pop(struct ptl_ring *ring, struct ptl_event *event);
 unsigned ptl_ring_count(struct ptl_ring *ring);

@@ -142,15 +142,10 @@ static struct ptl_ring *region_ring(void *region, uint32_t eq_index)
     return offset ? (struct ptl_ring *)((char *)region + offset) : NULL;
 }
 
-void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
-                      unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
-                      unsigned pt_index)
+static void fill_target_event(struct ptl_event *event_out, const struct ptl_match *match,
+                              enum ptl_event_kind kind, unsigned initiator, uint64_t match_bits,
+                              uint64_t hdr_data, uint64_t rlength, unsigned pt_index)
 {
-    if (match->options & PTL_MD_EVENT_DISABLE)
-        return;
-    struct ptl_ring *ring = region_ring(region, match->eq_index);
-    if (ring == NULL)
-        return;
     struct ptl_event event = {
         .type = kind,
         .initiator = initiator,
@@ -164,14 +159,86 @@ void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_even
         .md_start = (void *)(uintptr_t)match->md_start,
         .md_user_ptr = (void *)(uintptr_t)match->user_ptr,
     };
+    *event_out = event;
+}
+
+void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
+                      unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
+                      unsigned pt_index)
+{
+    if (match->options & PTL_MD_EVENT_DISABLE)
+        return;
+    struct ptl_ring *ring = region_ring(region, match->eq_index);
+    if (ring == NULL)
+        return;
+    struct ptl_event event;
+    fill_target_event(&event, match, kind, initiator, match_bits, hdr_data, rlength, pt_index);
     ptl_ring_push(ring, &event);
+}
+
+/* The EQ of the first MD on the list that could take a put with these bits, or 0. */
+static uint32_t likely_eq(void *region, unsigned pt_index, uint64_t match_bits)
+{
+    const struct ptl_region_header *hdr = region;
+    if (pt_index >= hdr->max_pt)
+        return 0;
+    struct ptl_pte_shared *pte = region_pte(region, pt_index);
+    uint32_t count = SHARED_LOAD(pte->count);
+    uint16_t *order = pte_order(hdr, pte);
+    for (uint32_t i = 0; i < count && i < hdr->max_me; i++) {
+        struct ptl_me_slot *slot = pte_slot(hdr, pte, SHARED_LOAD(order[i]) % hdr->max_me);
+        uint32_t options = SHARED_LOAD(slot->options);
+        if (slot_accepts(slot, options, PTL_OP_PUT, match_bits) &&
+            !(atomic_load_explicit(&slot->state, memory_order_relaxed) & MD_STATE_INACTIVE))
+            return (options & PTL_MD_EVENT_DISABLE) ? 0 : SHARED_LOAD(slot->eq_index);
+    }
+    return 0;
+}
+
+/*
+ * The target's event cell is claimed before the MD's space: the target then
+ * takes events in the order space was claimed, so a full locally managed MD
+ * is reported (and recycled) before deposits that went past it pile up --
+ * even if this process is descheduled between claim and copy.
+ */
+static struct ptl_ring *claim_event_cell(void *region, const struct nal_op *op, int64_t *pos)
+{
+    uint32_t eq_index = likely_eq(region, op->pt_index, op->match_bits);
+    struct ptl_ring *ring = eq_index ? region_ring(region, eq_index) : NULL;
+    *pos = ring ? ptl_ring_claim(ring) : -1;
+    return *pos >= 0 ? ring : NULL;
+}
+
+/* Fills the claimed cell with the event, or with nothing if it belongs elsewhere. */
+static void post_put_end(void *region, struct ptl_ring *claimed, int64_t pos, int matched,
+                         const struct ptl_match *match, unsigned initiator, const struct nal_op *op)
+{
+    struct ptl_ring *ring = matched && !(match->options & PTL_MD_EVENT_DISABLE)
+                                ? region_ring(region, match->eq_index) : NULL;
+    struct ptl_event event = { .type = PTL_EVENT_NOTHING };
+    if (ring != NULL)
+        fill_target_event(&event, match, PTL_EVENT_PUT_END, initiator, op->match_bits,
+                          op->hdr_data, op->length, op->pt_index);
+    if (claimed != NULL && (ring == claimed || ring == NULL)) {
+        ptl_ring_publish(claimed, pos, &event);
+        return;
+    }
+    if (claimed != NULL) {
+        struct ptl_event nothing = { .type = PTL_EVENT_NOTHING };
+        ptl_ring_publish(claimed, pos, &nothing);
+    }
+    if (ring != NULL)
+        ptl_ring_push(ring, &event);
 }
 
 int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op)
 {
     struct ptl_match match;
+    int64_t pos;
+    struct ptl_ring *claimed = claim_event_cell(target_region, op, &pos);
     if (ptl_target_match(target_region, op->pt_index, PTL_OP_PUT, op->match_bits,
                          op->remote_offset, op->length, &match) != PTL_OK) {
+        post_put_end(target_region, claimed, pos, 0, &match, (unsigned)ni->rank, op);
         gp_debug("ptl", "put of %llu bytes to rank %u pt %u match 0x%llx matched no MD: dropped",
                  (unsigned long long)op->length, op->target, op->pt_index,
                  (unsigned long long)op->match_bits);
@@ -180,8 +247,7 @@ int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *
     }
     if (match.mlength > 0)
         memcpy((char *)target_region + match.data_offset, op->local_addr, match.mlength);
-    ptl_target_event(target_region, &match, PTL_EVENT_PUT_END, (unsigned)ni->rank, op->match_bits,
-                     op->hdr_data, op->length, op->pt_index);
+    post_put_end(target_region, claimed, pos, 1, &match, (unsigned)ni->rank, op);
     ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, match.mlength, match.md_offset);
     if (op->ack_req == PTL_ACK_REQ && !(match.options & PTL_MD_ACK_DISABLE))
         ptl_initiator_event(ni, op, PTL_EVENT_ACK, match.mlength, match.md_offset);

@@ -220,16 +220,17 @@ static void test_locally_managed_packing_and_unlink(void)
         CHECK_EQ(buf[event.offset], 'a' + i);
         CHECK_EQ(buf[event.offset + 99], 'a' + i);
     }
-    /* The eighth went to the second MD, and its PUT_END was queued before UNLINK. */
-    expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
-    CHECK_EQ(event.md_handle, second);
-    CHECK_EQ(event.offset, 0);
-    CHECK_EQ(buf[1024], 'a' + 7);
+    /* UNLINK comes right after the full MD's last PUT_END, ahead of the eighth
+     * deposit's PUT_END (which went to the second MD). */
     expect_event(ni, eq, PTL_EVENT_UNLINK, &event);
     CHECK_EQ(event.md_handle, first);
     CHECK(event.md_user_ptr == buf);
     CHECK_EQ(event.mlength, 7);   /* deposits it took */
     CHECK_EQ(event.offset, 784);  /* bytes they used */
+    expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
+    CHECK_EQ(event.md_handle, second);
+    CHECK_EQ(event.offset, 0);
+    CHECK_EQ(buf[1024], 'a' + 7);
     expect_empty(ni, eq);
     struct ptl_md_desc query;
     CHECK_EQ(ptl_md_query(ni, first, &query), PTL_MD_INVALID);
@@ -243,12 +244,11 @@ static void test_locally_managed_packing_and_unlink(void)
         expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
         CHECK_EQ(event.md_handle, second);
     }
+    expect_event(ni, eq, PTL_EVENT_UNLINK, &event);
+    CHECK_EQ(event.md_handle, second);
     expect_event(ni, eq, PTL_EVENT_PUT_END, &event);
     CHECK_EQ(event.md_handle, again);
     CHECK_EQ(event.offset, 0);
-    /* UNLINK is queued when the owner takes the full MD's last PUT_END. */
-    expect_event(ni, eq, PTL_EVENT_UNLINK, &event);
-    CHECK_EQ(event.md_handle, second);
     expect_empty(ni, eq);
     ptl_ni_fini(ni);
 }

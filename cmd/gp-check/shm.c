@@ -1,0 +1,113 @@
+/*
+ * The shared-memory check.  Every process of a job on this host keeps its
+ * registered region -- the segment plus the conduit's buffers -- in one
+ * object in /dev/shm, with the space reserved up front.  libgp bounds the
+ * segment a process may ask for by the smallest of GASNET_MAX_SEGSIZE,
+ * GASNET_PHYSMEM_PINNABLE_RATIO of physical memory and /dev/shm's free
+ * space, the last two shared among the job's processes, less an allowance
+ * for the buffers (attach.c, local_segment_limit).  This check applies the
+ * same arithmetic to the job size gp-check assumes and says which bound
+ * decides:
+ *
+ *   FAIL  /dev/shm is missing, not writable, or leaves a process less than
+ *         a 1 MiB segment (the size gp's own tests and demo ask for);
+ *   warn  /dev/shm, not the configuration, is what limits the segment;
+ *   ok    otherwise.
+ */
+#include "gp_check.h"
+
+#include "conduit/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* The smallest segment worth having: what gp's tests and gp-demo ask for. */
+#define SMALLEST_SEGMENT ((uint64_t)1 << 20)
+
+/* GASNET_PHYSMEM_PINNABLE_RATIO of physical memory, per process. */
+static uint64_t pinnable_share(int nprocs)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return UINT64_MAX;
+    return (uint64_t)((double)pages * (double)page * gp_cfg.physmem_pinnable_ratio / nprocs);
+}
+
+uint64_t check_segment_limit(int nprocs)
+{
+    uint64_t pinnable = pinnable_share(nprocs);
+    return gp_cfg.max_segsize < pinnable ? gp_cfg.max_segsize : pinnable;
+}
+
+/* Can a process create an object there?  0, or an errno value. */
+static int writable(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gp-check-%ld", dir, (long)getpid());
+    int fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    unlink(path);
+    return 0;
+}
+
+static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
+{
+    char free_text[32], share_text[32], seg_text[32], want_text[32], max_text[32];
+    uint64_t share = free_bytes / (uint64_t)nprocs;
+    uint64_t segment = share > CHECK_CONDUIT_BYTES ? share - CHECK_CONDUIT_BYTES : 0;
+    uint64_t wanted = check_segment_limit(nprocs);
+    check_format_bytes(free_bytes, free_text, sizeof free_text);
+    check_format_bytes(share, share_text, sizeof share_text);
+    check_format_bytes(segment, seg_text, sizeof seg_text);
+    check_format_bytes(wanted, want_text, sizeof want_text);
+    check_format_bytes(gp_cfg.max_segsize, max_text, sizeof max_text);
+    if (segment < SMALLEST_SEGMENT) {
+        char need[32], fix[256];
+        check_format_bytes((SMALLEST_SEGMENT + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, need,
+                           sizeof need);
+        snprintf(fix, sizeof fix, "give %s at least %s, e.g. mount -o remount,size=%s %s; "
+                 "or run fewer processes per host", dir, need, need, dir);
+        check_report(CHECK_FAIL, "shm", fix, "%s has %s free: %s for each of %d processes, "
+                     "less than the 8M of buffers and the 1M segment each needs", dir,
+                     free_text, share_text, nprocs);
+    } else if (segment < wanted) {
+        char fix[256];
+        check_format_bytes((wanted + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, want_text,
+                           sizeof want_text);
+        snprintf(fix, sizeof fix, "enlarge %s to %s (mount -o remount,size=%s %s) or accept "
+                 "the smaller segments", dir, want_text, want_text, dir);
+        check_report(CHECK_WARN, "shm", fix, "%s has %s free: segments are limited to %s per "
+                     "process for %d processes by %s, not by GASNET_MAX_SEGSIZE (%s) or "
+                     "physical memory", dir, free_text, seg_text, nprocs, dir, max_text);
+    } else {
+        check_report(CHECK_OK, "shm", "%s has %s free, %s per process for %d processes; "
+                     "segments up to %s (the smaller of GASNET_MAX_SEGSIZE=%s and %.0f%% of "
+                     "physical memory)", dir, free_text, share_text, nprocs, want_text, max_text,
+                     gp_cfg.physmem_pinnable_ratio * 100.0);
+    }
+}
+
+void check_shm(const struct check_opts *opts)
+{
+    const char *dir = opts->shm_dir != NULL ? opts->shm_dir : CHECK_SHM_DIR;
+    struct statvfs vfs;
+    int err;
+    if (statvfs(dir, &vfs) != 0) {
+        check_report(CHECK_FAIL, "shm", "mount a tmpfs there: mount -t tmpfs tmpfs /dev/shm",
+                     "cannot examine %s: %s", dir, strerror(errno));
+        return;
+    }
+    if ((err = writable(dir)) != 0) {
+        check_report(CHECK_FAIL, "shm", "every user must be able to create objects there: "
+                     "chmod 1777 /dev/shm", "cannot create an object in %s: %s", dir,
+                     strerror(err));
+        return;
+    }
+    report_space(dir, (uint64_t)vfs.f_bavail * vfs.f_frsize, check_system_nprocs(opts));
+}

@@ -1,0 +1,324 @@
+/*
+ * The dynamic credit algorithm of seed 000, as credit_flow.h describes it.
+ * Each function is one message of the protocol seen from one side:
+ *
+ *   sender      credit_take            stall -> ask for XXX extra credits
+ *   target      credit_request_arrived lend from the bank within the limits
+ *   requester   credit_reply_arrived   get the credits back, plus any loan
+ *   lender      scavenge (bank low)    SYS_CREDIT_REVOKE to idle borrowers
+ *   borrower    credit_revoke_arrived  give back what recent use does not need
+ *   lender      credit_return_arrived  bank what came back
+ *
+ * Epochs are per node and counted in requests received; at the end of one
+ * the Loan variables decay (>> 2, seed 001) and every peer is told, by the
+ * E bit of the next message to it, to decay its Send variables for us.
+ */
+#include "conduit/credit_flow.h"
+
+#include <string.h>
+
+#define DECAY(var) ((var) = (uint16_t)((var) >> 2))
+
+#if GP_PAR
+static void conn_lock(struct credit_conn *conn)
+{
+    while (__atomic_test_and_set(&conn->lock, __ATOMIC_ACQUIRE))
+        ;
+}
+static int conn_trylock(struct credit_conn *conn)
+{
+    return !__atomic_test_and_set(&conn->lock, __ATOMIC_ACQUIRE);
+}
+static void conn_unlock(struct credit_conn *conn)
+{
+    __atomic_clear(&conn->lock, __ATOMIC_RELEASE);
+}
+#else
+static void conn_lock(struct credit_conn *conn) { (void)conn; }
+static int conn_trylock(struct credit_conn *conn) { (void)conn; return 1; }
+static void conn_unlock(struct credit_conn *conn) { (void)conn; }
+#endif
+
+static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
+static unsigned max_u(unsigned a, unsigned b) { return a > b ? a : b; }
+
+/* ---- the scavenge list: peers lent more than the minimum (scavenge_lock held) ---- */
+
+static void list_add(struct credit_node *node, uint32_t peer)
+{
+    struct credit_conn *conn = node->conn;
+    if (conn[peer].flags & CREDIT_ON_SCAVENGE_LIST)
+        return;
+    conn[peer].flags |= CREDIT_ON_SCAVENGE_LIST;
+    if (node->scavenge_head == CREDIT_NONE) {
+        conn[peer].link_next = conn[peer].link_prev = peer;
+        node->scavenge_head = peer;
+        return;
+    }
+    uint32_t head = node->scavenge_head, tail = conn[head].link_prev;
+    conn[peer].link_next = head;
+    conn[peer].link_prev = tail;
+    conn[tail].link_next = peer;
+    conn[head].link_prev = peer;
+}
+
+static void list_remove(struct credit_node *node, uint32_t peer)
+{
+    struct credit_conn *conn = node->conn;
+    if (!(conn[peer].flags & CREDIT_ON_SCAVENGE_LIST))
+        return;
+    conn[peer].flags &= (uint8_t)~CREDIT_ON_SCAVENGE_LIST;
+    uint32_t next = conn[peer].link_next, prev = conn[peer].link_prev;
+    if (next == peer) {
+        node->scavenge_head = CREDIT_NONE;
+    } else {
+        conn[prev].link_next = next;
+        conn[next].link_prev = prev;
+        if (node->scavenge_head == peer)
+            node->scavenge_head = next;
+    }
+    conn[peer].link_next = conn[peer].link_prev = CREDIT_NONE;
+}
+
+void credit_node_init(struct credit_node *node, uint32_t rank, uint32_t nodes,
+                      struct credit_conn *conn, uint32_t credits_per_node, uint32_t banked,
+                      const struct credit_limits *limits, credit_send_sys_fn send_sys,
+                      void *context)
+{
+    memset(node, 0, sizeof *node);
+    node->rank = rank;
+    node->nodes = nodes;
+    node->conn = conn;
+    node->limits = *limits;
+    node->send_sys = send_sys;
+    node->context = context;
+    node->scavenge_head = CREDIT_NONE;
+    gp_count_set(&node->banked, banked);
+    gp_mutex_init(&node->scavenge_lock);
+    gp_mutex_init(&node->epoch_lock);
+    memset(conn, 0, sizeof *conn * nodes);
+    for (uint32_t peer = 0; peer < nodes; peer++) {
+        conn[peer].loan_credits = (uint16_t)credits_per_node;
+        conn[peer].send_credits = (uint16_t)credits_per_node;
+        conn[peer].link_next = conn[peer].link_prev = CREDIT_NONE;
+        if (peer != rank && credits_per_node > CREDIT_MIN)
+            list_add(node, peer);
+    }
+}
+
+/* The E bit for the next message to peer (conn locked). */
+static unsigned take_epoch_flag(struct credit_conn *conn)
+{
+    if (!(conn->flags & CREDIT_REACHED_EPOCH))
+        return 0;
+    conn->flags &= (uint8_t)~CREDIT_REACHED_EPOCH;
+    return 1;
+}
+
+/* The peer ended an epoch: decay what we know of our sending to it (conn locked). */
+static void decay_send(struct credit_conn *conn)
+{
+    DECAY(conn->send_stalls);
+    DECAY(conn->send_max);
+    DECAY(conn->send_revoked);
+}
+
+int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct credit_wait *wait,
+                uint8_t *byte)
+{
+    struct credit_conn *conn = &node->conn[dest];
+    if (!node->limits.flow_control) {
+        *byte = credit_byte(0, 0, n);
+        return 1;
+    }
+    conn_lock(conn);
+    unsigned available = conn->send_credits > conn->send_inuse
+                             ? (unsigned)(conn->send_credits - conn->send_inuse) : 0;
+    if (available < n) {
+        if (!wait->stalled) {
+            wait->stalled = 1;
+            wait->need = n - available;
+            conn->send_stalls++;
+            node->stats.stalls++;
+        }
+        conn_unlock(conn);
+        return 0;
+    }
+    conn->send_inuse = (uint16_t)(conn->send_inuse + n);
+    if (conn->send_inuse > conn->send_max)
+        conn->send_max = conn->send_inuse;
+    unsigned extra = node->limits.dynamic ? min_u(wait->need, 7) : 0;
+    *byte = credit_byte(take_epoch_flag(conn), extra, n);
+    conn_unlock(conn);
+    if (extra)
+        node->stats.extra_requested += extra;
+    return 1;
+}
+
+static void end_epoch(struct credit_node *node)
+{
+    gp_mutex_lock(&node->epoch_lock);
+    /* Another thread may have ended it while we waited for the lock. */
+    if (gp_count_get(&node->requests) >= (int64_t)node->limits.epoch_duration) {
+        gp_count_set(&node->requests, 0);
+        node->stats.epochs++;
+        for (uint32_t peer = 0; peer < node->nodes; peer++) {
+            struct credit_conn *conn = &node->conn[peer];
+            conn_lock(conn);
+            DECAY(conn->loan_requested);
+            DECAY(conn->loan_given);
+            conn->flags = (uint8_t)((conn->flags & (CREDIT_SYS_MSG_INFLIGHT | CREDIT_ON_SCAVENGE_LIST)) |
+                                    CREDIT_REACHED_EPOCH);
+            conn_unlock(conn);
+        }
+    }
+    gp_mutex_unlock(&node->epoch_lock);
+}
+
+/* May this revoke target be asked?  (seed 000's list of reasons to skip) */
+static int worth_revoking(const struct credit_node *node, uint32_t peer, const struct credit_conn *conn)
+{
+    return peer != node->rank && !(conn->flags & CREDIT_SYS_MSG_INFLIGHT) &&
+           conn->loan_credits > CREDIT_MIN && !(conn->flags & CREDIT_REVOKE_ZERO_REPLY) &&
+           conn->loan_requested == 0;
+}
+
+/* scavenge_for_credits() of seed 000: revoke from peers lent more than the minimum. */
+static void scavenge(struct credit_node *node)
+{
+    if (gp_count_get(&node->revokes_in_flight) > 0)
+        return; /* answers are on their way: wait for them before asking more */
+    gp_mutex_lock(&node->scavenge_lock);
+    uint32_t start = node->scavenge_head, peer = start, sent = 0;
+    while (peer != CREDIT_NONE && sent < node->limits.num_scavenge) {
+        struct credit_conn *conn = &node->conn[peer];
+        uint32_t next = conn->link_next;
+        if (conn_trylock(conn)) {
+            if (worth_revoking(node, peer, conn)) {
+                conn->flags |= CREDIT_SYS_MSG_INFLIGHT;
+                unsigned epoch = take_epoch_flag(conn);
+                conn_unlock(conn);
+                gp_count_add(&node->revokes_in_flight, 1);
+                node->stats.revokes_sent++;
+                node->send_sys(node->context, peer, CREDIT_SYS_REVOKE, 0, (int)epoch);
+                sent++;
+            } else {
+                conn_unlock(conn);
+            }
+        }
+        peer = next;
+        if (peer == start)
+            break;
+    }
+    /* Next time, start where this walk stopped: every borrower gets its turn. */
+    if (node->scavenge_head != CREDIT_NONE && peer != CREDIT_NONE)
+        node->scavenge_head = peer;
+    gp_mutex_unlock(&node->scavenge_lock);
+}
+
+/* Lends up to want extra credits to src from the bank; returns how many (conn locked). */
+static unsigned lend(struct credit_node *node, struct credit_conn *conn, unsigned want)
+{
+    conn->loan_requested = (uint16_t)(conn->loan_requested + 1);
+    if (!node->limits.dynamic || conn->loan_given > node->limits.lender_limit ||
+        conn->loan_credits + want > node->limits.max_per_node)
+        return 0;
+    if (!gp_count_take(&node->banked, want))
+        return 0;
+    conn->loan_given = (uint16_t)(conn->loan_given + want);
+    conn->loan_credits = (uint16_t)(conn->loan_credits + want);
+    return want;
+}
+
+uint8_t credit_request_arrived(struct credit_node *node, uint32_t src, uint8_t byte)
+{
+    if (!node->limits.flow_control)
+        return credit_byte(0, 0, CREDIT_BYTE_USED(byte));
+    struct credit_conn *conn = &node->conn[src];
+    unsigned granted = 0;
+    conn_lock(conn);
+    if (CREDIT_BYTE_EPOCH(byte))
+        decay_send(conn);
+    if (CREDIT_BYTE_EXTRA(byte) > 0)
+        granted = lend(node, conn, CREDIT_BYTE_EXTRA(byte));
+    unsigned epoch = take_epoch_flag(conn);
+    int listed = conn->loan_credits > CREDIT_MIN && src != node->rank;
+    conn_unlock(conn);
+    if (granted) {
+        node->stats.extra_granted += granted;
+        if (listed) {
+            gp_mutex_lock(&node->scavenge_lock);
+            list_add(node, src);
+            gp_mutex_unlock(&node->scavenge_lock);
+        }
+    }
+    if (gp_count_fetch_add(&node->requests, 1) + 1 >= (int64_t)node->limits.epoch_duration)
+        end_epoch(node);
+    if (node->limits.dynamic && gp_count_get(&node->banked) < (int64_t)node->limits.low_bank)
+        scavenge(node);
+    return credit_byte(epoch, granted, CREDIT_BYTE_USED(byte));
+}
+
+void credit_reply_arrived(struct credit_node *node, uint32_t from, uint8_t byte)
+{
+    if (!node->limits.flow_control)
+        return;
+    struct credit_conn *conn = &node->conn[from];
+    conn_lock(conn);
+    if (CREDIT_BYTE_EPOCH(byte))
+        decay_send(conn);
+    conn->send_inuse = (uint16_t)(conn->send_inuse - CREDIT_BYTE_USED(byte));
+    conn->send_credits = (uint16_t)(conn->send_credits + CREDIT_BYTE_EXTRA(byte));
+    conn_unlock(conn);
+}
+
+void credit_revoke_arrived(struct credit_node *node, uint32_t lender, int end_of_epoch)
+{
+    struct credit_conn *conn = &node->conn[lender];
+    conn_lock(conn);
+    if (end_of_epoch)
+        decay_send(conn);
+    /* What recent use does not need, within what this epoch may still give back. */
+    unsigned keep = max_u(max_u(CREDIT_MIN, conn->send_max), conn->send_inuse);
+    unsigned available = conn->send_credits > keep ? conn->send_credits - keep : 0;
+    unsigned allowed = conn->send_revoked < node->limits.revoke_limit
+                           ? node->limits.revoke_limit - conn->send_revoked : 0;
+    unsigned give = min_u(available, allowed);
+    if (conn->send_stalls > 0) /* we were short of credits to this lender lately */
+        give = 0;
+    conn->send_credits = (uint16_t)(conn->send_credits - give);
+    conn->send_revoked = (uint16_t)(conn->send_revoked + give);
+    unsigned epoch = take_epoch_flag(conn);
+    conn_unlock(conn);
+    node->stats.revokes_received++;
+    node->stats.credits_returned += give;
+    node->send_sys(node->context, lender, CREDIT_SYS_RETURN, give, (int)epoch);
+}
+
+void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t credits,
+                           int end_of_epoch)
+{
+    struct credit_conn *conn = &node->conn[borrower];
+    conn_lock(conn);
+    conn->flags &= (uint8_t)~CREDIT_SYS_MSG_INFLIGHT;
+    if (end_of_epoch)
+        decay_send(conn);
+    if (credits > 0)
+        conn->loan_credits = (uint16_t)(conn->loan_credits - credits);
+    else
+        conn->flags |= CREDIT_REVOKE_ZERO_REPLY; /* don't ask it again this epoch */
+    int unlisted = conn->loan_credits <= CREDIT_MIN;
+    conn_unlock(conn);
+    gp_count_add(&node->revokes_in_flight, -1);
+    if (credits > 0) {
+        gp_count_add(&node->banked, credits);
+        node->stats.credits_recovered += credits;
+    } else {
+        node->stats.zero_replies++;
+    }
+    if (unlisted) {
+        gp_mutex_lock(&node->scavenge_lock);
+        list_remove(node, borrower);
+        gp_mutex_unlock(&node->scavenge_lock);
+    }
+}

@@ -1,0 +1,54 @@
+/*
+ * GASNET_PORTAL_CREDIT_STATS=1: at exit every node writes its credit
+ * statistics to gp-credits.<jobid>.<rank> in its working directory (the
+ * seeds name no file; gp-env(7) documents this one).  One line for the
+ * node, then one per peer, as key=value pairs that scripts can grep:
+ *
+ *   node=R nodes=N banked=B epochs=E stalls=S extra_requested=X extra_granted=G
+ *        revokes_sent=V revokes_received=W credits_returned=T credits_recovered=C
+ *        zero_replies=Z
+ *   peer=P loan_credits=L send_credits=S send_inuse=U send_max=M send_stalls=T
+ *        send_revoked=V loan_requested=Q loan_given=G flags=0xF
+ */
+#include <stdio.h>
+
+#include "boot/boot.h"
+#include "conduit/config.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+static void write_node_line(FILE *out, const struct credit_node *node)
+{
+    const struct credit_stats *st = &node->stats;
+    fprintf(out, "node=%u nodes=%u banked=%lld epochs=%llu stalls=%llu extra_requested=%llu "
+            "extra_granted=%llu revokes_sent=%llu revokes_received=%llu credits_returned=%llu "
+            "credits_recovered=%llu zero_replies=%llu\n", node->rank, node->nodes,
+            (long long)node->banked, (unsigned long long)st->epochs,
+            (unsigned long long)st->stalls, (unsigned long long)st->extra_requested,
+            (unsigned long long)st->extra_granted, (unsigned long long)st->revokes_sent,
+            (unsigned long long)st->revokes_received, (unsigned long long)st->credits_returned,
+            (unsigned long long)st->credits_recovered, (unsigned long long)st->zero_replies);
+}
+
+void gpc_credit_stats_write(void)
+{
+    if (!gp_cfg.portal_credit_stats || !gpc.attached)
+        return;
+    char name[96];
+    snprintf(name, sizeof name, "gp-credits.%s.%u", gp_boot_jobid(), gpc.rank);
+    FILE *out = fopen(name, "w");
+    if (out == NULL) {
+        gp_warn("credits", "cannot write the credit statistics to %s: %m", name);
+        return;
+    }
+    write_node_line(out, &gpc.credit);
+    for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
+        const struct credit_conn *c = &gpc.conn[peer];
+        fprintf(out, "peer=%u loan_credits=%u send_credits=%u send_inuse=%u send_max=%u "
+                "send_stalls=%u send_revoked=%u loan_requested=%u loan_given=%u flags=0x%02x\n",
+                peer, c->loan_credits, c->send_credits, c->send_inuse, c->send_max,
+                c->send_stalls, c->send_revoked, c->loan_requested, c->loan_given, c->flags);
+    }
+    if (fclose(out) != 0)
+        gp_warn("credits", "writing the credit statistics to %s failed: %m", name);
+}
