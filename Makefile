@@ -16,6 +16,7 @@
 #   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       cppcheck over the sources
+#   make env-man    regenerate man/man7/gp-env.7 from the configuration table
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -42,6 +43,7 @@ VARIANTS := seq par asan pasan
 
 LIB_SRC   := $(sort $(wildcard libcore/*/*.c))
 RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c))
+CHECK_SRC := $(sort $(wildcard cmd/gp-check/*.c))
 DEMO_SRC  := $(sort $(wildcard bench/gp-demo/*.c))
 HARNESS_SRC := $(sort $(wildcard tests/harness/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
@@ -56,7 +58,7 @@ $(1)_LDFLAGS := $(variant_ldflags_$(1)) $(LDFLAGS)
 $(1)_LIBOBJ := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(LIB_SRC))
 $(1)_ALIB   := $$($(1)_DIR)/lib/libgp.a
 $(1)_SOLIB  := $$($(1)_DIR)/lib/libgp.so.$(SOVERSION)
-$(1)_BINS   := $$($(1)_DIR)/bin/gp-run $$($(1)_DIR)/bin/gp-demo
+$(1)_BINS   := $$($(1)_DIR)/bin/gp-run $$($(1)_DIR)/bin/gp-demo $$($(1)_DIR)/bin/gp-check
 $(1)_UNITS  := $$(patsubst tests/unit/%.c,$$($(1)_DIR)/tests/unit/%,$(UNIT_SRC))
 $(1)_ITESTS := $$(patsubst tests/integration/%.c,$$($(1)_DIR)/tests/integration/%,$(ITEST_SRC))
 $(1)_HARNESS := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(HARNESS_SRC))
@@ -78,6 +80,10 @@ $$($(1)_DIR)/bin/gp-run: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(RUN_SRC)) $$($(1
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
 
+$$($(1)_DIR)/bin/gp-check: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(CHECK_SRC)) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) -libverbs $(LIBS)
+
 $$($(1)_DIR)/bin/gp-demo: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(DEMO_SRC)) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
@@ -95,6 +101,7 @@ $(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS)
 
 -include $$($(1)_LIBOBJ:.o=.d)
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
+-include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(CHECK_SRC))
 endef
 
 $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
@@ -146,6 +153,9 @@ install: seq par
 	install -m 644 libcore/include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(seq_DIR)/bin/gp-run $(DESTDIR)$(PREFIX)/bin/gp-run
 	install -m 755 $(seq_DIR)/bin/gp-demo $(DESTDIR)$(PREFIX)/bin/gp-demo
+	install -m 755 $(seq_DIR)/bin/gp-check $(DESTDIR)$(PREFIX)/bin/gp-check
+	install -d $(DESTDIR)$(PREFIX)/libexec/gp/conformance
+	install -m 755 $(seq_ITESTS) $(DESTDIR)$(PREFIX)/libexec/gp/conformance/
 	for f in man/man1/*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for f in man/man3/*.3; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
 	for f in man/man7/*.7; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
@@ -154,3 +164,9 @@ install: seq par
 
 clean:
 	rm -rf $(BUILD) build-clang
+
+# env-man: regenerate man/man7/gp-env.7 from the configuration table (a test
+# fails while the committed page differs from what gp-check prints).
+.PHONY: env-man
+env-man: seq
+	$(seq_DIR)/bin/gp-check --env --man > man/man7/gp-env.7

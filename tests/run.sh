@@ -6,7 +6,7 @@
 # are the scripts tests/integration/*.sh, which launch real processes with
 # gp-run.  Every test prints one line: "ok NAME", "FAIL NAME: why" or
 # "skip NAME: why".
-build=$1; shift
+build=$(cd "$1" && pwd); shift   # absolute: scripts may change directory
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-check.XXXXXX)
 trap 'rm -f "$log"' EXIT INT TERM

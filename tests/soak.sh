@@ -1,7 +1,7 @@
 #!/bin/sh
 # Soak: the exit cases, ROUNDS times per variant, zero failures expected.
 # Usage: tests/soak.sh BUILD_DIR ROUNDS VARIANT...
-build=$1 rounds=$2; shift 2
+build=$(cd "$1" && pwd) rounds=$2; shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-soak.XXXXXX)
 trap 'rm -f "$log"' EXIT

@@ -8,6 +8,7 @@
 
 #include "gp_check.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>

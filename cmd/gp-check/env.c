@@ -4,13 +4,15 @@
  * disagree about a value.
  *
  * gp_config_load stops at the first bad value, and a job would too; a
- * check should name them all.  So each variable of the table that is set
- * is loaded on its own (the others unset), which gives each bad one its
- * own sentence; then the good ones are loaded together, which catches the
- * checks between variables (GASNET_PORTAL_CRED_PER_NODE at most
- * GASNET_PORTAL_MAX_CRED_PER_NODE, ...).  The environment is put back as
- * it was, and gp_cfg is left holding the configuration of the good
- * variables, which the later checks measure against.
+ * check should name them all.  Every refusal of the table is one sentence
+ * that starts with the variable it refuses ("VAR='value' is not valid:
+ * expected ..."), checks between variables included (a
+ * GASNET_PORTAL_CRED_PER_NODE above GASNET_PORTAL_MAX_CRED_PER_NODE names
+ * the former).  So gp-check loads the environment as a job would, sets the
+ * variable named aside with its sentence, and loads again until the table
+ * accepts the rest.  The environment is then put back as it was, and gp_cfg
+ * is left holding the configuration of the accepted variables, which the
+ * later checks measure against.
  *
  * Names the table does not know are warned about by gp_config_load itself,
  * with the closest known name; gp-check captures those warnings from
@@ -83,12 +85,12 @@ static void release(struct env_set *set)
     free(set->vars);
 }
 
-/* Sets (on != 0) or unsets the known variables; with only_good, the accepted ones. */
-static void apply(const struct env_set *set, int on, int only_good)
+/* Sets (on != 0) or unsets the known variables. */
+static void apply(const struct env_set *set, int on)
 {
     for (size_t i = 0; i < set->count; i++) {
         const struct env_var *var = &set->vars[i];
-        if (!var->known || (only_good && var->why != NULL))
+        if (!var->known)
             continue;
         if (on)
             setenv(var->name, var->value, 1);
@@ -167,31 +169,40 @@ static void report_captured(struct capture *cap)
     fclose(cap->file);
 }
 
-/* Loads each known variable alone, then the good ones together. */
-static int judge(struct env_set *set, char *relation, size_t relation_len)
+/* The set variable a refusal names ("VAR='value' is not valid: ..."), or NULL. */
+static struct env_var *named_by(struct env_set *set, const char *why)
 {
-    char why[512];
-    apply(set, 0, 0);
-    if (gp_config_load(why, sizeof why) != GASNET_OK) {
-        snprintf(relation, relation_len, "the configuration table itself is broken: %s", why);
-        return -1;
-    }
     for (size_t i = 0; i < set->count; i++) {
         struct env_var *var = &set->vars[i];
-        if (!var->known)
-            continue;
-        setenv(var->name, var->value, 1);
-        if (gp_config_load(why, sizeof why) != GASNET_OK)
-            var->why = strdup(why);
-        unsetenv(var->name);
+        size_t len = strlen(var->name);
+        if (var->known && var->why == NULL && strncmp(why, var->name, len) == 0 &&
+            why[len] == '=')
+            return var;
     }
-    apply(set, 1, 1);
-    if (gp_config_load(why, sizeof why) != GASNET_OK) {
-        snprintf(relation, relation_len, "%s", why);
-        apply(set, 0, 0);
-        gp_config_load(why, sizeof why);
+    return NULL;
+}
+
+/*
+ * Loads the table as a job would; each refusal names one variable, which
+ * is set aside with its sentence before the next try.  A refusal that
+ * names no variable set (a broken table) ends the loop.
+ */
+static void judge(struct env_set *set, char *other, size_t other_len)
+{
+    char why[512];
+    for (size_t tries = 0; tries <= set->known; tries++) {
+        if (gp_config_load(why, sizeof why) == GASNET_OK)
+            return;
+        struct env_var *culprit = named_by(set, why);
+        if (culprit == NULL) {
+            snprintf(other, other_len, "%s", why);
+            apply(set, 0);
+            gp_config_load(why, sizeof why);
+            return;
+        }
+        culprit->why = strdup(why);
+        unsetenv(culprit->name);
     }
-    return 0;
 }
 
 static void report_good(const struct env_set *set, size_t bad)
@@ -210,9 +221,9 @@ static void report_good(const struct env_set *set, size_t bad)
         }
     }
     if (set->count == 0)
-        check_report(CHECK_OK, "env", "no GASNET_* or GP_* variable set; the defaults apply");
+        check_ok("env", "no GASNET_* or GP_* variable set; the defaults apply");
     else if (good > 0)
-        check_report(CHECK_OK, "env", "%zu %svariable%s of the table set and valid: %s", good,
+        check_ok("env", "%zu %svariable%s of the table set and valid: %s", good,
                      bad ? "other " : "", good == 1 ? "" : "s", names);
 }
 
@@ -220,16 +231,16 @@ void check_env(void)
 {
     struct env_set set = { NULL, 0, 0 };
     struct capture cap;
-    char relation[512] = "";
+    char other[512] = "";
     if (collect(&set) != 0) {
         check_report(CHECK_FAIL, "env", NULL, "out of memory reading the environment");
         release(&set);
         return;
     }
     capture_start(&cap);
-    int table_ok = judge(&set, relation, sizeof relation) == 0;
+    judge(&set, other, sizeof other);
     capture_stop(&cap);
-    apply(&set, 1, 0);
+    apply(&set, 1);
     size_t bad = 0;
     for (size_t i = 0; i < set.count; i++) {
         if (set.vars[i].why == NULL)
@@ -240,10 +251,9 @@ void check_env(void)
         check_report(CHECK_FAIL, "env", fix, "%s", set.vars[i].why);
         bad++;
     }
-    if (relation[0] != '\0')
-        check_report(CHECK_FAIL, "env", table_ok ? "make the variables agree; see gp-env(7)"
-                     : "rebuild and reinstall gp", "%s", relation);
+    if (other[0] != '\0')
+        check_report(CHECK_FAIL, "env", "rebuild and reinstall gp", "%s", other);
     report_captured(&cap);
-    report_good(&set, bad + (relation[0] != '\0'));
+    report_good(&set, bad + (other[0] != '\0'));
     release(&set);
 }

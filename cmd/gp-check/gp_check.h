@@ -67,6 +67,8 @@ enum check_verdict { CHECK_OK, CHECK_WARN, CHECK_FAIL };
 /* One line on stdout: "ok NAME: detail" or "warn|FAIL NAME: reason (fix: FIX)". */
 void check_report(enum check_verdict verdict, const char *name, const char *fix,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same for CHECK_OK, which has no fix. */
+void check_ok(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int check_failures(void);
 /* gp-check's own messages: "gp-check: ..." on stderr. */
 void check_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -123,7 +123,7 @@ void check_hostname(const struct host_list *hosts)
         check_report(CHECK_WARN, "hostname", "add it to DNS or /etc/hosts",
                      "this host's name %s does not resolve: %s", name, addr);
     } else {
-        check_report(CHECK_OK, "hostname", "this host is %s (%s)", name, addr);
+        check_ok("hostname", "this host is %s (%s)", name, addr);
     }
     size_t resolved = 0;
     for (size_t i = 0; hosts != NULL && i < hosts->count; i++) {
@@ -135,6 +135,6 @@ void check_hostname(const struct host_list *hosts)
                      "%s (from %s) does not resolve: %s", hosts->names[i], hosts->source, addr);
     }
     if (resolved > 0)
-        check_report(CHECK_OK, "hostname", "%zu of the %zu hosts in %s resolve", resolved,
+        check_ok("hostname", "%zu of the %zu hosts in %s resolve", resolved,
                      hosts->count, hosts->source);
 }

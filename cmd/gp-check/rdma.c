@@ -60,11 +60,13 @@ void check_rdma(void)
     errno = 0;
     struct ibv_device **list = ibv_get_device_list(&count);
     if (list == NULL || count == 0) {
+        int err = list == NULL ? errno : 0;
         check_report(CHECK_WARN, "rdma", "nothing to do unless you want the ibv transport: "
                      "then load the adapter's driver (e.g. modprobe mlx5_ib), or add a "
                      "software device (rdma link add rxe0 type rxe netdev eth0)",
-                     "no RDMA device%s%s", list == NULL && errno != 0 ? ": " : "",
-                     list == NULL && errno != 0 ? strerror(errno) : "");
+                     "no RDMA device%s%s%s", err ? " (" : "",
+                     err == ENOSYS ? "the kernel has no RDMA support loaded"
+                                   : err ? strerror(err) : "", err ? ")" : "");
         if (list != NULL)
             ibv_free_device_list(list);
         return;
@@ -73,7 +75,7 @@ void check_rdma(void)
         active += describe_device(list[i], ports, sizeof ports);
     ibv_free_device_list(list);
     if (active > 0)
-        check_report(CHECK_OK, "rdma", "%d device%s: %s", count, count == 1 ? "" : "s", ports);
+        check_ok("rdma", "%d device%s: %s", count, count == 1 ? "" : "s", ports);
     else
         check_report(CHECK_WARN, "rdma", "check the cable and the subnet manager (ibstat, "
                      "ibv_devinfo); ibv needs an ACTIVE port",

@@ -35,6 +35,16 @@ void check_report(enum check_verdict verdict, const char *name, const char *fix,
     fflush(stdout);
 }
 
+void check_ok(const char *name, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    check_report(CHECK_OK, name, NULL, "%s", text);
+}
+
 int check_failures(void)
 {
     return failures;

@@ -86,7 +86,7 @@ static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
                      "process for %d processes by %s, not by GASNET_MAX_SEGSIZE (%s) or "
                      "physical memory", dir, free_text, seg_text, nprocs, dir, max_text);
     } else {
-        check_report(CHECK_OK, "shm", "%s has %s free, %s per process for %d processes; "
+        check_ok("shm", "%s has %s free, %s per process for %d processes; "
                      "segments up to %s (the smaller of GASNET_MAX_SEGSIZE=%s and %.0f%% of "
                      "physical memory)", dir, free_text, share_text, nprocs, want_text, max_text,
                      gp_cfg.physmem_pinnable_ratio * 100.0);

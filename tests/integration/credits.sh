@@ -1,0 +1,82 @@
+#!/bin/sh
+# Dynamic credits with real processes, read back from the statistics each
+# node writes at exit (GASNET_PORTAL_CREDIT_STATS=1, gp-credits.JOBID.RANK):
+# a hot spot where a stalled sender is lent extra credits; a lender whose
+# bank runs out revoking from idle peers; epochs that decay; and a long run
+# of random AMs under tight credits, nothing lost and no catch-basin hit.
+. "$(dirname "$0")/../lib.sh"
+
+work=$(mktemp -d /tmp/gp-credits.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1   # each node writes its statistics file here
+
+# field FILE_SUFFIX LINE_PREFIX KEY: the value of KEY on the first line starting with PREFIX
+field() {
+    grep -h "^$2" "$work"/gp-credits.*."$1" | head -1 | tr ' ' '\n' | sed -n "s/^$3=//p"
+}
+
+run_traffic() { # NAME N MODE COUNT ENV...
+    name=$1 n=$2 mode=$3 count=$4
+    shift 4
+    rm -f "$work"/gp-credits.*
+    expect_rc "$name" 0 300 env GASNET_PORTAL_CREDIT_STATS=1 "$@" \
+        "$GP_RUN" -n "$n" "$GPTEST_ITEST/credit_dyn" "$mode" "$count" || return 1
+    [ "$(ls "$work"/gp-credits.* 2>/dev/null | wc -l)" -eq "$n" ] ||
+        { fail "$name" "expected $n statistics files, found: $(ls "$work")"; return 1; }
+}
+
+# 1. Hot spot: node 1 floods node 0 with full Mediums starting from 4 credits.
+for n in 4 8; do
+    if run_traffic "credits/hotspot_n$n" $n hotspot 2000 GASNET_PORTAL_CRED_PER_NODE=4; then
+        stalls=$(field 1 node= stalls) asked=$(field 1 node= extra_requested)
+        got=$(field 1 peer=0 send_credits) lent=$(field 0 peer=1 loan_credits)
+        granted=$(field 0 node= extra_granted)
+        if [ "$stalls" -gt 0 ] && [ "$asked" -gt 0 ] && [ "$got" -gt 4 ] && [ "$lent" -eq "$got" ] &&
+           [ "$granted" -ge $((got - 4)) ]; then
+            pass "credits/hotspot_n$n (stalls $stalls, credits to node 0 grew 4 -> $got)"
+        else
+            fail "credits/hotspot_n$n" "stalls=$stalls asked=$asked send_credits=$got loan_credits=$lent granted=$granted"
+        fi
+    fi
+done
+
+# 2. A small bank: lending to the hot sender empties it, and the lender
+# revokes from the idle peers, which give back what they do not use.
+for n in 4 8; do
+    if run_traffic "credits/revoke_n$n" $n hotspot 2000 GASNET_PORTAL_CRED_PER_NODE=16 \
+            GASNET_PORTAL_AMRECV_SPACE=64K; then
+        sent=$(field 0 node= revokes_sent) recovered=$(field 0 node= credits_recovered)
+        received=$(field 2 node= revokes_received) returned=$(field 2 node= credits_returned)
+        left=$(field 2 peer=0 send_credits) lent=$(field 0 peer=2 loan_credits)
+        if [ "$sent" -gt 0 ] && [ "$recovered" -gt 0 ] && [ "$received" -gt 0 ] &&
+           [ "$returned" -gt 0 ] && [ "$left" -lt 16 ] && [ "$left" -ge 4 ] && [ "$left" -eq "$lent" ]; then
+            pass "credits/revoke_n$n (node 0 sent $sent revokes, got $recovered credits back)"
+        else
+            fail "credits/revoke_n$n" "revokes_sent=$sent recovered=$recovered; node 2: received=$received returned=$returned send_credits=$left (node 0 thinks $lent)"
+        fi
+    fi
+done
+
+# 3. Short epochs: they end, and what was lent in them decays.
+if run_traffic "credits/epochs" 4 hotspot 2000 GASNET_PORTAL_CRED_PER_NODE=4 \
+        GASNET_PORTAL_EPOCH_DURATION=64; then
+    epochs=$(field 0 node= epochs) given=$(field 0 peer=1 loan_given) granted=$(field 0 node= extra_granted)
+    if [ "$epochs" -ge 10 ] && [ "$given" -lt "$granted" ]; then
+        pass "credits/epochs ($epochs epochs; LoanGiven decayed to $given of $granted granted)"
+    else
+        fail "credits/epochs" "epochs=$epochs loan_given=$given extra_granted=$granted"
+    fi
+fi
+
+# 4. Random AMs of random sizes to random nodes under tight credits: a million
+# in all in the SEQ build (fewer under the sanitizers), checksummed, none lost.
+case "$GPTEST_VARIANT" in seq) each=250000 ;; *) each=25000 ;; esac
+if run_traffic "credits/random_$((each * 4))_ams" 4 random $each GASNET_PORTAL_CRED_PER_NODE=4 \
+        GASNET_PORTAL_AMRECV_SPACE=64K; then
+    moved=$(grep -h '^node' "$work"/gp-credits.* | tr ' ' '\n' | sed -n 's/^extra_granted=//p' | awk '{s += $1} END {print s}')
+    if printf '%s\n' "$out" | grep -q "every message arrived once" && [ "$moved" -gt 0 ]; then
+        pass "credits/random_$((each * 4))_ams ($moved credits lent on demand)"
+    else
+        fail "credits/random_$((each * 4))_ams" "moved=$moved: $out"
+    fi
+fi
