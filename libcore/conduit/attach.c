@@ -213,6 +213,8 @@ static int setup_flow_control(void)
                      banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);
     gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
+    gpc.send_tickets_limit = gp_cfg.portal_msg_limit;
+    gpc.tmpmd_tickets_limit = gp_cfg.portal_num_tmpmd;
     gpc.packed_long = gp_cfg.portal_packed_long;
     gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
     gpc.am_limit = (int)gp_cfg.portal_am_limit;
@@ -282,6 +284,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         return rc;
     gpc_rma_connect();
+    gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
     if (gp_cfg.verboseenv && gpc.rank == 0)

@@ -260,8 +260,10 @@ struct gpc_state {
     struct gpc_credit_plan credits;
     struct credit_conn *conn;        /* conn_state per peer */
     struct credit_node credit;       /* the dynamic credit algorithm's node */
-    gp_count_t send_tickets;     /* GASNET_PORTAL_MSG_LIMIT */
-    gp_count_t tmpmd_tickets;    /* GASNET_PORTAL_NUM_TMPMD */
+    gp_count_t send_tickets;     /* free; GASNET_PORTAL_MSG_LIMIT in all */
+    gp_count_t tmpmd_tickets;    /* free; GASNET_PORTAL_NUM_TMPMD in all */
+    int64_t send_tickets_limit;
+    int64_t tmpmd_tickets_limit;
     gp_count_t next_lid;
     struct gpc_lid_cache am_lids;    /* unpacked Long requests, AM side */
     struct gpc_lid_cache reply_lids; /* unpacked Long replies, SAFE side */
@@ -271,6 +273,9 @@ struct gpc_state {
     int am_limit;
     int sys_limit;
     gp_count_t cb_hits;
+    gp_count_t am_events;            /* events taken, for the statistics page */
+    gp_count_t safe_events;
+    gp_count_t sys_events;
     struct gpc_op_pool op_pool;
     char **direct_segment;           /* peers' segments mapped here (shm), else NULL */
     uint64_t put_bounce_limit;
@@ -329,6 +334,11 @@ void gpc_sys_send_credit(void *context, uint32_t to, enum credit_sys type, uint3
 /* exit.c: a shutdown message */
 void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg,
                            uint64_t data);
+
+/* stats.c: the live statistics page for gp-top (stats_page.h) */
+void gpc_stats_setup(void);
+void gpc_stats_publish(int force);
+void gpc_stats_remove(void);
 
 /* credit_stats.c: GASNET_PORTAL_CREDIT_STATS */
 void gpc_credit_stats_write(void);

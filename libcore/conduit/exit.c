@@ -138,6 +138,8 @@ static int exit_body(void)
     fflush(stdout);
     fflush(stderr);
     gpc_credit_stats_write();
+    gpc_stats_publish(1);
+    gpc_stats_remove();
     int coordinated = 1;
     if (gpc.attached && gpc.nodes > 1)
         coordinated = coordinate(now_seconds() + timeout);

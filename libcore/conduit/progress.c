@@ -72,6 +72,7 @@ static void poll_safe(void)
         if (rc == PTL_EQ_DROPPED)
             queue_overflow("SAFE", "raise GASNET_PORTAL_MSG_LIMIT or GASNET_PORTAL_SB_CHUNKS");
         gpc_safe_event(&event);
+        gp_count_add(&gpc.safe_events, 1);
     }
 }
 
@@ -98,6 +99,7 @@ static void poll_am(void)
             break;
         }
         gpc_am_event(&event, &reserve);
+        gp_count_add(&gpc.am_events, 1);
         release_reply(&reserve);
     }
     if (am_events_lost && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
@@ -112,6 +114,7 @@ int gpc_poll(void)
     gpc_poll_sys();
     poll_safe();
     poll_am();
+    gpc_stats_publish(0);
     return GASNET_OK;
 }
 

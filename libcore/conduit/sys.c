@@ -83,6 +83,7 @@ int gpc_poll_sys(void)
         if (rc == PTL_EQ_DROPPED)
             gp_fatal("the SYS event queue overflowed and system messages were lost");
         taken++;
+        gp_count_add(&gpc.sys_events, 1);
         sys_received(event.initiator, (enum gpc_sys_type)SYS_TYPE(event.match_bits),
                          SYS_ARG(event.match_bits), event.hdr_data);
     }

@@ -57,7 +57,9 @@ static nfds_t build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owne
         struct tcp_conn *conn = &st->conns[rank];
         if (conn->status != TCP_CONN_UP)
             continue;
-        short events = POLLIN | (conn->out_tail != conn->out_head ? POLLOUT : 0);
+        int readable = st->put_body_rank < 0 || st->put_body_rank == rank;
+        short events = (short)((readable ? POLLIN : 0) |
+                               (conn->out_tail != conn->out_head ? POLLOUT : 0));
         pfds[count] = (struct pollfd){ .fd = conn->fd, .events = events };
         if (owner)
             owner[count] = rank;
@@ -156,6 +158,7 @@ static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
     gp_mutex_init(&st->lock);
     st->ni = ni;
     st->listen_fd = -1;
+    st->put_body_rank = -1;
     for (int k = 0; k < TCP_MAX_PENDING; k++)
         st->pending[k].fd = -1;
     ni->nal_state = st;

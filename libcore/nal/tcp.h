@@ -187,6 +187,12 @@ struct tcp_state {
     char listen_text[64];
     struct tcp_conn *conns;     /* [size]; conns[rank] is this process, never used */
     int peers_up;               /* connections established */
+    /* The rank whose PUT body is being read, or -1.  Until that body is in, no
+     * other connection is read: PUT_END events then come in the order the MDs'
+     * space was claimed, as on shm (a full locally managed MD is reported
+     * before deposits that went past it).  Its sender is inside a blocking put,
+     * so the body keeps coming. */
+    int put_body_rank;
     int setup_done;             /* every peer connected: later arrivals are strangers */
     struct tcp_pending pending[TCP_MAX_PENDING];
     struct pollfd *pfds;        /* progress: listener, pending, every peer */

@@ -89,6 +89,8 @@ static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
     conn->fd = -1;
     conn->status = status;
     conn->rx.in_body = 0;
+    if (st->put_body_rank == conn->rank)
+        st->put_body_rank = -1;
     tcp_conn_drain(st, conn);
 }
 

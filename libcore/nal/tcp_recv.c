@@ -99,6 +99,8 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
 static int finish_frame(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.in_body = 0;
+    if (st->put_body_rank == conn->rank)
+        st->put_body_rank = -1;
     return conn->rx.frame.type == TCP_FRAME_PUT ? finish_put(st, conn) : finish_reply(st, conn);
 }
 
@@ -108,6 +110,8 @@ static int begin_body(struct tcp_state *st, struct tcp_conn *conn)
     if (conn->rx.dest_left == 0 && conn->rx.discard_left == 0)
         return finish_frame(st, conn);
     conn->rx.in_body = 1;
+    if (conn->rx.frame.type == TCP_FRAME_PUT)
+        st->put_body_rank = conn->rank;
     return 1;
 }
 
@@ -260,6 +264,8 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
 
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
+    if (st->put_body_rank >= 0 && st->put_body_rank != conn->rank)
+        return; /* another put's body first: see put_body_rank */
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
         if (rc <= 0)

@@ -6,7 +6,12 @@
  *   hotspot  node 1 sends COUNT full Mediums to node 0; the others only poll
  *   random   every node sends COUNT Mediums of random size to random nodes;
  *            every payload is checksummed and every message counted
+ * With a third argument DIR, node 0 then writes DIR/ready (holding the job
+ * id) and every node keeps polling until DIR/go exists: a monitor can read
+ * the live statistics pages meanwhile.
  */
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "amtest.h"
@@ -62,6 +67,24 @@ static int all_arrived(void)
     return 1;
 }
 
+static void hold(const char *dir)
+{
+    char path[512];
+    struct stat st;
+    if (me == 0) {
+        snprintf(path, sizeof path, "%s/ready", dir);
+        FILE *ready = fopen(path, "w");
+        CHECK(ready != NULL, "cannot write %s", path);
+        fprintf(ready, "%s\n", getenv("GP_JOBID") ? getenv("GP_JOBID") : "");
+        fclose(ready);
+    }
+    snprintf(path, sizeof path, "%s/go", dir);
+    while (stat(path, &st) != 0) {
+        gasnet_AMPoll();
+        usleep(1000);
+    }
+}
+
 static void send_one(gasnet_node_t dest, int seq, size_t nbytes, unsigned char *buf)
 {
     uint32_t sum = 0;
@@ -104,6 +127,8 @@ int main(int argc, char **argv)
     for (gasnet_node_t node = 0; node < nodes; node++)
         CHECK(gasnet_AMRequestShort1(node, H_EXPECT, sent[node]) == GASNET_OK, "expect");
     GASNET_BLOCKUNTIL(all_arrived());
+    if (argc > 3)
+        hold(argv[3]);
     if (me == 0)
         printf("credit_dyn: %s, %u nodes, every message arrived once with its checksum\n", mode,
                nodes);

@@ -80,3 +80,34 @@ if run_traffic "credits/random_$((each * 4))_ams" 4 random $each GASNET_PORTAL_C
         fail "credits/random_$((each * 4))_ams" "moved=$moved: $out"
     fi
 fi
+
+# 5. The live statistics pages of a running job: readable by the job's user
+# (mode 0600), showing the hot spot's loan while the job runs, gone after it.
+hold=$(mktemp -d /tmp/gp-hold.XXXXXX)
+GASNET_PORTAL_CRED_PER_NODE=4 "$GP_RUN" -n 4 "$GPTEST_ITEST/credit_dyn" hotspot 2000 "$hold" \
+    >"$hold/out" 2>&1 &
+runner=$!
+tries=0
+while [ ! -s "$hold/ready" ] && [ $tries -lt 300 ]; do sleep 0.1; tries=$((tries + 1)); done
+jobid=$(cat "$hold/ready" 2>/dev/null)
+modes=$(stat -c %a /dev/shm/gp-"$jobid"-stats-* 2>/dev/null | sort -u | tr '\n' ' ')
+dump=$("$GPTEST_ITEST/stats_dump" "$jobid" 4 2>&1)
+touch "$hold/go"
+wait $runner
+rc=$?
+sleep 0.2
+after=$(ls /dev/shm 2>/dev/null | grep -c "gp-$jobid-stats" || true)
+lent=$(printf '%s\n' "$dump" | sed -n 's/^rank=0 peer=1 loan_credits=\([0-9]*\).*/\1/p')
+borrowed=$(printf '%s\n' "$dump" | sed -n 's/^rank=1 peer=0 loan_credits=[0-9]* send_credits=\([0-9]*\).*/\1/p')
+if [ -z "$jobid" ]; then
+    fail credits/stats_page "the job never got ready: $(cat "$hold/out")"
+elif [ "$modes" != "600 " ]; then
+    fail credits/stats_page "pages have modes '$modes', expected 600"
+elif [ "$rc" -ne 0 ] || [ "$after" -ne 0 ]; then
+    fail credits/stats_page "exit status $rc, $after pages left after the job"
+elif [ -z "$lent" ] || [ "$lent" -le 4 ] || [ "$lent" != "$borrowed" ]; then
+    fail credits/stats_page "node 0 lent '$lent' to node 1, which holds '$borrowed': $dump"
+else
+    pass "credits/stats_page (node 0 lends node 1 $lent credits, as node 1's page agrees)"
+fi
+rm -rf "$hold"

@@ -273,14 +273,16 @@ static void case_deposits(void)
             CHECK_EQ(buf[event.offset], 'a' + i);
             CHECK_EQ(buf[event.offset + 99], 'a' + i);
         }
-        event = EXPECT(tgt_eq, PTL_EVENT_PUT_END);
-        CHECK_EQ(event.md_handle, second);
-        CHECK_EQ(event.offset, 0);
-        CHECK_EQ(buf[1024], 'a' + 7);
+        /* UNLINK right after the full MD's last PUT_END, ahead of the eighth
+         * deposit's PUT_END (which went to the second MD). */
         event = EXPECT(tgt_eq, PTL_EVENT_UNLINK);
         CHECK_EQ(event.md_handle, first);
         CHECK_EQ(event.mlength, 7);
         CHECK_EQ(event.offset, 784);
+        event = EXPECT(tgt_eq, PTL_EVENT_PUT_END);
+        CHECK_EQ(event.md_handle, second);
+        CHECK_EQ(event.offset, 0);
+        CHECK_EQ(buf[1024], 'a' + 7);
         OK(ptl_md_unlink(ni, second));
     }
     EXPECT_EMPTY(tgt_eq);
@@ -324,13 +326,11 @@ static void case_truncation(void)
         CHECK_EQ(event.hdr_data, 42);
         event = EXPECT(tgt_eq, PTL_EVENT_PUT_END);
         CHECK_EQ(event.md_handle, small);
-        /* The partial PUT_END was in the EQ before the owner took small's last
-         * one, which is what queues small's UNLINK: it comes after. */
+        CHECK_EQ(EXPECT(tgt_eq, PTL_EVENT_UNLINK).md_handle, small); /* next, as in Portals */
         event = EXPECT(tgt_eq, PTL_EVENT_PUT_END);
         CHECK_EQ(event.md_handle, partial);
         CHECK_EQ(event.rlength, 100);
         CHECK_EQ(event.mlength, 64);
-        CHECK_EQ(EXPECT(tgt_eq, PTL_EVENT_UNLINK).md_handle, small);
         if (memcmp(buf + 128, msg, 64) != 0 || buf[192] != 0)
             FAIL("the truncated put's bytes are wrong");
         OK(ptl_md_unlink(ni, basin));
