@@ -44,3 +44,13 @@ for n in 1 2 4; do
             check_line "ext/threads_n${n}_direct$direct" "puts and gets verified"
     done
 done
+
+# Misuse is fatal, with a message naming what was wrong, and the job ends.
+misuse() { # MODE PATTERN
+    expect_rc "ext/misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_misuse" "$1" &&
+        check_line "ext/misuse_$1" "$2"
+}
+misuse outside_segment "FATAL ERROR on node 0/2: put of 16 bytes at 0x[0-9a-f]* on node 1: outside that node's segment \[0x[0-9a-f]*, 0x[0-9a-f]*)"
+misuse double_notify "FATAL ERROR on node 0/2: gasnet_barrier_notify called twice"
+misuse wait_no_notify "FATAL ERROR on node 0/2: gasnet_barrier_wait/try called without a preceding gasnet_barrier_notify"
+misuse value_size "FATAL ERROR on node 0/2: gasnet_put_val: nbytes is 9; value operations take 1 to 8 bytes"
