@@ -5,13 +5,16 @@
  */
 #include <gasnet.h>
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "api/export.h"
 #include "conduit/core.h"
 #include "util/log.h"
 
-static const char *const category_names[] = { "Short", "Medium", "Long" };
+/* Call names for messages, built once: no formatting on the way of a good call. */
+static const char *const request_names[] = { "gasnet_AMRequestShort", "gasnet_AMRequestMedium",
+                                             "gasnet_AMRequestLong" };
+static const char *const reply_names[] = { "gasnet_AMReplyShort", "gasnet_AMReplyMedium",
+                                           "gasnet_AMReplyLong" };
 
 static void collect_args(va_list ap, int numargs, gasnet_handlerarg_t *args)
 {
@@ -46,8 +49,7 @@ static int check_payload(const char *call, unsigned category, gasnet_node_t node
 static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler,
                          void *source, size_t nbytes, void *dest_addr)
 {
-    char call[40];
-    snprintf(call, sizeof call, "gasnet_AMRequest%s", category_names[category]);
+    const char *call = request_names[category];
     if (!gpc.attached) {
         gp_error("api", "%s before gasnet_attach", call);
         return GASNET_ERR_NOT_INIT;
@@ -64,8 +66,7 @@ static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t
 static int check_reply(unsigned category, struct gpc_token *token, gasnet_handler_t handler,
                        void *source, size_t nbytes, void *dest_addr)
 {
-    char call[40];
-    snprintf(call, sizeof call, "gasnet_AMReply%s", category_names[category]);
+    const char *call = reply_names[category];
     if (token == NULL)
         return BAD_ARG("%s: NULL token", call);
     if (!token->is_request)
