@@ -51,7 +51,6 @@ static int gp_named(const char *name, size_t len)
 /* Copies of the GASNET_* / GP_* entries of the environment. */
 static int collect(struct env_set *set)
 {
-    extern char **environ;
     size_t total = 0;
     for (char **entry = environ; entry != NULL && *entry != NULL; entry++)
         total++;
@@ -63,14 +62,13 @@ static int collect(struct env_set *set)
         size_t len = equals ? (size_t)(equals - *entry) : strlen(*entry);
         if (!gp_named(*entry, len))
             continue;
-        struct env_var *var = &set->vars[set->count];
+        struct env_var *var = &set->vars[set->count++];
         var->name = strndup(*entry, len);
         var->value = strdup(equals ? equals + 1 : "");
         if (var->name == NULL || var->value == NULL)
             return -1;
         var->known = gp_config_find(var->name) != NULL;
         set->known += (size_t)var->known;
-        set->count++;
     }
     return 0;
 }
@@ -224,7 +222,7 @@ static void report_good(const struct env_set *set, size_t bad)
         check_ok("env", "no GASNET_* or GP_* variable set; the defaults apply");
     else if (good > 0)
         check_ok("env", "%zu %svariable%s of the table set and valid: %s", good,
-                     bad ? "other " : "", good == 1 ? "" : "s", names);
+                 bad ? "other " : "", good == 1 ? "" : "s", names);
 }
 
 void check_env(void)

@@ -21,6 +21,7 @@
  *   envman.c    --env --man: the gp-env(7) page, generated from the table
  *   suite.c     the conformance programs and where they are installed
  *   runner.c    --run: each program through gp-run, with a time limit
+ *   child.c     running a command with its output kept and a time limit
  */
 #ifndef GP_CHECK_GP_CHECK_H
 #define GP_CHECK_GP_CHECK_H

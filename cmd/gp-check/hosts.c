@@ -136,5 +136,5 @@ void check_hostname(const struct host_list *hosts)
     }
     if (resolved > 0)
         check_ok("hostname", "%zu of the %zu hosts in %s resolve", resolved,
-                     hosts->count, hosts->source);
+                 hosts->count, hosts->source);
 }

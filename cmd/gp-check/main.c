@@ -16,8 +16,9 @@
 
 static int system_checks(const struct check_opts *opts)
 {
-    printf("gp-check " GP_VERSION ": system checks for jobs of %d processes on this host "
-           "(-n to change)\n", check_system_nprocs(opts));
+    int nprocs = check_system_nprocs(opts);
+    printf("gp-check " GP_VERSION ": system checks for jobs of %d process%s on this host "
+           "(-n to change)\n", nprocs, nprocs == 1 ? "" : "es");
     check_env();
     check_shm(opts);
     check_memlock(opts);

@@ -27,13 +27,13 @@ void check_memlock(const struct check_opts *opts)
     check_format_bytes(segment, seg, sizeof seg);
     if (limit.rlim_cur == RLIM_INFINITY) {
         check_ok("memlock", "ulimit -l is unlimited; ibv may pin the %s each "
-                     "process needs", need);
+                 "process needs", need);
         return;
     }
     check_format_bytes((uint64_t)limit.rlim_cur, have, sizeof have);
     if ((uint64_t)limit.rlim_cur >= wanted) {
         check_ok("memlock", "ulimit -l is %s, enough for the %s each process "
-                     "pins over ibv", have, need);
+                 "pins over ibv", have, need);
         return;
     }
     int devices = check_rdma_device_count();

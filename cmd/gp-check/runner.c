@@ -4,7 +4,8 @@
  * or "FAIL NAME: what differed" followed by the command that reproduces
  * it -- and "N passed, N failed" at the end.  A program passes when the
  * job's exit status is the expected one, its output holds the expected
- * line, and no sanitizer reported anything.
+ * line, no sanitizer reported anything, and the job's exit protocol
+ * completed (libgp says when it had to give up on a node).
  */
 #include "gp_check.h"
 
@@ -19,6 +20,8 @@
 /* Seconds a program may take before it is stopped. */
 #define RUN_LIMIT_S 600.0
 #define RUN_QUICK_LIMIT_S 120.0
+/* What libgp says when its exit protocol gave up waiting for a node. */
+#define UNCOORDINATED "the exit could not be coordinated"
 /* Arguments of one program, and settings of its environment. */
 #define RUN_MAX_WORDS 16
 
@@ -68,12 +71,15 @@ static void judge(const struct suite_prog *prog, const struct run_setup *setup,
                      prog->exit_code, summary[0] ? summary : "no output");
     else if (sanitizer)
         check_report(CHECK_FAIL, prog->name, NULL, "sanitizer report: %s", summary);
+    else if (child_output_contains(child, UNCOORDINATED))
+        check_report(CHECK_FAIL, prog->name, NULL, "exit status %d as expected, but %s", code,
+                     UNCOORDINATED);
     else if (prog->expect != NULL && !child_output_contains(child, prog->expect))
         check_report(CHECK_FAIL, prog->name, NULL, "exit status %d as expected, but the output "
                      "lacks \"%s\": %s", code, prog->expect, summary[0] ? summary : "no output");
     else {
         check_ok(prog->name, "%d process%s, %.1f s", setup->nprocs,
-                     setup->nprocs == 1 ? "" : "es", seconds);
+                 setup->nprocs == 1 ? "" : "es", seconds);
         return;
     }
     printf("    rerun: %s\n", command);
@@ -159,8 +165,9 @@ int check_run_suite(const struct check_opts *opts)
     snprintf(setup.nprocs_text, sizeof setup.nprocs_text, "%d", setup.nprocs);
     setup.transport = opts->transport;
     setup.quick = opts->quick;
-    printf("gp-check " GP_VERSION ": %sconformance programs in %s, %d processes through %s, "
-           "transport %s\n", setup.quick ? "quick " : "", dir, setup.nprocs, gp_run,
+    printf("gp-check " GP_VERSION ": %sconformance programs in %s, %d process%s through %s, "
+           "transport %s\n", setup.quick ? "quick " : "", dir, setup.nprocs,
+           setup.nprocs == 1 ? "" : "es", gp_run,
            setup.transport ? setup.transport : "chosen by gp");
     for (size_t i = 0; i < count; i++) {
         if (setup.quick && progs[i].quick_args == NULL)

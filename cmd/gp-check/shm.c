@@ -11,8 +11,10 @@
  *
  *   FAIL  /dev/shm is missing, not writable, or leaves a process less than
  *         a 1 MiB segment (the size gp's own tests and demo ask for);
- *   warn  /dev/shm, not the configuration, is what limits the segment;
- *   ok    otherwise.
+ *   warn  /dev/shm cuts the segment to less than half of what the
+ *         configuration and physical memory would allow;
+ *   ok    otherwise (a default tmpfs, half of memory, against the default
+ *         pinnable ratio, three quarters, bounds the segment a little).
  */
 #include "gp_check.h"
 
@@ -56,9 +58,21 @@ static int writable(const char *dir)
     return 0;
 }
 
+/* A size for "mount -o size=": whole megabytes, or whole gigabytes from 1G, rounded up. */
+static void mount_size(uint64_t bytes, char *buf, size_t len)
+{
+    const uint64_t mib = (uint64_t)1 << 20, gib = (uint64_t)1 << 30;
+    if (bytes >= gib)
+        snprintf(buf, len, "%lluG", (unsigned long long)((bytes + gib - 1) / gib));
+    else
+        snprintf(buf, len, "%lluM", (unsigned long long)((bytes + mib - 1) / mib));
+}
+
 static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
 {
     char free_text[32], share_text[32], seg_text[32], want_text[32], max_text[32];
+    char need[32], fix[512];
+    const char *plural = nprocs == 1 ? "" : "es";
     uint64_t share = free_bytes / (uint64_t)nprocs;
     uint64_t segment = share > CHECK_CONDUIT_BYTES ? share - CHECK_CONDUIT_BYTES : 0;
     uint64_t wanted = check_segment_limit(nprocs);
@@ -68,28 +82,30 @@ static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
     check_format_bytes(wanted, want_text, sizeof want_text);
     check_format_bytes(gp_cfg.max_segsize, max_text, sizeof max_text);
     if (segment < SMALLEST_SEGMENT) {
-        char need[32], fix[256];
-        check_format_bytes((SMALLEST_SEGMENT + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, need,
-                           sizeof need);
+        char buffers[32], smallest[32];
+        check_format_bytes(CHECK_CONDUIT_BYTES, buffers, sizeof buffers);
+        check_format_bytes(SMALLEST_SEGMENT, smallest, sizeof smallest);
+        mount_size((SMALLEST_SEGMENT + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, need,
+                   sizeof need);
         snprintf(fix, sizeof fix, "give %s at least %s, e.g. mount -o remount,size=%s %s; "
                  "or run fewer processes per host", dir, need, need, dir);
-        check_report(CHECK_FAIL, "shm", fix, "%s has %s free: %s for each of %d processes, "
-                     "less than the 8M of buffers and the 1M segment each needs", dir,
-                     free_text, share_text, nprocs);
-    } else if (segment < wanted) {
-        char fix[256];
-        check_format_bytes((wanted + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, want_text,
-                           sizeof want_text);
-        snprintf(fix, sizeof fix, "enlarge %s to %s (mount -o remount,size=%s %s) or accept "
-                 "the smaller segments", dir, want_text, want_text, dir);
+        check_report(CHECK_FAIL, "shm", fix, "%s has %s free: %s for each of %d process%s, "
+                     "less than the %s of buffers and the %s segment each needs", dir,
+                     free_text, share_text, nprocs, plural, buffers, smallest);
+    } else if (segment < wanted / 2) {
+        mount_size((wanted + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, need, sizeof need);
+        snprintf(fix, sizeof fix, "enlarge %s to %s (mount -o remount,size=%s %s), or accept "
+                 "the smaller segments", dir, need, need, dir);
         check_report(CHECK_WARN, "shm", fix, "%s has %s free: segments are limited to %s per "
-                     "process for %d processes by %s, not by GASNET_MAX_SEGSIZE (%s) or "
-                     "physical memory", dir, free_text, seg_text, nprocs, dir, max_text);
+                     "process for %d process%s by %s, not by GASNET_MAX_SEGSIZE (%s) or "
+                     "physical memory", dir, free_text, seg_text, nprocs, plural, dir, max_text);
     } else {
-        check_ok("shm", "%s has %s free, %s per process for %d processes; "
-                     "segments up to %s (the smaller of GASNET_MAX_SEGSIZE=%s and %.0f%% of "
-                     "physical memory)", dir, free_text, share_text, nprocs, want_text, max_text,
-                     gp_cfg.physmem_pinnable_ratio * 100.0);
+        const char *bound = segment < wanted ? dir
+                            : wanted == gp_cfg.max_segsize ? "GASNET_MAX_SEGSIZE"
+                            : "GASNET_PHYSMEM_PINNABLE_RATIO of physical memory";
+        check_format_bytes(segment < wanted ? segment : wanted, seg_text, sizeof seg_text);
+        check_ok("shm", "%s has %s free, %s per process for %d process%s; segments up to %s, "
+                 "bounded by %s", dir, free_text, share_text, nprocs, plural, seg_text, bound);
     }
 }
 

@@ -139,7 +139,7 @@ void check_ssh(const struct check_opts *opts, const struct host_list *hosts)
         return;
     if (hosts->count == 0) {
         check_ok("ssh", "no hosts configured (GASNET_SSH_NODEFILE and "
-                     "GASNET_SSH_SERVERS unset): nothing to log in to");
+                 "GASNET_SSH_SERVERS unset): nothing to log in to");
         return;
     }
     if (build_command(&cmd, opts->ssh_timeout) != 0) {
@@ -153,7 +153,7 @@ void check_ssh(const struct check_opts *opts, const struct host_list *hosts)
     }
     if (good > 0)
         check_ok("ssh", "%zu of the %zu hosts in %s accept a non-interactive "
-                     "login with %s, clocks within %d s", good, hosts->count, hosts->source,
-                     cmd.argv[0], CLOCK_SLACK_S);
+                 "login with %s, clocks within %d s", good, hosts->count, hosts->source,
+                 cmd.argv[0], CLOCK_SLACK_S);
     free(cmd.options);
 }

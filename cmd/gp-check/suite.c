@@ -86,8 +86,11 @@ char *suite_find_dir(const char *bin_dir, char *tried, size_t tried_len)
         int found = asprintf(&probe, "%s/%s", dir, programs[0].program) >= 0 &&
                     executable(probe);
         free(probe);
-        if (found)
-            return dir;
+        if (found) {
+            char *clean = realpath(dir, NULL);
+            free(clean != NULL ? dir : clean);
+            return clean != NULL ? clean : dir;
+        }
         int n = snprintf(tried + used, tried_len - used, "%s%s", used ? " or " : "", dir);
         used += n > 0 && (size_t)n < tried_len - used ? (size_t)n : 0;
         free(dir);
