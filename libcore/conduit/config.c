@@ -789,6 +789,11 @@ static const struct gp_cfg_row *closest_row(const char *name, size_t len)
     return best;
 }
 
+const struct gp_cfg_row *gp_config_closest(const char *name)
+{
+    return closest_row(name, strlen(name));
+}
+
 /*
  * Names already warned about, as hashes, so a reload does not repeat the
  * warning.  Past the array's end a name is warned about again: noise, but

@@ -113,6 +113,8 @@ extern struct gp_config gp_cfg;
 /* The table itself, for gp-check --env, the man page test and the echo. */
 const struct gp_cfg_row *gp_config_rows(size_t *count);
 const struct gp_cfg_row *gp_config_find(const char *name);
+/* The known row whose name is nearest to name (edit distance), for "did you mean". */
+const struct gp_cfg_row *gp_config_closest(const char *name);
 enum gp_cfg_source gp_config_source(const struct gp_cfg_row *row);
 
 /*
