@@ -235,8 +235,10 @@ int main(int argc, char **argv)
     if (me == 0) {
         while (done_count < (int)nodes)
             gasnet_AMPoll();
-        printf("gp-demo: %u processes over shm, %u pair%s, rank 0 <-> rank %u%s\n", nodes,
-               nodes == 1 ? 1 : half, half > 1 ? "s" : "", peer,
+        const char *transport = getenv("GP_TRANSPORT"); /* gp's own default is shm */
+        printf("gp-demo: %u processes over %s, %u pair%s, rank 0 <-> rank %u%s\n", nodes,
+               transport && *transport ? transport : "shm", nodes == 1 ? 1 : half,
+               half > 1 ? "s" : "", peer,
                oversubscribed ? " (more processes than cores: waiters yield)" : "");
         printf("  AM Short round trip (0 args):          %8.3f us\n", lat[0]);
         printf("  AM Medium round trip (%4zu bytes):     %8.3f us\n", gasnet_AMMaxMedium(), lat[1]);

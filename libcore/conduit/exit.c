@@ -80,8 +80,10 @@ static void on_alarm(int sig)
 static int wait_for(volatile int *flag, int target, double deadline)
 {
     while (*flag < target) {
-        if (gpc.attached)
+        if (gpc.attached) {
+            ptl_progress(gpc.ni); /* a transport that moves data in progress (tcp) */
             gpc_poll_sys();
+        }
         if (now_seconds() > deadline)
             return 0;
         if (gpc.oversubscribed)

@@ -41,7 +41,9 @@ int64_t tcp_now_ms(void)
 static nfds_t build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner)
 {
     nfds_t count = 0;
-    pfds[count] = (struct pollfd){ .fd = st->listen_fd, .events = POLLIN };
+    /* Not polled while every pending slot is busy: it would stay readable. */
+    short listen_events = tcp_conn_free_pending(st) != NULL ? POLLIN : 0;
+    pfds[count] = (struct pollfd){ .fd = st->listen_fd, .events = listen_events };
     if (owner)
         owner[count] = -1;
     count++;

@@ -79,8 +79,8 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_WRITE_BATCH 16
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)
-/* Incoming connections still proving the key, at once. */
-#define TCP_MAX_PENDING 8
+/* Incoming connections proving the key at once (more wait in the backlog). */
+#define TCP_MAX_PENDING 16
 /* Time for each step of connection set-up: generous, a loaded host may be slow. */
 #define TCP_SETUP_MS 60000
 /* Time a stranger gets to prove the key after set-up. */
@@ -230,6 +230,8 @@ void tcp_set_nodelay(int fd);
 
 /* The listener is readable: accept what waits (peers during set-up, strangers after). */
 void tcp_conn_accept(struct tcp_state *st);
+/* A free slot for a connection proving the key, or NULL: then the listener is not polled. */
+struct tcp_pending *tcp_conn_free_pending(struct tcp_state *st);
 /* Pending connection k is readable. */
 void tcp_conn_pending_step(struct tcp_state *st, int k);
 /* Drops pending connections whose time to prove the key is up. */

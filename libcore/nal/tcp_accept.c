@@ -14,7 +14,7 @@
  * silence past TCP_PENDING_MS, a rank that is not expected here -- closes
  * the connection with a warning naming the stranger's address and why, and
  * the job goes on.  At most TCP_MAX_PENDING connections prove the key at
- * once; more are refused at once.
+ * once; later ones wait in the listener's backlog until a slot frees.
  */
 #include "nal/tcp.h"
 
@@ -50,28 +50,27 @@ static void start_pending(struct tcp_pending *p, int fd, const struct sockaddr_i
         refuse(p, "could not send the key challenge");
 }
 
+struct tcp_pending *tcp_conn_free_pending(struct tcp_state *st)
+{
+    for (int k = 0; k < TCP_MAX_PENDING; k++)
+        if (st->pending[k].fd < 0)
+            return &st->pending[k];
+    return NULL;
+}
+
 void tcp_conn_accept(struct tcp_state *st)
 {
-    for (;;) {
+    /* With every slot busy the rest wait in the kernel's backlog (the listener
+     * leaves the poll set meanwhile): a peer of this job is then only delayed. */
+    struct tcp_pending *slot;
+    while ((slot = tcp_conn_free_pending(st)) != NULL) {
         struct sockaddr_in from;
         socklen_t from_len = sizeof from;
         int fd = accept4(st->listen_fd, (struct sockaddr *)&from, &from_len,
                          SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return; /* EAGAIN, or a connection that died in the backlog */
-        struct tcp_pending *slot = NULL;
-        for (int k = 0; k < TCP_MAX_PENDING && slot == NULL; k++)
-            if (st->pending[k].fd < 0)
-                slot = &st->pending[k];
-        if (slot != NULL) {
-            start_pending(slot, fd, &from);
-            continue;
-        }
-        char peer[64];
-        tcp_sockaddr_text(&from, peer, sizeof peer);
-        gp_warn("tcp", "refused a connection from %s: %d others are still proving the key",
-                peer, TCP_MAX_PENDING);
-        close(fd);
+        start_pending(slot, fd, &from);
     }
 }
 

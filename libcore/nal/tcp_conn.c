@@ -269,7 +269,8 @@ static int serve_higher_ranks(struct tcp_state *st)
             return PTL_FAIL;
         }
         int count = 0;
-        st->pfds[count++] = (struct pollfd){ .fd = st->listen_fd, .events = POLLIN };
+        short listen_events = tcp_conn_free_pending(st) != NULL ? POLLIN : 0;
+        st->pfds[count++] = (struct pollfd){ .fd = st->listen_fd, .events = listen_events };
         for (int k = 0; k < TCP_MAX_PENDING; k++)
             st->pfds[count++] = (struct pollfd){ .fd = st->pending[k].fd, .events = POLLIN };
         if (poll(st->pfds, (nfds_t)count, (int)(left < 100 ? left : 100)) < 0 && errno != EINTR) {
