@@ -88,6 +88,13 @@ $$($(1)_DIR)/bin/gp-demo: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(DEMO_SRC)) $$($
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
 
+# credit-sim: the credit algorithm of libgp.a for thousands of virtual nodes (doc/credit-sim.md)
+$(1)_BINS += $$($(1)_DIR)/bin/credit-sim
+$$($(1)_DIR)/bin/credit-sim: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(sort $(wildcard bench/credit-sim/*.c))) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
+-include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(wildcard bench/credit-sim/*.c))
+
 $$($(1)_DIR)/tests/unit/%: $$($(1)_DIR)/obj/tests/unit/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
@@ -170,3 +177,14 @@ clean:
 .PHONY: env-man
 env-man: seq
 	$(seq_DIR)/bin/gp-check --env --man > man/man7/gp-env.7
+
+# credit-sim-table: the simulator's runs of doc/credit-sim.md, one CSV line each
+# (CREDIT_SIM_NODES and CREDIT_SIM_RUNS choose them; about 75 s in all on 2 cores).
+CREDIT_SIM_NODES ?= 1000 10000 20000
+CREDIT_SIM_RUNS ?= "--pattern hotspot --ticks 100000" "--pattern hotspot --senders 64 --ticks 100000" \
+  "--pattern stencil --ticks 12000" "--pattern tree --ticks 100000" "--pattern shift --ticks 100000"
+.PHONY: credit-sim-table
+credit-sim-table: seq
+	@header=; for n in $(CREDIT_SIM_NODES); do for run in $(CREDIT_SIM_RUNS); do \
+	  $(seq_DIR)/bin/credit-sim --csv $$header --nodes $$n $$run || exit 1; \
+	  header=--no-header; done; done
