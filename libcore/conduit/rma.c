@@ -153,34 +153,57 @@ static ptl_handle_md_t bind_tmpmd(void *start, uint64_t nbytes)
     return md;
 }
 
+/* The local side of a protocol put or get: seed 000's three cases. */
+struct local_side {
+    ptl_handle_md_t md;
+    uint64_t offset;
+    uint32_t chunk_plus_one;  /* a ReqSB bounce chunk, + 1; 0 for none */
+    int tmpmd;
+};
+
+/*
+ * The segment's MD when the local buffer is in the segment, else a ReqSB
+ * chunk when the size is within the bounce limit and one is free (returned,
+ * for the caller to fill), else a TMPMD over the buffer.  Takes the send
+ * ticket (and TMPMD ticket) the operation needs.
+ */
+static char *choose_local_side(void *addr, uint64_t nbytes, uint64_t bounce_limit,
+                               struct local_side *side)
+{
+    char *chunk_addr = NULL;
+    side->chunk_plus_one = 0;
+    side->tmpmd = 0;
+    if (in_local_segment(addr, nbytes, &side->offset)) {
+        side->md = gpc.rarsafe_md;
+    } else {
+        int64_t chunk = try_bounce_chunk(nbytes, bounce_limit);
+        if (chunk >= 0) {
+            chunk_addr = gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk);
+            side->md = gpc.reqsb_md;
+            side->offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
+            side->chunk_plus_one = (uint32_t)chunk + 1;
+        } else {
+            side->tmpmd = 1;
+            side->offset = 0;
+        }
+    }
+    gpc_take_tickets(1, side->tmpmd);
+    if (side->tmpmd)
+        side->md = bind_tmpmd(addr, nbytes);
+    return chunk_addr;
+}
+
 /* One put of at most GPC_MAX_PIECE bytes through the protocol. */
 static void put_piece(gasnet_node_t node, uint64_t roffset, const void *src, uint64_t nbytes,
                       struct gpc_op *op)
 {
-    uint64_t local_offset;
-    ptl_handle_md_t md;
-    uint32_t chunk_plus_one = 0;
-    int tmpmd = 0;
-    if (in_local_segment(src, nbytes, &local_offset)) {
-        md = gpc.rarsafe_md;
-    } else {
-        int64_t chunk = try_bounce_chunk(nbytes, gpc.put_bounce_limit);
-        if (chunk >= 0) {
-            memcpy(gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk), src, nbytes);
-            md = gpc.reqsb_md;
-            local_offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
-            chunk_plus_one = (uint32_t)chunk + 1;
-        } else {
-            tmpmd = 1;
-            local_offset = 0;
-        }
-    }
-    gpc_take_tickets(1, tmpmd);
-    if (tmpmd)
-        md = bind_tmpmd((void *)src, nbytes);
+    struct local_side side;
+    char *bounce = choose_local_side((void *)src, nbytes, gpc.put_bounce_limit, &side);
+    if (bounce != NULL)
+        memcpy(bounce, src, nbytes);
     gp_count_add(&op->puts_pending, 1);
-    int rc = ptl_put_region(gpc.ni, md, local_offset, nbytes, PTL_ACK_REQ, node, PT_RAR,
-                            RMA_MATCH(op_index(op), chunk_plus_one), roffset, 0);
+    int rc = ptl_put_region(gpc.ni, side.md, side.offset, nbytes, PTL_ACK_REQ, node, PT_RAR,
+                            RMA_MATCH(op_index(op), side.chunk_plus_one), roffset, 0);
     if (rc != PTL_OK)
         gp_fatal("put of %llu bytes to node %u failed: %s", (unsigned long long)nbytes, node,
                  ptl_strerror(rc));
@@ -189,31 +212,13 @@ static void put_piece(gasnet_node_t node, uint64_t roffset, const void *src, uin
 static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t nbytes,
                       struct gpc_op *op)
 {
-    uint64_t local_offset;
-    ptl_handle_md_t md;
-    uint32_t chunk_plus_one = 0;
-    int tmpmd = 0;
-    if (in_local_segment(dest, nbytes, &local_offset)) {
-        md = gpc.rarsafe_md;
-    } else {
-        int64_t chunk = try_bounce_chunk(nbytes, gpc.get_bounce_limit);
-        if (chunk >= 0) {
-            char *at = gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk);
-            memcpy(at + GPC_CHUNK_BYTES - sizeof dest, &dest, sizeof dest);
-            md = gpc.reqsb_md;
-            local_offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
-            chunk_plus_one = (uint32_t)chunk + 1;
-        } else {
-            tmpmd = 1;
-            local_offset = 0;
-        }
-    }
-    gpc_take_tickets(1, tmpmd);
-    if (tmpmd)
-        md = bind_tmpmd(dest, nbytes);
+    struct local_side side;
+    char *bounce = choose_local_side(dest, nbytes, gpc.get_bounce_limit, &side);
+    if (bounce != NULL) /* where REPLY_END copies the data to (seed 000 keeps it in the chunk) */
+        memcpy(bounce + GPC_CHUNK_BYTES - sizeof dest, &dest, sizeof dest);
     gp_count_add(&op->gets_pending, 1);
-    int rc = ptl_get_region(gpc.ni, md, local_offset, nbytes, node, PT_RAR,
-                            RMA_MATCH(op_index(op), chunk_plus_one), roffset);
+    int rc = ptl_get_region(gpc.ni, side.md, side.offset, nbytes, node, PT_RAR,
+                            RMA_MATCH(op_index(op), side.chunk_plus_one), roffset);
     if (rc != PTL_OK)
         gp_fatal("get of %llu bytes from node %u failed: %s", (unsigned long long)nbytes, node,
                  ptl_strerror(rc));
