@@ -21,7 +21,6 @@
 
 static gasnet_node_t me, nodes;
 static volatile int received[256], expected[256], expects_heard;
-static volatile int done_nodes;
 
 static uint32_t mix(uint32_t x)
 {
