@@ -73,25 +73,6 @@ int gp_boot_channel_send(uint32_t type, const void *payload, uint32_t len)
     return status;
 }
 
-/* A non-blocking connect that gives up after timeout_ms; 0 or errno. */
-static int connect_within(int fd, const struct sockaddr *addr, socklen_t addr_len, int timeout_ms)
-{
-    if (connect(fd, addr, addr_len) == 0)
-        return 0;
-    if (errno != EINPROGRESS && errno != EINTR)
-        return errno;
-    struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-    int n;
-    while ((n = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
-        ;
-    if (n == 0)
-        return ETIMEDOUT;
-    int err = 0;
-    socklen_t err_len = sizeof err;
-    if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0)
-        return errno;
-    return err;
-}
 
 /* A connected, non-blocking socket to host:port, or -1 after saying why. */
 static int connect_to(const struct gp_boot_env *env)
@@ -111,7 +92,7 @@ static int connect_to(const struct gp_boot_env *env)
             err = errno;
             continue;
         }
-        err = connect_within(fd, ai->ai_addr, ai->ai_addrlen, GP_BOOT_HANDSHAKE_MS);
+        err = gp_wire_connect_within(fd, ai->ai_addr, ai->ai_addrlen, GP_BOOT_HANDSHAKE_MS);
         if (err != 0) {
             close(fd);
             fd = -1;

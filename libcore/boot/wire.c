@@ -233,3 +233,23 @@ void gp_wire_hex(const uint8_t *bytes, size_t len, char *out)
     }
     out[2 * len] = '\0';
 }
+
+/* A non-blocking connect that gives up after timeout_ms; 0 or errno. */
+int gp_wire_connect_within(int fd, const struct sockaddr *addr, unsigned addr_len, int timeout_ms)
+{
+    if (connect(fd, addr, (socklen_t)addr_len) == 0)
+        return 0;
+    if (errno != EINPROGRESS && errno != EINTR)
+        return errno;
+    struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+    int n;
+    while ((n = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
+        ;
+    if (n == 0)
+        return ETIMEDOUT;
+    int err = 0;
+    socklen_t err_len = sizeof err;
+    if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0)
+        return errno;
+    return err;
+}

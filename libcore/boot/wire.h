@@ -102,6 +102,11 @@ int gp_wire_recv(int fd, struct gp_wire_hdr *hdr, void *buf, size_t cap, int tim
 /* Fills buf with bytes from the kernel's random source (getrandom). */
 int gp_wire_random(void *buf, size_t len);
 
+/* A non-blocking connect that gives up after timeout_ms; 0 or an errno value
+ * (shared by the bootstrap channel and the tcp transport). */
+struct sockaddr;
+int gp_wire_connect_within(int fd, const struct sockaddr *addr, unsigned addr_len, int timeout_ms);
+
 /* Writes len bytes as 2*len lowercase hex digits and a NUL. */
 void gp_wire_hex(const uint8_t *bytes, size_t len, char *out);
 

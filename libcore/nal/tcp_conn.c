@@ -24,6 +24,7 @@
  * meet a key proof rather than a closed port; it is also where lazily
  * made or re-made connections would arrive later.
  */
+#include "boot/wire.h"
 #include "nal/tcp.h"
 
 #include <arpa/inet.h>
@@ -178,25 +179,6 @@ static int open_listener(struct tcp_state *st, struct tcp_address *mine)
     return PTL_OK;
 }
 
-/* A non-blocking connect that gives up after timeout_ms; 0 or an errno value. */
-static int connect_within(int fd, const struct sockaddr_in *sin, int timeout_ms)
-{
-    if (connect(fd, (const struct sockaddr *)sin, sizeof *sin) == 0)
-        return 0;
-    if (errno != EINPROGRESS && errno != EINTR)
-        return errno;
-    struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-    int n;
-    while ((n = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
-        ;
-    if (n == 0)
-        return ETIMEDOUT;
-    int err = 0;
-    socklen_t err_len = sizeof err;
-    if (n < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0)
-        return errno;
-    return err;
-}
 
 /* Key proof as the client, then HELLO out and WELCOME back from the right rank. */
 static int client_handshake(struct tcp_state *st, int fd, int rank, const char **why)
@@ -226,7 +208,7 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
     struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = addr->port,
                                .sin_addr.s_addr = addr->ipv4 };
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    int err = fd < 0 ? errno : connect_within(fd, &sin, TCP_SETUP_MS);
+    int err = fd < 0 ? errno : gp_wire_connect_within(fd, (const struct sockaddr *)&sin, sizeof sin, TCP_SETUP_MS);
     if (err != 0) {
         gp_error("tcp", "cannot connect to rank %d at %s: %s", rank, conn->addr_text,
                  strerror(err));
