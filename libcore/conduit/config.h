@@ -104,6 +104,8 @@ struct gp_config {
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;
+    const char *gp_tcp_addr;
+    const char *gp_host_id;
     int     gp_direct_rma;
 };
 
