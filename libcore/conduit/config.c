@@ -288,7 +288,12 @@ static const struct gp_cfg_row rows[] = {
       .doc = "working directory on the compute nodes (default: the current directory)" },
     { .name = "GASNET_SSH_OUT_DEGREE", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
-      .doc = "fan-out of the tree of remote shells that spawns the job" },
+      .doc = "fan-out of GASNet's tree of remote shells; gp-run fans out flat to up to 256 "
+             "hosts (gp-run(1)), so it has no effect" },
+    { .name = "GP_SSH_TIMEOUT", .type = GP_CFG_DOUBLE, .default_text = "30", .min = 1,
+      .max = 3600, .transport = "launcher", .offset = FIELD(gp_ssh_timeout),
+      .doc = "seconds gp-run waits for each host's agent to answer over the remote shell "
+             "before it calls the host unreachable" },
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])
