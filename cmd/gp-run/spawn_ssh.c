@@ -215,7 +215,7 @@ static int host_count(const struct run_opts *opts, const struct host_list *list)
 }
 
 static void describe(const struct run_hosts *hosts, const struct run_job *job,
-                     char **argv_example, const char *cwd)
+                     char **argv_example, const char *cwd, const char *addr)
 {
     run_note("job %s: %d process%s over %d host%s (ssh spawner); working directory %s",
              job->jobid, job->nprocs, job->nprocs == 1 ? "" : "es", hosts->count,
@@ -230,6 +230,8 @@ static void describe(const struct run_hosts *hosts, const struct run_job *job,
             used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? " " : "",
                                      argv_example[i]);
         run_note("remote shell: %s (the key goes down its stdin)", line);
+        run_note("control channel %s: ranks reach it at the address their remote shell "
+                 "came from", addr);
     }
 }
 
@@ -284,7 +286,7 @@ int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_
             break;
         }
         if (h == 0)
-            describe(hosts, job, argv, remote_path);
+            describe(hosts, job, argv, remote_path, srv->addr);
         if (start_shell(host, argv, child_mask) != 0) {
             run_say("host %s: cannot start %s: %m", host->name, argv[0]);
             rc = -1;
