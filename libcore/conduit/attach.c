@@ -287,6 +287,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
+
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "
                 "%u x %u bytes, AM_EQ %u events\n", gpc.nodes, gpc.credits.credits_per_node,

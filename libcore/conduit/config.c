@@ -236,6 +236,11 @@ static const struct gp_cfg_row rows[] = {
       .unset_means = "automatic",
       .doc = "force one transport for every peer; unset picks per peer (shm on the same host, "
              "tcp to other hosts)" },
+    { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
+      .offset = FIELD(rcv_thread),
+      .doc = "1: a thread waits on the tcp sockets and serves peers (puts, gets, AM deposits; "
+             "handlers run at the next poll) while the application computes; PAR builds only "
+             "(seed 003)" },
     { .name = "GP_TCP_ADDR", .type = GP_CFG_STRING, .default_text = NULL, .transport = "tcp",
       .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
       .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "

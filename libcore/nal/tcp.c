@@ -10,7 +10,9 @@
  * Progress is made whenever the application enters the library
  * (ptl_progress), and inside a put that waits for its data to leave: a
  * pass polls every socket without waiting, reads what is there, and writes
- * what is queued.  There is no progress thread yet.
+ * what is queued.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
+ * also makes passes whenever a socket is ready, while the application
+ * computes.
  *
  * Operations to this process itself take the shortcut shm takes for every
  * peer: ptl_direct_put / ptl_direct_get on its own region, no socket.
@@ -38,7 +40,7 @@ int64_t tcp_now_ms(void)
 /* ---- progress ----------------------------------------------------------------- */
 
 /* Listener, pending handshakes, live connections; owner[i] says whose pfds[i] is. */
-static nfds_t build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner)
+nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner)
 {
     nfds_t count = 0;
     /* Not polled while every pending slot is busy: it would stay readable. */
@@ -93,7 +95,7 @@ static void service(struct tcp_state *st, nfds_t count)
 
 void tcp_progress_locked(struct tcp_state *st)
 {
-    nfds_t count = build_pollfds(st, st->pfds, st->pfd_owner);
+    nfds_t count = tcp_build_pollfds(st, st->pfds, st->pfd_owner);
     if (poll(st->pfds, count, 0) > 0)
         service(st, count);
     /* Answers queued by what was just read go out now, not at the next pass. */
@@ -114,7 +116,7 @@ void tcp_wait_locked(struct tcp_state *st)
         gp_mutex_lock(&st->lock);
     } else {
         st->sleeper_busy = 1;
-        nfds_t count = build_pollfds(st, st->sleep_pfds, NULL);
+        nfds_t count = tcp_build_pollfds(st, st->sleep_pfds, NULL);
         gp_mutex_unlock(&st->lock);
         while (poll(st->sleep_pfds, count, TCP_SLEEP_MS) < 0 && errno == EINTR)
             ;
@@ -146,6 +148,7 @@ void tcp_state_free(struct tcp_state *st)
     free(st->sleep_pfds);
     free(st->pfd_owner);
     free(st->scratch);
+    free(st->rcv_pfds);
     gp_mutex_destroy(&st->lock);
     free(st);
 }
@@ -193,7 +196,8 @@ int tcp_state_connect(struct tcp_state *st, const uint8_t *wanted)
         return rc;
     /* Collective: a rank with no tcp peer still takes part in the address
      * exchange, so every rank of the job calls it or none does. */
-    return tcp_conn_setup(st);
+    rc = tcp_conn_setup(st);
+    return rc == PTL_OK ? tcp_rcv_start(st) : rc;
 }
 
 int tcp_state_put(struct tcp_state *st, const struct nal_op *op)
@@ -208,6 +212,7 @@ int tcp_state_get(struct tcp_state *st, const struct nal_op *op)
 
 void tcp_state_close(struct tcp_state *st)
 {
+    tcp_rcv_stop(st);
     /* Best effort: answers still queued go out if the socket takes them now. */
     for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
         if (st->conns[rank].status == TCP_CONN_UP)

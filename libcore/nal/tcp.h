@@ -13,7 +13,8 @@
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *
- * Locking: one mutex (PAR builds only) guards all of it.  Progress takes it
+ * Locking: one mutex (PAR builds only) guards all of it; the receive
+ * thread (GASNET_RCV_THREAD, tcp_rcv.c, PAR builds only) takes it too.  Progress takes it
  * with trylock (another thread already moving data is as good); a put or
  * get takes it to queue its frame and drops it while it sleeps in poll().
  * Events go to lock-free rings, and nothing here calls back into the
@@ -24,6 +25,7 @@
 
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -204,6 +206,11 @@ struct tcp_state {
     int sleeper_busy;           /* a thread sleeps on sleep_pfds (PAR) */
     char *scratch;
     gp_mutex_t lock;
+    /* The receive thread (tcp_rcv.c), when GASNET_RCV_THREAD=1. */
+    pthread_t rcv_thread;
+    int rcv_running;
+    int rcv_wake_fd;            /* eventfd: tells the thread to stop */
+    struct pollfd *rcv_pfds;
 };
 
 static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
@@ -282,6 +289,17 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn);
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn);
 
 /* ---- tcp.c ------------------------------------------------------------------ */
+
+/* Fills pfds (room for size + 1 + TCP_MAX_PENDING) for the sockets to watch;
+ * owner may be NULL.  Caller holds st->lock. */
+nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner);
+
+/* ---- tcp_rcv.c ------------------------------------------------------------------ */
+
+/* Starts the receive thread if GASNET_RCV_THREAD says so; PTL_OK or an error. */
+int tcp_rcv_start(struct tcp_state *st);
+/* Stops and joins it (before the sockets close). */
+void tcp_rcv_stop(struct tcp_state *st);
 
 /* One pass: flush, read, accept, handshakes.  Caller holds st->lock. */
 void tcp_progress_locked(struct tcp_state *st);

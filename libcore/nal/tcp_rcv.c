@@ -1,0 +1,98 @@
+/*
+ * The receive thread of the tcp transport (GASNET_RCV_THREAD=1, seed 003):
+ * a thread that sleeps in poll() on this process's sockets and, whenever
+ * one is ready, makes a progress pass: peers' puts and gets on this
+ * process's region are served, AM deposits land in the ReqRB with their
+ * events queued, ACKs and replies go back.  A process that computes for a
+ * long time between calls into the library so never stalls a peer's RMA,
+ * and never leaves a peer's AM sitting in a socket buffer.
+ *
+ * The AM handlers themselves still run when the application next polls
+ * (any GASNet call): running them on this thread too, concurrently with
+ * the application's own polling, showed a race in the conduit's PAR AM
+ * path (doc/wire-tcp.md, "Known issues"), so the thread stops at the
+ * transport.
+ *
+ * PAR builds only: a SEQ process promises that one thread runs inside the
+ * library, and its ptl and conduit state carry no locks for a second one.
+ * There the variable is refused with a warning.  The cost the seed warns
+ * of is real: every wake-up competes for a core with the application.
+ */
+#include "nal/tcp.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "conduit/config.h"
+#include "util/log.h"
+
+#if GP_PAR
+static void *rcv_main(void *arg)
+{
+    struct tcp_state *st = arg;
+    for (;;) {
+        gp_mutex_lock(&st->lock);
+        nfds_t count = tcp_build_pollfds(st, st->rcv_pfds, NULL);
+        gp_mutex_unlock(&st->lock);
+        st->rcv_pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
+        /* A second's sleep at most: a listener full of pending peers is not polled. */
+        int ready = poll(st->rcv_pfds, count + 1, 1000);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (st->rcv_pfds[count].revents != 0)
+            break;
+        if (ready <= 0)
+            continue;
+        gp_mutex_lock(&st->lock);
+        tcp_progress_locked(st);
+        gp_mutex_unlock(&st->lock);
+    }
+    return NULL;
+}
+#endif
+
+int tcp_rcv_start(struct tcp_state *st)
+{
+    st->rcv_wake_fd = -1;
+    if (!gp_cfg.rcv_thread)
+        return PTL_OK;
+#if GP_PAR
+    size_t slots = (size_t)st->ni->size + 2 + TCP_MAX_PENDING;
+    st->rcv_pfds = calloc(slots, sizeof *st->rcv_pfds);
+    st->rcv_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (st->rcv_pfds == NULL || st->rcv_wake_fd < 0) {
+        gp_error("tcp", "GASNET_RCV_THREAD=1: cannot set up the receive thread: %m");
+        return PTL_NO_SPACE;
+    }
+    int err = pthread_create(&st->rcv_thread, NULL, rcv_main, st);
+    if (err != 0) {
+        gp_error("tcp", "GASNET_RCV_THREAD=1: cannot start the receive thread: %s",
+                 strerror(err));
+        return PTL_FAIL;
+    }
+    st->rcv_running = 1;
+    gp_debug("tcp", "receive thread started (GASNET_RCV_THREAD=1)");
+#else
+    gp_warn("tcp", "GASNET_RCV_THREAD=1 ignored: a receive thread needs the thread-safe "
+            "library (GASNET_PAR, libgp-par); this process uses the SEQ one");
+#endif
+    return PTL_OK;
+}
+
+void tcp_rcv_stop(struct tcp_state *st)
+{
+    if (st->rcv_running) {
+        uint64_t one = 1;
+        if (write(st->rcv_wake_fd, &one, sizeof one) != (ssize_t)sizeof one)
+            gp_warn("tcp", "cannot wake the receive thread: %m");
+        pthread_join(st->rcv_thread, NULL);
+        st->rcv_running = 0;
+    }
+    if (st->rcv_wake_fd >= 0)
+        close(st->rcv_wake_fd);
+    st->rcv_wake_fd = -1;
+}
