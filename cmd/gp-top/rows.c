@@ -80,7 +80,9 @@ void job_summary(const struct top_sample *s, char *buf, size_t len)
         lent += rank_lent(s, r);
     }
     if (any == NULL) {
-        snprintf(buf, len, "no page read yet");
+        snprintf(buf, len, s->version_mismatch ? "the job's statistics pages are of another gp "
+                 "version (gp-top reads version %d): use the gp-top of the job's gp"
+                 : "no page read yet", GP_STATS_VERSION);
         return;
     }
     snprintf(buf, len, "credits: %u per peer at start, at most %u, dynamic %s; lent %llu, "

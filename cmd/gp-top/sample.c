@@ -144,8 +144,11 @@ static int read_page(struct top_sample *s, uint32_t rank, struct gp_stats_page *
     snprintf(path, sizeof path, "%s/gp-%s-stats-%u", TOP_SHM_DIR, s->jobid, rank);
     if (stat(path, &st) != 0 || st.st_uid != getuid())
         return 0;
-    if (gp_stats_read(s->jobid, rank, copy, s->nodes) != 0)
-        return errno == ENOENT ? 0 : -1;
+    if (gp_stats_read(s->jobid, rank, copy, s->nodes) != 0) {
+        /* EINVAL: smaller than the page gp-top knows -- an older layout */
+        s->version_mismatch |= errno == EINVAL;
+        return errno == ENOENT || errno == EINVAL ? 0 : -1;
+    }
     if (copy->version != GP_STATS_VERSION) {
         s->version_mismatch = 1;
         return 0;
