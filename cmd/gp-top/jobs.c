@@ -129,7 +129,8 @@ int jobs_find(struct top_job **jobs, size_t *count, size_t *foreign)
     for (size_t i = 0; i < *count && lowest != NULL; i++)
         describe(&(*jobs)[i], lowest[i]);
     free(lowest);
-    qsort(*jobs, *count, sizeof **jobs, newest_first);
+    if (*count > 1)
+        qsort(*jobs, *count, sizeof **jobs, newest_first);
     return 0;
 }
 

@@ -265,7 +265,6 @@ void sample_refresh(struct top_sample *s)
         } else if (got == 0) {
             r->state = r->seen ? RANK_GONE : RANK_WAITING;
             r->have_prev = 0;
-            r->am_rate = r->safe_rate = r->sys_rate = r->stall_rate = -1;
         } /* got < 0: the writer was busy all along; keep the last copy and state */
         s->present += r->state != RANK_WAITING && r->state != RANK_GONE;
         s->live += r->state == RANK_LIVE || r->state == RANK_IDLE;
@@ -275,6 +274,13 @@ void sample_refresh(struct top_sample *s)
     if (merged)
         trim_timeline(s);
     s->ended = any_seen && s->live == 0;
+    /* A process that went while the job runs has no rate; when the whole job
+     * has ended, its last rates stay, with the rest of its last state. */
+    for (uint32_t rank = 0; rank < s->nodes && !s->ended; rank++) {
+        struct top_rank *r = &s->rank[rank];
+        if (r->state == RANK_GONE || r->state == RANK_WAITING || r->state == RANK_DEAD)
+            r->am_rate = r->safe_rate = r->sys_rate = r->stall_rate = -1;
+    }
     s->sampled_ns = now;
     clock_gettime(CLOCK_REALTIME, &s->sampled_wall);
     s->samples++;

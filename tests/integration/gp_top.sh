@@ -56,7 +56,8 @@ check_usage() { # NAME RC PATTERN ARGS...
     shift 3
     out=$(timeout 20 "$GP_TOP" "$@" 2>&1)
     rc=$?
-    if [ "$rc" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pattern"; then
+    if [ "$rc" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pattern" ||
+       printf '%s\n' "$out" | grep -q 'runtime error:\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer'; then
         fail "gp_top/$name" "exit status $rc (expected $want), output: $out"
         return 1
     fi
@@ -128,7 +129,7 @@ if [ -n "$jobA" ] && [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
     check_usage foreign_job 1 "job zzfake$$ belongs to nobody" -b -n 1 --job "zzfake$$"
     # with no --job the newest job is taken, and it is never the (newer) foreign one
     out=$(timeout 20 "$GP_TOP" -b -n 1 -d 0.1 2>&1)
-    if printf '%s\n' "$out" | grep -q "zzfake$$"; then
+    if printf '%s\n' "$out" | grep -q "zzfake$$\|runtime error:\|Sanitizer"; then
         fail gp_top/foreign_newest "picked another user's job: $out"
     else
         pass gp_top/foreign_newest
