@@ -163,6 +163,11 @@ int batch_run(const struct top_opts *opts)
             sample_refresh(&s);
         }
         if (s.ended) {
+            /* ended before anything was printed: show what its pages still say */
+            if (index == 1 && opts->json)
+                json_snapshot(&s, index);
+            else if (index == 1)
+                batch_text_snapshot(&s, opts, index);
             if (opts->json)
                 printf("{\"job\":\"%s\",\"ended\":true}\n", s.jobid);
             else

@@ -68,8 +68,8 @@ static void program_of(pid_t pid, char *buf, size_t len)
 static void describe(struct top_job *job, uint32_t lowest)
 {
     struct gp_stats_page page;
-    if (gp_stats_read(job->jobid, lowest, &page, 0) != 0)
-        return;
+    if (gp_stats_read(job->jobid, lowest, &page, 0) != 0 || page.version != GP_STATS_VERSION)
+        return; /* nodes stays 0: the job is listed, and named unreadable when opened */
     job->nodes = page.nodes;
     job->pid = (pid_t)page.pid;
     snprintf(job->host, sizeof job->host, "%.*s", (int)sizeof page.host - 1, page.host);

@@ -10,11 +10,13 @@
 GP_TOP="$GPTEST_BIN/gp-top"
 work=$(mktemp -d /tmp/gp-top.XXXXXX)
 tmx="gp-top-test-$$"    # tmux server socket (-L) and session: ours alone
-fake=
+fake= pid1=
 cleanup() {
+    [ -n "$pid1" ] && kill -CONT "$pid1" 2>/dev/null
     for dir in "$work"/job*; do [ -d "$dir" ] && touch "$dir/go"; done
     tmux -L "$tmx" kill-server 2>/dev/null
     [ -n "$fake" ] && rm -f "/dev/shm/$fake"
+    rm -f "/dev/shm/gp-zzdead$$-stats-0"
     wait
     rm -rf "$work"
 }
@@ -221,7 +223,39 @@ elif [ -n "$jobA" ]; then
     tmux -L "$tmx" kill-server 2>/dev/null
 fi
 
-# 6. Batch mode until the job ends: it says so and exits 0.
+# 6. A process that stops polling turns idle, and live again when it resumes.
+if start_job jobD 2 "$GPTEST_ITEST/top_hold"; then
+    jobD=$jobid
+    pid1=$(timeout 20 "$GP_TOP" -b -n 1 -d 0.1 --job "$jobD" --views peer --rank 1 |
+           sed -n 's/^rank 1 on .*, pid \([0-9]*\),.*/\1/p')
+    state_of_1() {
+        out=$(timeout 20 "$GP_TOP" -b -n 1 -d 0.1 --job "$jobD" 2>&1)
+        printf '%s\n' "$out" | awk -v s="$1" '/RANK/ && /HOST/ {t = 1; next} t && $1 == 1 && $3 == s {f = 1} END {exit !f}'
+    }
+    if [ -n "$pid1" ] && kill -STOP "$pid1" && retry 100 state_of_1 idle && kill -CONT "$pid1" &&
+       retry 100 state_of_1 live; then
+        pass gp_top/idle
+    else
+        kill -CONT "$pid1" 2>/dev/null
+        fail gp_top/idle "rank 1 (pid '$pid1') was not seen idle, then live: $out"
+    fi
+    # a page its process left behind (as after a crash) shows as dead, the job as ended
+    dead="gp-zzdead$$-stats-0"
+    cp "/dev/shm/gp-$jobD-stats-0" "/dev/shm/$dead"
+    stop_job jobD
+    expect_rc gp_top/dead_page 0 30 "$GP_TOP" -b -n 1 -d 0.1 --job "zzdead$$"
+    if printf '%s\n' "$out" | awk '/RANK/ && /HOST/ {t = 1; next} t && $1 == 0 && $3 == "dead" {f = 1} END {exit !f}' &&
+       printf '%s\n' "$out" | grep -q "^gp-top: job zzdead$$ has ended"; then
+        pass gp_top/dead_page
+    else
+        fail gp_top/dead_page "$out"
+    fi
+    rm -f "/dev/shm/$dead"
+else
+    fail gp_top/idle "the job never got ready: $(cat "$work/jobD/out")"
+fi
+
+# 7. Batch mode until the job ends: it says so and exits 0.
 if start_job jobC 2 "$GPTEST_ITEST/top_hold"; then
     jobC=$jobid
     timeout 60 "$GP_TOP" -b -d 0.1 --job "$jobC" >"$work/jobC/top" 2>&1 &
