@@ -11,9 +11,11 @@
  *   jobs.c       finding the current user's jobs on this host
  *   sample.c     reading a job's pages, process states, rates, the timeline
  *   columns.c    the node table's columns and sort keys (screen and batch)
- *   view_*.c     the interactive views, drawn with ncurses
+ *   rows.c       the other views' text rows (screen and batch)
+ *   view_*.c     the interactive views, drawn with ncurses (screen.h)
  *   screen.c     the interactive loop: keys, refresh, resize
  *   batch.c      plain-text snapshots (-b); json.c the --json form
+ *   say.c        gp-top's own messages
  */
 #ifndef GP_TOP_H
 #define GP_TOP_H

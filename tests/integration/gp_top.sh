@@ -15,6 +15,7 @@ cleanup() {
     [ -n "$pid1" ] && kill -CONT "$pid1" 2>/dev/null
     for dir in "$work"/job*; do [ -d "$dir" ] && touch "$dir/go"; done
     tmux -L "$tmx" kill-server 2>/dev/null
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmx"
     [ -n "$fake" ] && rm -f "/dev/shm/$fake"
     rm -f "/dev/shm/gp-zzdead$$-stats-0"
     wait
