@@ -173,9 +173,17 @@ int jobs_newest(char *jobid, size_t len, char *why, size_t whylen)
         snprintf(why, whylen, "cannot list %s: %s", TOP_SHM_DIR, strerror(errno));
         return -1;
     }
-    int rc = count > 0 ? 0 : -1;
-    if (count > 0)
-        snprintf(jobid, len, "%s", jobs[0].jobid);
+    /* the newest job gp-top can read: a job of another gp version is listed, not picked */
+    size_t pick = 0;
+    while (pick < count && jobs[pick].nodes == 0)
+        pick++;
+    int rc = pick < count ? 0 : -1;
+    if (pick < count)
+        snprintf(jobid, len, "%s", jobs[pick].jobid);
+    else if (count > 0)
+        snprintf(why, whylen, "your %zu gp job%s on this host publish%s statistics pages of "
+                 "another gp version (gp-top reads version %d)", count, count > 1 ? "s" : "",
+                 count > 1 ? "" : "es", GP_STATS_VERSION);
     else if (foreign > 0)
         snprintf(why, whylen, "no running gp job of yours on this host (%zu statistics pages "
                  "of other users' jobs are not shown)", foreign);

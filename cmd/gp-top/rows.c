@@ -102,6 +102,12 @@ void jobs_row(const struct top_job *job, int current, char *buf, size_t len)
     struct tm tm;
     if (job->started > 0 && localtime_r(&job->started, &tm) != NULL)
         strftime(started, sizeof started, "%H:%M:%S", &tm);
+    if (job->nodes == 0) { /* its pages are of another layout: nothing more is known */
+        snprintf(ranks, sizeof ranks, "%u/?", job->pages);
+        snprintf(buf, len, "%c %-23s %7s %9s  %s", current ? '*' : ' ', job->jobid, ranks,
+                 started, "(pages of another gp version)");
+        return;
+    }
     snprintf(ranks, sizeof ranks, "%u/%u", job->pages, job->nodes);
     snprintf(buf, len, "%c %-23s %7s %9s  %-16s %-12s %d", current ? '*' : ' ', job->jobid, ranks,
              started, job->program[0] ? job->program : "?", job->host, (int)job->pid);

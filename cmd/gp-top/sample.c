@@ -124,6 +124,12 @@ int sample_open(struct top_sample *s, const char *jobid, double delay, char *why
         return -1;
     }
     sample_refresh(s);
+    if (s->present == 0 && s->version_mismatch) {
+        snprintf(why, len, "job %s: its statistics pages cannot be read (another gp version?)",
+                 jobid);
+        sample_close(s);
+        return -1;
+    }
     return 0;
 }
 
@@ -144,6 +150,10 @@ static int read_page(struct top_sample *s, uint32_t rank, struct gp_stats_page *
     snprintf(path, sizeof path, "%s/gp-%s-stats-%u", TOP_SHM_DIR, s->jobid, rank);
     if (stat(path, &st) != 0 || st.st_uid != getuid())
         return 0;
+    if ((size_t)st.st_size < gp_stats_page_bytes(s->nodes)) {
+        s->version_mismatch = 1; /* too small for its job: another layout, not a busy writer */
+        return 0;
+    }
     if (gp_stats_read(s->jobid, rank, copy, s->nodes) != 0) {
         /* EINVAL: smaller than the page gp-top knows -- an older layout */
         s->version_mismatch |= errno == EINVAL;

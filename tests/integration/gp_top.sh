@@ -17,7 +17,7 @@ cleanup() {
     tmux -L "$tmx" kill-server 2>/dev/null
     rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmx"
     [ -n "$fake" ] && rm -f "/dev/shm/$fake"
-    rm -f "/dev/shm/gp-zzdead$$-stats-0"
+    rm -f "/dev/shm/gp-zzdead$$-stats-0" "/dev/shm/gp-zzold$$-stats-0"
     wait
     rm -rf "$work"
 }
@@ -113,6 +113,19 @@ if GASNET_PORTAL_CRED_PER_NODE=$cpn GASNET_PORTAL_BANKED_CREDITS=100 GASNET_PORT
     else
         fail gp_top/json "loan_credits of $cpn: $loans; $out"
     fi
+    # a job of another gp version (here: a page saying version 1) is listed as
+    # such and named when asked for, never misread
+    old="gp-zzold$$-stats-0"
+    cp "/dev/shm/gp-$jobA-stats-0" "/dev/shm/$old" &&
+        printf '\001\000\000\000' | dd of="/dev/shm/$old" bs=1 seek=8 conv=notrunc 2>/dev/null
+    check_usage other_version 1 "job zzold$$: its statistics pages cannot be read" -b --job "zzold$$"
+    expect_rc gp_top/other_version_list 0 30 "$GP_TOP" -b -n 1 -d 0.1 --job "$jobA" --views jobs
+    if printf '%s\n' "$out" | grep -q "zzold$$ .*(pages of another gp version)"; then
+        pass gp_top/other_version_list
+    else
+        fail gp_top/other_version_list "$out"
+    fi
+    rm -f "/dev/shm/$old"
 else
     fail gp_top/batch "the job never got ready: $(cat "$work/jobA/out")"
 fi
