@@ -48,6 +48,8 @@ DEMO_SRC  := $(sort $(wildcard bench/gp-demo/*.c))
 HARNESS_SRC := $(sort $(wildcard tests/harness/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 ITEST_SRC := $(sort $(wildcard tests/integration/*.c))
+TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
+NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # $(call variant_rules,NAME) defines the objects, libraries, commands and
 # test programs of one variant.
@@ -94,6 +96,13 @@ $$($(1)_DIR)/bin/credit-sim: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(sort $(wildc
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(wildcard bench/credit-sim/*.c))
+
+# gp-top: the live view of a running job's statistics pages (doc/gp-top.md)
+$(1)_BINS += $$($(1)_DIR)/bin/gp-top
+$$($(1)_DIR)/bin/gp-top: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(TOP_SRC)) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(NCURSES_LIBS) $(LIBS)
+-include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(TOP_SRC))
 
 $$($(1)_DIR)/tests/unit/%: $$($(1)_DIR)/obj/tests/unit/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
@@ -181,6 +190,7 @@ install: seq par
 	install -m 755 $(seq_DIR)/bin/gp-run $(DESTDIR)$(PREFIX)/bin/gp-run
 	install -m 755 $(seq_DIR)/bin/gp-demo $(DESTDIR)$(PREFIX)/bin/gp-demo
 	install -m 755 $(seq_DIR)/bin/gp-check $(DESTDIR)$(PREFIX)/bin/gp-check
+	install -m 755 $(seq_DIR)/bin/gp-top $(DESTDIR)$(PREFIX)/bin/gp-top
 	install -d $(DESTDIR)$(PREFIX)/libexec/gp/conformance
 	install -m 755 $(seq_ITESTS) $(DESTDIR)$(PREFIX)/libexec/gp/conformance/
 	for f in man/man1/*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true

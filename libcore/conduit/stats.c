@@ -60,14 +60,43 @@ void gpc_stats_setup(void)
     page->pid = (uint32_t)getpid();
     snprintf(page->jobid, sizeof page->jobid, "%s", gp_boot_jobid());
     gethostname(page->host, sizeof page->host - 1);
+    page->credits_per_node = gpc.credits.credits_per_node;
+    page->max_per_node = gpc.credit.limits.max_per_node;
+    page->banked_start = gpc.credits.banked_credits;
+    page->dynamic = gpc.credit.limits.dynamic != 0;
     gpc_stats_publish(1);
     __atomic_store_n(&page->magic, GP_STATS_MAGIC, __ATOMIC_RELEASE);
 }
 
-static void copy_counters(void)
+static void add_event(uint64_t now, uint32_t kind, uint64_t count, uint64_t credits,
+                      int64_t banked)
+{
+    struct gp_stats_event *ev = &page->events[page->events_total % GP_STATS_EVENTS];
+    *ev = (struct gp_stats_event){ now, kind, (uint32_t)count, (uint32_t)credits, 0, banked };
+    page->events_total++;
+}
+
+/* The page still holds the last published counters: what moved since is news. */
+static void note_events(uint64_t now, const struct credit_stats *s, int64_t banked)
+{
+    if (s->epochs != page->epochs)
+        add_event(now, GP_STATS_EV_EPOCH, s->epochs - page->epochs, 0, banked);
+    if (s->revokes_sent != page->revokes_sent)
+        add_event(now, GP_STATS_EV_REVOKE_SENT, s->revokes_sent - page->revokes_sent, 0, banked);
+    if (s->revokes_received != page->revokes_received)
+        add_event(now, GP_STATS_EV_REVOKE_RECEIVED, s->revokes_received - page->revokes_received,
+                  s->credits_returned - page->credits_returned, banked);
+    if (s->credits_recovered != page->credits_recovered || s->zero_replies != page->zero_replies)
+        add_event(now, GP_STATS_EV_RECOVERED, s->zero_replies - page->zero_replies,
+                  s->credits_recovered - page->credits_recovered, banked);
+}
+
+static void copy_counters(uint64_t now)
 {
     const struct credit_node *node = &gpc.credit;
-    page->banked_credits = gp_count_get((gp_count_t *)&node->banked);
+    int64_t banked = gp_count_get((gp_count_t *)&node->banked);
+    note_events(now, &node->stats, banked);
+    page->banked_credits = banked;
     page->epochs = node->stats.epochs;
     page->stalls = node->stats.stalls;
     page->extra_requested = node->stats.extra_requested;
@@ -115,7 +144,7 @@ void gpc_stats_publish(int force)
     uint64_t seq = page->seq;
     __atomic_store_n(&page->seq, seq + 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    copy_counters();
+    copy_counters(now);
     page->updated_ns = now;
     __atomic_store_n(&page->seq, seq + 2, __ATOMIC_RELEASE);
 }

@@ -14,7 +14,30 @@
 #include <stdint.h>
 
 #define GP_STATS_MAGIC 0x3130737461747067ull /* "gpstats01" */
-#define GP_STATS_VERSION 1
+#define GP_STATS_VERSION 2
+
+/*
+ * The timeline: the owner compares its epoch and revoke counters with the
+ * values it last published and, when one moved, appends an event to a small
+ * ring on the page.  A monitor started late still sees the recent history,
+ * at the publisher's resolution (a few ms) rather than its own refresh.
+ */
+#define GP_STATS_EVENTS 32
+enum gp_stats_event_kind {
+    GP_STATS_EV_EPOCH = 1,           /* count: epochs ended */
+    GP_STATS_EV_REVOKE_SENT = 2,     /* count: revokes sent (we lend) */
+    GP_STATS_EV_REVOKE_RECEIVED = 3, /* count: revokes received; credits: given back */
+    GP_STATS_EV_RECOVERED = 4,       /* credits: taken back into the bank; count: zero replies */
+};
+
+struct gp_stats_event {
+    uint64_t when_ns;            /* CLOCK_MONOTONIC of the publication that saw it */
+    uint32_t kind;
+    uint32_t count;
+    uint32_t credits;
+    uint32_t pad;
+    int64_t banked;              /* BankedCredits then */
+};
 
 struct gp_stats_peer {
     uint16_t loan_credits;
@@ -38,6 +61,11 @@ struct gp_stats_page {
     uint64_t updated_ns;         /* CLOCK_MONOTONIC of the last update */
     char jobid[24];
     char host[64];
+    /* the static plan, fixed at attach: what the live values are measured against */
+    uint32_t credits_per_node;   /* each peer's starting SendCredits / LoanCredits */
+    uint32_t max_per_node;       /* GASNET_PORTAL_MAX_CRED_PER_NODE: most one peer may hold */
+    uint32_t banked_start;       /* BankedCredits at attach */
+    uint32_t dynamic;            /* 1: GASNET_PORTAL_DYNAMIC_CREDITS on */
     /* credits (seed 000 / 001) */
     int64_t banked_credits;
     uint64_t epochs;
@@ -64,6 +92,8 @@ struct gp_stats_page {
     uint64_t am_events;
     uint64_t safe_events;
     uint64_t sys_events;
+    uint64_t events_total;       /* events ever recorded; the last is events[(total - 1) % N] */
+    struct gp_stats_event events[GP_STATS_EVENTS];
     struct gp_stats_peer peer[]; /* nodes entries */
 };
 
