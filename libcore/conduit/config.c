@@ -295,6 +295,12 @@ static const struct gp_cfg_row rows[] = {
       .offset = GP_CFG_NO_FIELD,
       .doc = "fan-out of GASNet's tree of remote shells; gp-run fans out flat to up to 256 "
              "hosts (gp-run(1)), so it has no effect" },
+    { .name = "GP_RUN_AGENT", .type = GP_CFG_STRING, .transport = "launcher",
+      .offset = GP_CFG_NO_FIELD, .unset_means = "gp-run's own path",
+      .doc = "path of gp-run on the hosts of an ssh job, run there as its agent" },
+    { .name = "GP_RUN_HOST", .type = GP_CFG_STRING, .transport = "launcher",
+      .offset = GP_CFG_NO_FIELD, .unset_means = "where the remote shell came from",
+      .doc = "address of gp-run's host as the hosts of an ssh job reach it" },
     { .name = "GP_SSH_TIMEOUT", .type = GP_CFG_DOUBLE, .default_text = "30", .min = 1,
       .max = 3600, .transport = "launcher", .offset = FIELD(gp_ssh_timeout),
       .doc = "seconds gp-run waits for each host's agent to answer over the remote shell "
