@@ -16,19 +16,12 @@ check_line() { # NAME PATTERN: the last expect_rc's output must contain PATTERN
     if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
 }
 
-# Runs a job over tcp and checks its line and a clean, coordinated exit.  A
-# failure whose cause is known and reported to the owners of the conduit and
-# its tests says so (doc/wire-tcp.md, "Known issues").
+# Runs a job over tcp and checks its line and a clean, coordinated exit.
 job() { # NAME PATTERN TIMEOUT CMD...
     name=$1 pattern=$2 limit=$3; shift 3
-    if ! expect_rc "$name" 0 "$limit" "$@"; then
-        if [ "$rc" -eq 124 ] && [ "${name#*am_core}" != "$name" ]; then
-            echo "    (likely known issue 2: am_core_misuse.h's don't-care check races with a peer's request)"
-        fi
-        return
-    fi
+    expect_rc "$name" 0 "$limit" "$@" || return
     if printf '%s\n' "$out" | grep -q "the exit could not be coordinated"; then
-        fail "$name" "exit status 0, but the exit was not coordinated (known issue 1: the conduit's exit waits for SYS messages without ptl_progress)"
+        fail "$name" "exit status 0, but the exit was not coordinated"
         return
     fi
     check_line "$name" "$pattern"
@@ -100,7 +93,7 @@ if [ "$stranger_rc" -ne 0 ]; then
 elif [ "$job_rc" -ne 0 ] || ! grep -q "tcp_hold: 2 nodes went on" "$tmp/job"; then
     fail "$name" "the job did not go on (exit status $job_rc): $(grep -v ' debug ' "$tmp/job" | tail -5)"
 elif grep -q "the exit could not be coordinated" "$tmp/job"; then
-    fail "$name" "the job went on, but its exit was not coordinated (known issue 1)"
+    fail "$name" "the job went on, but its exit was not coordinated"
 elif [ "$refused" -ne 6 ]; then
     fail "$name" "$refused of 6 attempts logged as refused: $(grep refused "$tmp/job")"
 elif ! grep -q "refused a connection from .*: wrong key proof" "$tmp/job" ||
