@@ -20,6 +20,8 @@
 #include "gp_run.h"
 #include "link.h"
 
+#include "conduit/stats_page.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -329,6 +331,24 @@ static void reap(struct agent *ag)
     }
 }
 
+/* The ranks' statistics pages, up to gp-run for its mirrors (mirror.c). */
+static void relay_stats(struct agent *ag)
+{
+    size_t bytes = gp_stats_page_bytes((uint32_t)ag->nprocs);
+    struct gp_stats_page *page = malloc(bytes);
+    for (int i = 0; page != NULL && i < ag->count; i++) {
+        int rank = ag->ranks[i].rank;
+        if (ag->ranks[i].reaped ||
+            gp_stats_read(ag->jobid, (uint32_t)rank, page, (uint32_t)ag->nprocs) != 0 ||
+            page->nodes != (uint32_t)ag->nprocs)
+            continue;
+        uint8_t head[4];
+        gp_wire_put32(head, (uint32_t)rank);
+        send_msg(ag, LINK_STATS, head, 4, page, bytes);
+    }
+    free(page);
+}
+
 static void link_lost(struct agent *ag)
 {
     if (!ag->link_up)
@@ -435,6 +455,7 @@ int agent_main(void)
     if (pfds == NULL)
         agent_fail(&ag, "out of memory");
     int streams_open = 1;
+    double next_stats = run_now() + RUN_STATS_PERIOD_S;
     while (ag.left > 0 || streams_open || (ag.link_up && ag.to_runner.used > 0)) {
         size_t n = 0;
         pfds[n++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
@@ -448,7 +469,7 @@ int agent_main(void)
             pfds[n++] = (struct pollfd){ .fd = ag.ranks[i].out_fd, .events = POLLIN };
             pfds[n++] = (struct pollfd){ .fd = ag.ranks[i].err_fd, .events = POLLIN };
         }
-        if (poll(pfds, (nfds_t)n, ag.left > 0 ? 1000 : 100) < 0 && errno != EINTR)
+        if (poll(pfds, (nfds_t)n, ag.left > 0 ? 250 : 100) < 0 && errno != EINTR)
             break;
         if (pfds[1].revents)
             read_runner(&ag);
@@ -472,6 +493,12 @@ int agent_main(void)
             }
         }
         feed_stdin(&ag);
+        if (run_now() >= next_stats) {
+            /* Only while the link keeps up: statistics never crowd out output. */
+            if (ag.to_runner.used < LINK_MAX_PAYLOAD)
+                relay_stats(&ag);
+            next_stats = run_now() + RUN_STATS_PERIOD_S;
+        }
         if (ag.link_up && link_flush(STDOUT_FILENO, &ag.to_runner) != 0)
             link_lost(&ag);
         if (!ag.link_up && ag.left == 0)

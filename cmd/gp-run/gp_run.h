@@ -16,6 +16,7 @@
  *   link.c         the framed link between gp-run and its agent on each host
  *   spawn_ssh.c    the ssh spawner, gp-run's side: one agent per host, its output and exits
  *   agent.c        gp-run --agent, on each host: starts that host's ranks, relays for them
+ *   mirror.c       other hosts' statistics pages copied to this host, for gp-top
  */
 #ifndef GP_RUN_GP_RUN_H
 #define GP_RUN_GP_RUN_H
@@ -197,6 +198,12 @@ void hosts_tick(struct run_server *srv, double now);
 int hosts_active(const struct run_server *srv);
 int hosts_max_fds(const struct run_job *job);
 void hosts_close(struct run_job *job);
+
+/* mirror.c: copies of other hosts' statistics pages, for gp-top */
+void mirror_write(const struct run_job *job, int rank, const uint8_t *bytes, size_t len);
+void mirror_close_all(void);
+/* How often agents send their ranks' pages up. */
+#define RUN_STATS_PERIOD_S 0.5
 
 /* agent.c */
 int agent_main(void);

@@ -81,7 +81,7 @@ int link_next(const struct link_buf *in, uint32_t *type, const uint8_t **payload
         *why = "a message longer than the link allows";
         return -1;
     }
-    if (hdr.type < LINK_SETUP || hdr.type > LINK_FAIL ||
+    if (hdr.type < LINK_SETUP || hdr.type > LINK_STATS ||
         (hdr.type > LINK_SIGNAL && hdr.type < LINK_HELLO)) {
         *why = "a message of an unknown type (is the same gp installed on both hosts?)";
         return -1;

@@ -14,6 +14,7 @@
  *                     ERR     u32 rank, bytes of its standard error (whole lines)
  *                     EXIT    u32 rank, u32 wait status
  *                     FAIL    text: the agent can't go on (why)
+ *                     STATS   u32 rank, its statistics page (mirror.c)
  *
  * The key travels only in SETUP, on the link, never on a command line.  A
  * link that closes is the end of its side: an agent whose stdin closes
@@ -38,7 +39,8 @@ enum link_type {
     LINK_OUT,
     LINK_ERR,
     LINK_EXIT,
-    LINK_FAIL
+    LINK_FAIL,
+    LINK_STATS
 };
 
 /* The largest message either side accepts (SETUP carries the environment). */

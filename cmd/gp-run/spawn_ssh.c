@@ -431,6 +431,9 @@ static void handle_message(struct run_server *srv, struct run_host *host, uint32
         if (len == 8)
             job_rank_ended(srv, rank, (int)gp_wire_get32(payload + 4));
         break;
+    case LINK_STATS:
+        mirror_write(srv->job, rank, payload + 4, len - 4);
+        break;
     case LINK_FAIL:
         job_fail(srv, 1, "host %s: %.*s", host->name, (int)(len < 1000 ? len : 1000),
                  (const char *)payload);
@@ -639,4 +642,5 @@ void hosts_close(struct run_job *job)
     free(hosts->host);
     free(hosts);
     job->hosts = NULL;
+    mirror_close_all();
 }
