@@ -1,0 +1,100 @@
+/*
+ * Locality for gasnet_getNodeInfo (spec 5.4.5), gathered once at attach.
+ *
+ * host: nodes whose gethostname() agrees share a host id, numbered 0, 1, ...
+ * in the order of each host's lowest node.
+ *
+ * supernode: the nodes whose segments a process can load and store
+ * directly.  On the shm transport every process maps every peer's region
+ * (nal/shm.c), so a job on one host is one supernode; on tcp a process maps
+ * only itself, so every node is its own supernode.  Each node reports the
+ * lowest node whose segment it maps (itself at worst) and the supernodes
+ * are numbered, like hosts, in the order of their lowest node -- so every
+ * node computes the same table.
+ *
+ * offset: where this process maps a peer's segment, less the peer's own
+ * address of it (ptl_direct_address of its RAR, as rma.c uses for direct
+ * copies, whether or not GP_DIRECT_RMA lets rma.c use it); 0 where unmapped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+#define HOSTNAME_BYTES 256
+
+struct locality {
+    char host[HOSTNAME_BYTES];
+    uint32_t lowest_mapped;
+};
+
+static gasnet_nodeinfo_t *table;
+
+/* The peer's segment as mapped here, NULL where it is not. */
+static void *mapped_segment(gasnet_node_t node)
+{
+    if (node == gpc.rank)
+        return gpc.seginfo[node].addr;
+    if (gpc.seginfo[node].size == 0)
+        return NULL;
+    return ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0, gpc.seginfo[node].size);
+}
+
+/* Numbers the distinct keys 0, 1, ... by first appearance (the lowest node). */
+static void number_by_first(const struct locality *all, int by_host, gasnet_node_t *out)
+{
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        gasnet_node_t next_id = 0, id = (gasnet_node_t)-1;
+        for (gasnet_node_t earlier = 0; earlier < node && id == (gasnet_node_t)-1; earlier++) {
+            int same = by_host ? strcmp(all[earlier].host, all[node].host) == 0
+                               : all[earlier].lowest_mapped == all[node].lowest_mapped;
+            if (same)
+                id = out[earlier];
+            else if (out[earlier] >= next_id)
+                next_id = out[earlier] + 1;
+        }
+        out[node] = id != (gasnet_node_t)-1 ? id : next_id;
+    }
+}
+
+int gpc_nodeinfo_setup(void)
+{
+    struct locality mine;
+    memset(&mine, 0, sizeof mine);
+    if (gethostname(mine.host, sizeof mine.host - 1) != 0)
+        strcpy(mine.host, "localhost");
+    mine.lowest_mapped = gpc.rank;
+    for (gasnet_node_t node = 0; node < gpc.rank; node++)
+        if (mapped_segment(node) != NULL) {
+            mine.lowest_mapped = node;
+            break;
+        }
+    struct locality *all = calloc(gpc.nodes, sizeof *all);
+    gasnet_node_t *ids = calloc(gpc.nodes, sizeof *ids);
+    table = calloc(gpc.nodes, sizeof *table);
+    if (all == NULL || ids == NULL || table == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
+        free(all);
+        free(ids);
+        return GASNET_ERR_RESOURCE;
+    }
+    number_by_first(all, 1, ids);
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+        table[node].host = ids[node];
+    number_by_first(all, 0, ids);
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        table[node].supernode = ids[node];
+        char *here = mapped_segment(node);
+        table[node].offset = here == NULL ? 0 : (uintptr_t)here - (uintptr_t)gpc.seginfo[node].addr;
+    }
+    free(all);
+    free(ids);
+    return GASNET_OK;
+}
+
+const gasnet_nodeinfo_t *gpc_nodeinfo(void)
+{
+    return table;
+}
