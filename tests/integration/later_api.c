@@ -311,7 +311,7 @@ static const size_t coll_sizes[] = { 0, 1, 5, 960, 961, 2000, 70000 };
 static int run_coll(int rounds)
 {
     gasnet_coll_init(NULL, 0, NULL, 0, 0);
-    size_t max = 70000 * (size_t)nodes;
+    size_t max = 70000 * (size_t)nodes + 1; /* and a guard byte */
     unsigned char *src = malloc(max), *dst = malloc(max);
     CHECK(src != NULL && dst != NULL, "malloc");
     unsigned round = 0, broadcasts = 0;
