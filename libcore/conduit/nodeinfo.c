@@ -2,7 +2,9 @@
  * Locality for gasnet_getNodeInfo (spec 5.4.5), gathered once at attach.
  *
  * host: nodes whose gethostname() agrees share a host id, numbered 0, 1, ...
- * in the order of each host's lowest node.
+ * in the order of each host's lowest node.  What travels is a 64-bit hash
+ * of the name, not the name: the allgather sends the whole table to every
+ * node, and 16 bytes a node keep that small at thousands of nodes.
  *
  * supernode: the nodes whose segments a process can load and store
  * directly.  On the shm transport every process maps every peer's region
@@ -27,9 +29,19 @@
 #define HOSTNAME_BYTES 256
 
 struct locality {
-    char host[HOSTNAME_BYTES];
+    uint64_t host_hash;
     uint32_t lowest_mapped;
+    uint32_t unused;
 };
+
+/* FNV-1a: distinct host names collide with probability 2^-64. */
+static uint64_t hash_name(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *name != '\0'; name++)
+        h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+    return h;
+}
 
 static gasnet_nodeinfo_t *table;
 
@@ -49,7 +61,7 @@ static void number_by_first(const struct locality *all, int by_host, gasnet_node
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         gasnet_node_t next_id = 0, id = (gasnet_node_t)-1;
         for (gasnet_node_t earlier = 0; earlier < node && id == (gasnet_node_t)-1; earlier++) {
-            int same = by_host ? strcmp(all[earlier].host, all[node].host) == 0
+            int same = by_host ? all[earlier].host_hash == all[node].host_hash
                                : all[earlier].lowest_mapped == all[node].lowest_mapped;
             if (same)
                 id = out[earlier];
@@ -63,9 +75,11 @@ static void number_by_first(const struct locality *all, int by_host, gasnet_node
 int gpc_nodeinfo_setup(void)
 {
     struct locality mine;
+    char host[HOSTNAME_BYTES] = { 0 };
     memset(&mine, 0, sizeof mine);
-    if (gethostname(mine.host, sizeof mine.host - 1) != 0)
-        strcpy(mine.host, "localhost");
+    if (gethostname(host, sizeof host - 1) != 0)
+        strcpy(host, "localhost");
+    mine.host_hash = hash_name(host);
     mine.lowest_mapped = gpc.rank;
     for (gasnet_node_t node = 0; node < gpc.rank; node++)
         if (mapped_segment(node) != NULL) {
