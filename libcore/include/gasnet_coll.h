@@ -43,7 +43,8 @@ typedef void *gasnet_coll_handle_t;
 #define GASNET_COLL_DST_IN_SEGMENT (1 << 9)
 #define GASNET_COLL_SRC_IN_SEGMENT (1 << 10)
 
-/* The function table of gasnet_coll_init (GASNet-1 reductions; gp keeps it). */
+/* The function table of gasnet_coll_init, for GASNet-1 reductions: accepted
+ * (and checked) so that clients build, but gp has no gasnet_coll_reduce. */
 typedef void (*gasnet_coll_reduce_fn_t)(void *results, size_t result_count,
                                         const void *left_operands, size_t left_count,
                                         const void *right_operands, size_t elem_size, int flags,
