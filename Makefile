@@ -128,6 +128,7 @@ demo: deps
 check: deps
 	$(MAKE) -j2 seq par asan pasan
 	$(MAKE) -j2 clang
+	$(MAKE) -j2 fuzz
 	@sh tests/run.sh $(BUILD) seq par asan pasan
 
 check-quick: seq
@@ -141,6 +142,25 @@ soak: deps
 
 clang:
 	$(MAKE) CC=clang BUILD=build-clang seq par
+
+# fuzz: libFuzzer targets (clang), built with ASan+UBSan; make check runs
+# each for FUZZ_SECONDS (tests/integration/fuzz.sh); longer runs by hand:
+#   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus
+FUZZ_SECONDS ?= 20
+FUZZ_DIR := build-fuzz
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -pthread -DGASNET_SEQ=1 -DGP_PAR=0 \
+  -fsanitize=address,undefined -fno-sanitize-recover=undefined -Ilibcore/include -Ilibcore \
+  -DGP_VERSION='"$(VERSION)"'
+FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/*.c))
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
+.SECONDARY: $(FUZZ_LIBOBJ)
+.PHONY: fuzz
+fuzz: $(FUZZ_TARGETS)
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
@@ -183,7 +203,7 @@ install: seq par
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
 
 clean:
-	rm -rf $(BUILD) build-clang
+	rm -rf $(BUILD) build-clang $(FUZZ_DIR)
 
 # env-man: regenerate man/man7/gp-env.7 from the configuration table (a test
 # fails while the committed page differs from what gp-check prints).

@@ -4,7 +4,7 @@
 # nothing when everything is present).
 set -e
 packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libncurses-dev libssl-dev
-          procps psmisc groff-base tmux"
+          procps psmisc groff-base tmux openssh-server openssh-client iproute2"
 missing=
 for pkg in $packages; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||

@@ -235,9 +235,9 @@ int main(int argc, char **argv)
     if (me == 0) {
         while (done_count < (int)nodes)
             gasnet_AMPoll();
-        const char *transport = getenv("GP_TRANSPORT"); /* gp's own default is shm */
+        const char *transport = getenv("GP_TRANSPORT"); /* unset: shm here, tcp to other hosts */
         printf("gp-demo: %u processes over %s, %u pair%s, rank 0 <-> rank %u%s\n", nodes,
-               transport && *transport ? transport : "shm", nodes == 1 ? 1 : half,
+               transport && *transport ? transport : "hybrid", nodes == 1 ? 1 : half,
                half > 1 ? "s" : "", peer,
                oversubscribed ? " (more processes than cores: waiters yield)" : "");
         printf("  AM Short round trip (0 args):          %8.3f us\n", lat[0]);
@@ -250,6 +250,10 @@ int main(int argc, char **argv)
                rma_bw[0][1]);
         printf("  get bandwidth 4 KiB / 1 MiB:           %8.0f / %.0f MB/s\n", rma_bw[1][0],
                rma_bw[1][1]);
+        fflush(stdout);
     }
+    /* gasnet_exit on any node ends every node: the others wait until rank 0 has printed. */
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
 }

@@ -11,6 +11,11 @@
  *   job.c          the process table and the exit policy
  *   shmclean.c     removal of the job's leftover shared-memory objects
  *   say.c          gp-run's own messages
+ *   hosts.c        the host list (--hostfile, GASNET_SSH_NODEFILE / _SERVERS), blocks of ranks
+ *   sshcmd.c       the remote shell's command line (GASNET_SSH_CMD, GASNET_SSH_OPTIONS)
+ *   link.c         the framed link between gp-run and its agent on each host
+ *   spawn_ssh.c    the ssh spawner, gp-run's side: one agent per host, its output and exits
+ *   agent.c        gp-run --agent, on each host: starts that host's ranks, relays for them
  */
 #ifndef GP_RUN_GP_RUN_H
 #define GP_RUN_GP_RUN_H
@@ -19,6 +24,7 @@
 #include "boot/keyproof.h"
 #include "boot/wire.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,9 +41,15 @@
 #define RUN_PROOF_TIMEOUT_S 10.0
 #define RUN_PROOF_TIMEOUT_TEXT "10 s"
 
+enum run_spawner { SPAWN_LOCAL, SPAWN_SSH };
+
 struct run_opts {
     int nprocs;
-    int nhosts;
+    int nhosts;       /* -N, or M of -n N:M; 0 if not given */
+    int spawner;      /* enum run_spawner */
+    char *hostfile;   /* --hostfile */
+    int tag_output;   /* --tag-output: "[rank] " before every line of output */
+    int agent;        /* --agent: run as the agent on a host (agent.c) */
     char *env_list;   /* -E: names only; the local spawner passes everything */
     int verbose;
     int test_only;
@@ -64,15 +76,19 @@ enum run_phase {
 };
 
 struct run_proc {
-    pid_t pid;        /* 0: never started */
+    pid_t pid;        /* 0: never started; with ssh, the pid on its host */
+    int host;         /* index in the host list (ssh spawner), else 0 */
     int running;
     int conn;         /* its control connection (index), -1 if none */
     int joined;       /* said HELLO */
     int finished;     /* said FINI */
 };
 
+struct run_hosts;
+
 struct run_job {
     int nprocs;
+    struct run_hosts *hosts;  /* the ssh spawner's agents; NULL for the local spawner */
     char jobid[GP_BOOT_JOBID_LEN + 1];
     uint8_t key[GP_KEY_LEN];
     struct run_proc *procs;
@@ -133,13 +149,61 @@ void job_stop(struct run_job *job, int stopped);
 void job_tick(struct run_job *job, double now);
 int job_exit_status(const struct run_job *job);
 
+void job_rank_ended(struct run_server *srv, int rank, int status);
+/* A rank that can no longer be heard of (its host was lost): ends it as failed. */
+void job_rank_lost(struct run_server *srv, int rank);
+
 /* spawn_local.c */
 void spawn_describe(const struct run_job *job, const struct run_opts *opts, const char *addr);
 int spawn_local(struct run_job *job, const struct run_opts *opts, const char *addr,
                 const sigset_t *child_mask);
+/* What spawn_local and the agent share. */
+char **spawn_base_env(size_t *base, char *const *extra_deny);
+int spawn_key_pipe(const uint8_t key[GP_KEY_LEN]);
+/* Forks rank's process with the launcher variables in envp[base..]; its pid, or -1. */
+pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t base,
+                 const char *addr, const char *jobid, int nprocs, int rank,
+                 const uint8_t key[GP_KEY_LEN], pid_t *pgid, const sigset_t *child_mask,
+                 int stdin_fd, int stdout_fd, int stderr_fd);
+
+/* hosts.c */
+struct host_list {
+    char **names;
+    int count;
+    char source[300];  /* where the list came from, for messages */
+};
+int hosts_load(const struct run_opts *opts, struct host_list *list);
+void hosts_free(struct host_list *list);
+/* The first rank of host h when nprocs ranks go over nhosts hosts in blocks. */
+int hosts_first_rank(int nprocs, int nhosts, int h);
+
+/* sshcmd.c: argv for running remote_cmd on host; NULL after saying why. */
+char **sshcmd_build(const char *host, const char *remote_cmd);
+void sshcmd_free(char **argv);
+/* Splits text into words the way sh does with quotes and backslashes; NULL if unbalanced. */
+char **sshcmd_split(const char *text, const char **why);
+/* word quoted for a remote shell (malloc'd). */
+char *sshcmd_quote(const char *word);
+
+/* spawn_ssh.c */
+int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_t *child_mask);
+/* Poll set of the agents: adds to pfds from index at, returns the new count. */
+int hosts_pollfds(struct run_server *srv, struct pollfd *pfds, int at);
+void hosts_service(struct run_server *srv, struct pollfd *pfds, int from, int to);
+/* An ssh process (or the agent started locally) ended: 1 if it was one. */
+int hosts_reaped(struct run_server *srv, pid_t pid, int status);
+void hosts_signal(struct run_job *job, int sig);
+void hosts_tick(struct run_server *srv, double now);
+int hosts_active(const struct run_server *srv);
+int hosts_max_fds(const struct run_job *job);
+void hosts_close(struct run_job *job);
+
+/* agent.c */
+int agent_main(void);
 
 /* server.c */
-int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask);
+/* remote: listen on every interface (ssh spawner), else on loopback only. */
+int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask, int remote);
 void server_run(struct run_server *srv);
 void server_close(struct run_server *srv);
 

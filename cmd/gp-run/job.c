@@ -95,6 +95,13 @@ static const char *running_ranks(const struct run_job *job)
  */
 static void signal_job(struct run_job *job, int sig)
 {
+    if (job->hosts != NULL) {
+        /* The agents pass it on to their hosts' process groups. */
+        hosts_signal(job, sig);
+        if (sig < 64)
+            job->sent_signals |= UINT64_C(1) << sig;
+        return;
+    }
     int in_group = 0;
     for (int rank = 0; rank < job->nprocs; rank++)
         if (job->procs[rank].running && getpgid(job->procs[rank].pid) == job->pgid)
@@ -163,8 +170,27 @@ static void killed(struct run_job *job, int rank, int sig)
 
 void job_reaped(struct run_server *srv, pid_t pid, int status)
 {
+    if (srv->job->hosts != NULL) {
+        hosts_reaped(srv, pid, status);
+        return;
+    }
+    job_rank_ended(srv, job_rank_of(srv->job, pid), status);
+}
+
+void job_rank_lost(struct run_server *srv, int rank)
+{
     struct run_job *job = srv->job;
-    int rank = job_rank_of(job, pid);
+    if (rank < 0 || !job->procs[rank].running)
+        return;
+    job->procs[rank].running = 0;
+    job->running--;
+    decide(job, 1);
+    gather_check_stuck(srv);
+}
+
+void job_rank_ended(struct run_server *srv, int rank, int status)
+{
+    struct run_job *job = srv->job;
     if (rank < 0 || !job->procs[rank].running)
         return;
     /* An ABORT sent just before the exit must count before the exit does. */
@@ -221,6 +247,12 @@ void job_interrupt(struct run_job *job, int sig)
 
 void job_stop(struct run_job *job, int stopped)
 {
+    if (job->hosts != NULL) {
+        hosts_signal(job, stopped ? SIGTSTP : SIGCONT);
+        if (stopped)
+            kill(getpid(), SIGSTOP);
+        return;
+    }
     /* The job has its own process group, so the terminal's stop and
      * continue reach only gp-run: carry them over. */
     if (job->pgid > 0)

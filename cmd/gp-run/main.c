@@ -35,15 +35,22 @@ static int run_job(struct run_job *job, const struct run_opts *opts)
 {
     struct run_server srv;
     sigset_t child_mask;
-    if (server_open(&srv, job, &child_mask) != 0) {
+    if (server_open(&srv, job, &child_mask, opts->spawner == SPAWN_SSH) != 0) {
         server_close(&srv);
         return 1;
     }
-    spawn_describe(job, opts, srv.addr);
-    if (spawn_local(job, opts, srv.addr, &child_mask) != 0)
+    int started;
+    if (opts->spawner == SPAWN_SSH) {
+        started = spawn_ssh(&srv, opts, &child_mask);
+    } else {
+        spawn_describe(job, opts, srv.addr);
+        started = spawn_local(job, opts, srv.addr, &child_mask);
+    }
+    if (started != 0)
         job_fail(&srv, 1, "the job could not be started in full");
     server_run(&srv);
     server_close(&srv);
+    hosts_close(job);
     shm_cleanup(job->jobid, opts->keep);
     int status = job_exit_status(job);
     run_note("job %s ended with exit status %d", job->jobid, status);
@@ -57,6 +64,10 @@ int main(int argc, char **argv)
     double timeout = 0;
     memset(&opts, 0, sizeof opts);
     int status = run_parse_options(argc, (const char **)argv, &opts);
+    if (status == RUN_CONTINUE && opts.agent) {
+        run_free_options(&opts);
+        return agent_main();
+    }
     if (status == RUN_CONTINUE) {
         run_verbose = opts.verbose;
         status = exit_timeout(opts.nprocs, &timeout) != 0 ? RUN_EXIT_USAGE : RUN_CONTINUE;

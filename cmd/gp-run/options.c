@@ -1,7 +1,8 @@
 /*
  * gp-run's command line, in the form of GASNet's gasnetrun (seed 003):
  *
- *   gp-run -n N [-N hosts] [-E VAR1,VAR2] [-v] [-t] [-k] [--spawner=local] [--] prog [args]
+ *   gp-run -n N[:M] [-N M] [--hostfile FILE] [-E VAR1,VAR2] [-v] [-t] [-k]
+ *          [--spawner=local|ssh] [--tag-output] [--] prog [args]
  *
  * Options end at the program name (POSIXLY_CORRECT parsing), so the
  * program's own options are never taken for gp-run's.  Every mistake is
@@ -22,13 +23,21 @@
 #include <unistd.h>
 
 enum { OPT_NPROCS = 1, OPT_NHOSTS, OPT_ENV, OPT_VERBOSE, OPT_TEST, OPT_KEEP, OPT_SPAWNER,
-       OPT_HELP, OPT_VERSION };
+       OPT_HOSTFILE, OPT_TAG, OPT_AGENT, OPT_HELP, OPT_VERSION };
 
 static const struct poptOption option_table[] = {
     { "np", 'n', POPT_ARG_STRING, NULL, OPT_NPROCS,
-      "number of processes to run (required)", "N" },
+      "number of processes to run (required); N:M also says the number of hosts", "N[:M]" },
     { "nodes", 'N', POPT_ARG_STRING, NULL, OPT_NHOSTS,
-      "number of hosts to run on (only 1 until ssh spawning exists)", "N" },
+      "number of hosts to run on (ssh spawner; default: one per process, at most the list)",
+      "M" },
+    { "hostfile", '\0', POPT_ARG_STRING, NULL, OPT_HOSTFILE,
+      "hosts to run on, one per line (else GASNET_SSH_NODEFILE, then GASNET_SSH_SERVERS); "
+      "implies --spawner=ssh", "FILE" },
+    { "tag-output", '\0', POPT_ARG_NONE, NULL, OPT_TAG,
+      "prefix every line the processes print with [rank] (ssh spawner)", NULL },
+    { "agent", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_AGENT,
+      "run as gp-run's agent on a host (started by gp-run over ssh)", NULL },
     { NULL, 'E', POPT_ARG_STRING, NULL, OPT_ENV,
       "environment variables to propagate (the local spawner propagates all of them)",
       "VAR1[,VAR2...]" },
@@ -39,7 +48,8 @@ static const struct poptOption option_table[] = {
     { "keep", 'k', POPT_ARG_NONE, NULL, OPT_KEEP,
       "keep the job's temporary files (its /dev/shm objects) (implies -v)", NULL },
     { "spawner", '\0', POPT_ARG_STRING | POPT_ARGFLAG_ONEDASH, NULL, OPT_SPAWNER,
-      "how to start the processes: local (the default; ssh comes later)", "local" },
+      "how to start the processes: local (this host, the default) or ssh (the hosts of "
+      "--hostfile, GASNET_SSH_NODEFILE or GASNET_SSH_SERVERS)", "local|ssh" },
     { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
     { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
     POPT_TABLEEND
@@ -76,15 +86,36 @@ static int check_env_list(const char *text)
     }
 }
 
-static int check_spawner(const char *where, const char *name)
+static int check_spawner(const char *where, const char *name, struct run_opts *opts)
 {
-    if (strcmp(name, "local") == 0)
+    if (strcmp(name, "local") == 0 || strcmp(name, "ssh") == 0) {
+        opts->spawner = strcmp(name, "ssh") == 0 ? SPAWN_SSH : SPAWN_LOCAL;
         return 0;
-    if (strcmp(name, "ssh") == 0)
-        run_say("%s=ssh: the ssh spawner is not available yet; only 'local' is", where);
+    }
+    if (strcmp(name, "mpi") == 0 || strcmp(name, "pmix") == 0)
+        run_say("%s=%s: not available in this gp-run; accepted: local, ssh", where, name);
     else
-        run_say("%s=%s: unknown spawner; accepted: local", where, name);
+        run_say("%s=%s: unknown spawner; accepted: local, ssh", where, name);
     return -1;
+}
+
+/* -n N or -n N:M (seed 004: N processes over M hosts). */
+static int parse_nprocs(const char *text, struct run_opts *opts)
+{
+    const char *colon = strchr(text, ':');
+    if (colon == NULL)
+        return parse_count("-n", text, RUN_MAX_PROCS, &opts->nprocs);
+    char count[32];
+    if ((size_t)(colon - text) >= sizeof count) {
+        run_say("-n '%s': expected N or N:M, whole numbers", text);
+        return -1;
+    }
+    memcpy(count, text, (size_t)(colon - text));
+    count[colon - text] = '\0';
+    if (parse_count("-n", count, RUN_MAX_PROCS, &opts->nprocs) != 0 ||
+        parse_count("-n N:M, M", colon + 1, RUN_MAX_PROCS, &opts->nhosts) != 0)
+        return -1;
+    return 0;
 }
 
 /* path is an executable regular file: 0, or an errno value. */
@@ -139,8 +170,13 @@ static int take_option(poptContext ctx, int which, const char *arg, struct run_o
 {
     switch (which) {
     case OPT_NPROCS:
-        return parse_count("-n", arg, RUN_MAX_PROCS, &opts->nprocs) ? RUN_EXIT_USAGE
-                                                                     : RUN_CONTINUE;
+        return parse_nprocs(arg, opts) ? RUN_EXIT_USAGE : RUN_CONTINUE;
+    case OPT_HOSTFILE:
+        free(opts->hostfile);
+        opts->hostfile = strdup(arg);
+        return RUN_CONTINUE;
+    case OPT_TAG: opts->tag_output = 1; return RUN_CONTINUE;
+    case OPT_AGENT: opts->agent = 1; return RUN_CONTINUE;
     case OPT_NHOSTS:
         return parse_count("-N", arg, RUN_MAX_PROCS, &opts->nhosts) ? RUN_EXIT_USAGE
                                                                      : RUN_CONTINUE;
@@ -155,7 +191,7 @@ static int take_option(poptContext ctx, int which, const char *arg, struct run_o
         return RUN_CONTINUE;
     case OPT_SPAWNER:
         *spawner_given = 1;
-        return check_spawner("--spawner", arg) ? RUN_EXIT_USAGE : RUN_CONTINUE;
+        return check_spawner("--spawner", arg, opts) ? RUN_EXIT_USAGE : RUN_CONTINUE;
     case OPT_HELP: print_help(ctx); return 0;
     case OPT_VERSION: printf("gp-run (gp) " GP_VERSION "\n"); return 0;
     default: return RUN_EXIT_USAGE;
@@ -165,12 +201,27 @@ static int take_option(poptContext ctx, int which, const char *arg, struct run_o
 /* After the options: -n given, -N acceptable, a program that exists. */
 static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
 {
+    if (opts->agent)
+        return RUN_CONTINUE; /* the job comes over the link */
     const char *env_spawner = gp_config_getenv("GASNET_SPAWNER");
-    if (!spawner_given && env_spawner != NULL && check_spawner("GASNET_SPAWNER", env_spawner))
+    if (!spawner_given && env_spawner != NULL && *env_spawner != '\0' &&
+        check_spawner("GASNET_SPAWNER", env_spawner, opts))
         return RUN_EXIT_USAGE;
-    if (opts->nhosts > 1) {
-        run_say("-N %d: only one host (-N 1) can be used until ssh spawning exists",
-                opts->nhosts);
+    if (!spawner_given && opts->hostfile != NULL)
+        opts->spawner = SPAWN_SSH;
+    if (opts->spawner == SPAWN_LOCAL && opts->hostfile != NULL) {
+        run_say("--hostfile %s: the local spawner runs everything on this host; use "
+                "--spawner=ssh (or drop --spawner=local)", opts->hostfile);
+        return RUN_EXIT_USAGE;
+    }
+    if (opts->spawner == SPAWN_LOCAL && opts->nhosts > 1) {
+        run_say("-N %d: the local spawner runs on this host only; use --spawner=ssh with "
+                "--hostfile, GASNET_SSH_NODEFILE or GASNET_SSH_SERVERS", opts->nhosts);
+        return RUN_EXIT_USAGE;
+    }
+    if (opts->spawner == SPAWN_LOCAL && opts->tag_output) {
+        run_say("--tag-output: only the ssh spawner relays the processes' output (the local "
+                "spawner lets them write to the terminal directly)");
         return RUN_EXIT_USAGE;
     }
     const char **rest = poptGetArgs(ctx);
@@ -225,4 +276,5 @@ void run_free_options(struct run_opts *opts)
     free(opts->argv);
     free(opts->prog_path);
     free(opts->env_list);
+    free(opts->hostfile);
 }

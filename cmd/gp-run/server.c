@@ -8,7 +8,10 @@
  * no async-signal-safety concerns.  Within one wake-up the connections are
  * read first: a process that sends ABORT and then exits must be seen to
  * abort, not merely to exit.  The listener is bound to 127.0.0.1 on an
- * ephemeral port, which is all the local spawner needs.
+ * ephemeral port for the local spawner; for the ssh spawner it listens on
+ * every interface, IPv6 and IPv4 (ranks on other hosts connect to the
+ * address their remote shell came from), and every connection must still
+ * prove the job key before it is heard.
  */
 #include "gp_run.h"
 
@@ -48,6 +51,38 @@ static int open_signals(sigset_t *saved_mask)
     return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+/* Every interface, dual-stack where IPv6 exists, else every IPv4 one. */
+static int open_any_listener(char *addr, size_t addr_len, int backlog)
+{
+    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd >= 0) {
+        int off = 0;
+        struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = in6addr_any };
+        socklen_t len = sizeof sin6;
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        if (bind(fd, (struct sockaddr *)&sin6, sizeof sin6) == 0 && listen(fd, backlog) == 0 &&
+            getsockname(fd, (struct sockaddr *)&sin6, &len) == 0) {
+            snprintf(addr, addr_len, "[::]:%d", ntohs(sin6.sin6_port));
+            return fd;
+        }
+        close(fd);
+    }
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
+    socklen_t sin_len = sizeof sin;
+    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, backlog) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sin, &sin_len) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    snprintf(addr, addr_len, "0.0.0.0:%d", ntohs(sin.sin_port));
+    return fd;
+}
+
 static int open_listener(char *addr, size_t addr_len, int backlog)
 {
     struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = 0 };
@@ -67,7 +102,7 @@ static int open_listener(char *addr, size_t addr_len, int backlog)
     return fd;
 }
 
-int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask)
+int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mask, int remote)
 {
     memset(srv, 0, sizeof *srv);
     srv->job = job;
@@ -77,9 +112,12 @@ int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mas
         run_say("cannot set up signal handling (signalfd): %m");
         return -1;
     }
-    srv->listen_fd = open_listener(srv->addr, sizeof srv->addr, job->nprocs + RUN_MAX_UNPROVEN);
+    int backlog = job->nprocs + RUN_MAX_UNPROVEN;
+    srv->listen_fd = remote ? open_any_listener(srv->addr, sizeof srv->addr, backlog)
+                            : open_listener(srv->addr, sizeof srv->addr, backlog);
     if (srv->listen_fd < 0) {
-        run_say("cannot listen on 127.0.0.1 for the control channel: %m");
+        run_say("cannot listen on %s for the control channel: %m",
+                remote ? "every interface" : "127.0.0.1");
         return -1;
     }
     srv->nconns = job->nprocs + RUN_MAX_UNPROVEN;
@@ -148,28 +186,35 @@ static int next_timeout_ms(const struct run_server *srv, double now)
 
 void server_run(struct run_server *srv)
 {
-    int npoll = 2 + srv->nconns;
+    int nconn_fds = 2 + srv->nconns;
+    int npoll = nconn_fds + hosts_max_fds(srv->job);
     struct pollfd *pfds = calloc((size_t)npoll, sizeof *pfds);
     if (pfds == NULL) {
         job_fail(srv, 1, "out of memory for the event loop");
         npoll = 0;
     }
-    while (npoll > 0 && srv->job->running > 0) {
+    while (npoll > 0 && (srv->job->running > 0 || hosts_active(srv))) {
         pfds[0] = (struct pollfd){ .fd = srv->signal_fd, .events = POLLIN };
         pfds[1] = (struct pollfd){ .fd = srv->listen_fd, .events = POLLIN };
         for (int i = 0; i < srv->nconns; i++)
             pfds[2 + i] = (struct pollfd){ .fd = srv->conns[i].fd, .events = POLLIN };
-        if (poll(pfds, (nfds_t)npoll, next_timeout_ms(srv, run_now())) < 0 && errno != EINTR)
+        int used = hosts_pollfds(srv, pfds, nconn_fds);
+        int timeout_ms = next_timeout_ms(srv, run_now());
+        if (srv->job->hosts != NULL && (timeout_ms < 0 || timeout_ms > 500))
+            timeout_ms = 500; /* the hosts' answer deadlines */
+        if (poll(pfds, (nfds_t)used, timeout_ms) < 0 && errno != EINTR)
             run_say("poll: %m");
         for (int i = 0; i < srv->nconns; i++)
             if (pfds[2 + i].revents != 0 && srv->conns[i].fd == pfds[2 + i].fd)
                 conn_service(srv, i);
+        hosts_service(srv, pfds, nconn_fds, used);
         if (pfds[1].revents != 0)
             conn_accept(srv);
         if (pfds[0].revents != 0)
             on_signals(srv);
         double now = run_now();
         job_tick(srv->job, now);
+        hosts_tick(srv, now);
         conn_expire(srv, now);
     }
     free(pfds);

@@ -39,15 +39,21 @@ struct job_env {
     char text[ENV_COUNT][96];
 };
 
-static void fill_job_env(struct job_env *env, const struct run_job *job, const char *addr,
-                         int rank, const char *key_fd)
+static void fill_env(struct job_env *env, const char *jobid, int nprocs, const char *addr,
+                     int rank, const char *key_fd)
 {
     memset(env, 0, sizeof *env);
     snprintf(env->text[ENV_ADDR], sizeof env->text[0], "GP_BOOT_ADDR=%s", addr);
     snprintf(env->text[ENV_RANK], sizeof env->text[0], "GP_RANK=%d", rank);
-    snprintf(env->text[ENV_SIZE], sizeof env->text[0], "GP_SIZE=%d", job->nprocs);
-    snprintf(env->text[ENV_JOBID], sizeof env->text[0], "GP_JOBID=%s", job->jobid);
+    snprintf(env->text[ENV_SIZE], sizeof env->text[0], "GP_SIZE=%d", nprocs);
+    snprintf(env->text[ENV_JOBID], sizeof env->text[0], "GP_JOBID=%s", jobid);
     snprintf(env->text[ENV_KEY_FD], sizeof env->text[0], "GP_BOOT_KEY_FD=%s", key_fd);
+}
+
+static void fill_job_env(struct job_env *env, const struct run_job *job, const char *addr,
+                         int rank, const char *key_fd)
+{
+    fill_env(env, job->jobid, job->nprocs, addr, rank, key_fd);
 }
 
 static int is_launcher_var(const char *entry)
@@ -60,8 +66,19 @@ static int is_launcher_var(const char *entry)
     return 0;
 }
 
-/* environ without launcher variables, with ENV_COUNT slots and a NULL after. */
-static char **base_env(size_t *base)
+static int is_denied(const char *entry, char *const *deny)
+{
+    for (size_t i = 0; deny != NULL && deny[i] != NULL; i++) {
+        size_t len = strlen(deny[i]);
+        if (strncmp(entry, deny[i], len) == 0 && entry[len] == '=')
+            return 1;
+    }
+    return 0;
+}
+
+/* environ without launcher variables (and those named in extra_deny), with
+ * ENV_COUNT slots and a NULL after. */
+char **spawn_base_env(size_t *base, char *const *extra_deny)
 {
     size_t count = 0, kept = 0;
     while (environ[count] != NULL)
@@ -70,7 +87,7 @@ static char **base_env(size_t *base)
     if (envp == NULL)
         return NULL;
     for (size_t i = 0; i < count; i++)
-        if (!is_launcher_var(environ[i]))
+        if (!is_launcher_var(environ[i]) && !is_denied(environ[i], extra_deny))
             envp[kept++] = environ[i];
     *base = kept;
     return envp;
@@ -153,16 +170,19 @@ void spawn_describe(const struct run_job *job, const struct run_opts *opts, cons
     }
 }
 
-static _Noreturn void exec_child(const struct run_opts *opts, char **envp, int rank,
-                                 int key_fd, pid_t pgid, pid_t launcher,
-                                 const sigset_t *child_mask)
+static _Noreturn void exec_child(const char *prog_path, char *const *argv, char **envp,
+                                 int rank, int key_fd, pid_t pgid, pid_t launcher,
+                                 const sigset_t *child_mask, const int stdio[3])
 {
     setpgid(0, pgid);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher)
-        _exit(127); /* gp-run is already gone: don't start an orphan */
+        _exit(127); /* the launcher is already gone: don't start an orphan */
     signal(SIGPIPE, SIG_DFL);
     sigprocmask(SIG_SETMASK, child_mask, NULL);
-    if (rank != 0 || isatty(STDIN_FILENO)) {
+    for (int i = 0; i < 3; i++)
+        if (stdio[i] >= 0 && stdio[i] != i)
+            dup2(stdio[i], i);
+    if (stdio[0] < 0 && (rank != 0 || isatty(STDIN_FILENO))) {
         int null_fd = open("/dev/null", O_RDONLY);
         if (null_fd > 0) {
             dup2(null_fd, STDIN_FILENO);
@@ -170,19 +190,18 @@ static _Noreturn void exec_child(const struct run_opts *opts, char **envp, int r
         }
     }
     fcntl(key_fd, F_SETFD, 0);
-    execve(opts->prog_path, opts->argv, envp);
-    run_say("rank %d: cannot execute %s: %m", rank, opts->prog_path);
+    execve(prog_path, argv, envp);
+    run_say("rank %d: cannot execute %s: %m", rank, prog_path);
     _exit(127);
 }
 
-/* A pipe holding the key, write end closed; the read end, or -1. */
-static int key_pipe(const struct run_job *job)
+int spawn_key_pipe(const uint8_t key[GP_KEY_LEN])
 {
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0)
         return -1;
     /* 32 bytes fit in any pipe's buffer, so this write never blocks. */
-    int status = gp_wire_write_full(ends[1], job->key, sizeof job->key, NULL, 0);
+    int status = gp_wire_write_full(ends[1], key, GP_KEY_LEN, NULL, 0);
     close(ends[1]);
     if (status != GP_WIRE_OK) {
         close(ends[0]);
@@ -191,36 +210,52 @@ static int key_pipe(const struct run_job *job)
     return ends[0];
 }
 
-static int spawn_one(struct run_job *job, const struct run_opts *opts, const char *addr,
-                     char **envp, size_t base, int rank, const sigset_t *child_mask)
+pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t base,
+                 const char *addr, const char *jobid, int nprocs, int rank,
+                 const uint8_t key[GP_KEY_LEN], pid_t *pgid, const sigset_t *child_mask,
+                 int stdin_fd, int stdout_fd, int stderr_fd)
 {
     struct job_env env;
     char key_fd_text[16];
-    int key_fd = key_pipe(job);
+    int key_fd = spawn_key_pipe(key);
     if (key_fd < 0) {
         run_say("cannot start rank %d: no pipe for the job key: %m", rank);
         return -1;
     }
     snprintf(key_fd_text, sizeof key_fd_text, "%d", key_fd);
-    fill_job_env(&env, job, addr, rank, key_fd_text);
+    fill_env(&env, jobid, nprocs, addr, rank, key_fd_text);
     for (int i = 0; i < ENV_COUNT; i++)
         envp[base + (size_t)i] = env.text[i];
-    if (opts->verbose)
-        describe_rank(&env, opts, rank);
+    const int stdio[3] = { stdin_fd, stdout_fd, stderr_fd };
     pid_t launcher = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        exec_child(opts, envp, rank, key_fd, job->pgid, launcher, child_mask);
+        exec_child(prog_path, argv, envp, rank, key_fd, *pgid, launcher, child_mask, stdio);
     int fork_errno = errno;
     close(key_fd);
     if (pid < 0) {
         run_say("cannot start rank %d: fork: %s", rank, strerror(fork_errno));
         return -1;
     }
-    if (job->pgid == 0)
-        job->pgid = pid;
+    if (*pgid == 0)
+        *pgid = pid;
     /* Also here, so the group is right whichever of parent and child runs first. */
-    setpgid(pid, job->pgid);
+    setpgid(pid, *pgid);
+    return pid;
+}
+
+static int spawn_one(struct run_job *job, const struct run_opts *opts, const char *addr,
+                     char **envp, size_t base, int rank, const sigset_t *child_mask)
+{
+    if (opts->verbose) {
+        struct job_env env;
+        fill_job_env(&env, job, addr, rank, "<fd>");
+        describe_rank(&env, opts, rank);
+    }
+    pid_t pid = spawn_rank(opts->prog_path, opts->argv, envp, base, addr, job->jobid,
+                           job->nprocs, rank, job->key, &job->pgid, child_mask, -1, -1, -1);
+    if (pid < 0)
+        return -1;
     job->procs[rank].pid = pid;
     job->procs[rank].running = 1;
     job->running++;
@@ -231,7 +266,7 @@ int spawn_local(struct run_job *job, const struct run_opts *opts, const char *ad
                 const sigset_t *child_mask)
 {
     size_t base;
-    char **envp = base_env(&base);
+    char **envp = spawn_base_env(&base, NULL);
     if (envp == NULL) {
         run_say("out of memory building the job's environment");
         return -1;

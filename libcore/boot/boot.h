@@ -49,6 +49,27 @@ const char *gp_boot_jobid(void);
  */
 const uint8_t *gp_boot_key(void);
 
+/*
+ * The IPv4 address (network byte order) this process reaches gp-run from:
+ * the interface facing the launcher.  Loopback for a singleton or when
+ * gp-run is on this host.
+ */
+void gp_boot_local_ipv4(uint32_t *ipv4);
+
+/* Bytes of a host identity, with its terminating NUL. */
+#define GP_BOOT_HOST_ID_LEN 128
+/*
+ * Processes with equal identities can map each other's shared memory:
+ * GP_HOST_ID when set, else hostname and kernel boot id (boot/locality.c).
+ */
+void gp_boot_host_identity(char *out, size_t len);
+
+/*
+ * hook(arg) runs over and over while a collective waits for gp-run's answer
+ * (the ptl layer makes transport progress there); NULL removes it.
+ */
+void gp_boot_set_wait_hook(void (*hook)(void *arg), void *arg);
+
 /* Each rank contributes len bytes; all receives size*len bytes, rank order. */
 int gp_boot_allgather(const void *mine, void *all, size_t len);
 int gp_boot_barrier(void);

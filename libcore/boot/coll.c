@@ -9,6 +9,10 @@
  * limit -- a rank may compute for hours before it reaches the barrier --
  * but a channel that closes while we wait is fatal: gp-run is gone, and
  * with it any chance of completing the job.
+ *
+ * While a round waits, the transports keep moving (the wait hook): a peer
+ * may be waiting for this process to serve its put or get over tcp before
+ * it can reach the same round.
  */
 #include "boot/bootint.h"
 
@@ -16,8 +20,34 @@
 #include "gasnet.h"
 #include "util/log.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Work to do while a round waits (see gp_boot_set_wait_hook). */
+static void (*wait_hook)(void *);
+static void *wait_hook_arg;
+
+void gp_boot_set_wait_hook(void (*hook)(void *arg), void *arg)
+{
+    wait_hook_arg = arg;
+    wait_hook = hook;
+}
+
+/* Waits until the answer starts to arrive, running the wait hook meanwhile. */
+static void await_readable(void)
+{
+    if (wait_hook == NULL)
+        return; /* the blocking read below waits */
+    struct pollfd pfd = { .fd = gp_boot.fd, .events = POLLIN };
+    for (;;) {
+        wait_hook(wait_hook_arg);
+        int n = poll(&pfd, 1, 1);
+        if (n > 0 || (n < 0 && errno != EINTR))
+            return;
+    }
+}
 
 /* Fatal: gp-run broke off the round, or vanished. */
 static _Noreturn void round_lost(uint32_t kind, int status)
@@ -34,6 +64,7 @@ static void await_result(uint32_t kind, void *result, uint32_t result_len)
 {
     uint8_t raw[GP_WIRE_HDR_LEN];
     struct gp_wire_hdr hdr;
+    await_readable();
     int status = gp_wire_read_full(gp_boot.fd, raw, sizeof raw, -1);
     if (status != GP_WIRE_OK)
         round_lost(kind, status);

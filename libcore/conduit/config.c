@@ -234,7 +234,16 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GP_TRANSPORT", .type = GP_CFG_STRING, .default_text = NULL,
       .choices = "shm|tcp|ibv", .transport = "all", .offset = FIELD(gp_transport),
       .unset_means = "automatic",
-      .doc = "force one transport for every peer; unset picks per peer (shm on the same host)" },
+      .doc = "force one transport for every peer; unset picks per peer (shm on the same host, "
+             "tcp to other hosts)" },
+    { .name = "GP_TCP_ADDR", .type = GP_CFG_STRING, .default_text = NULL, .transport = "tcp",
+      .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
+      .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "
+             "its peers" },
+    { .name = "GP_HOST_ID", .type = GP_CFG_STRING, .default_text = NULL, .transport = "all",
+      .offset = FIELD(gp_host_id), .unset_means = "hostname and kernel boot id",
+      .doc = "host identity: processes with the same one share memory (shm), the others use "
+             "tcp; set it per host when the default can't tell hosts apart" },
     { .name = "GP_DIRECT_RMA", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
       .offset = FIELD(gp_direct_rma),
       .doc = "puts and gets to a peer whose segment is mapped here are plain copies; 0 sends "
@@ -279,7 +288,12 @@ static const struct gp_cfg_row rows[] = {
       .doc = "working directory on the compute nodes (default: the current directory)" },
     { .name = "GASNET_SSH_OUT_DEGREE", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
-      .doc = "fan-out of the tree of remote shells that spawns the job" },
+      .doc = "fan-out of GASNet's tree of remote shells; gp-run fans out flat to up to 256 "
+             "hosts (gp-run(1)), so it has no effect" },
+    { .name = "GP_SSH_TIMEOUT", .type = GP_CFG_DOUBLE, .default_text = "30", .min = 1,
+      .max = 3600, .transport = "launcher", .offset = FIELD(gp_ssh_timeout),
+      .doc = "seconds gp-run waits for each host's agent to answer over the remote shell "
+             "before it calls the host unreachable" },
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])

@@ -104,6 +104,9 @@ struct gp_config {
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;
+    const char *gp_tcp_addr;
+    double gp_ssh_timeout;
+    const char *gp_host_id;
     int     gp_direct_rma;
 };
 

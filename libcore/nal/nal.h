@@ -50,6 +50,7 @@ const char *nal_names(void);
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
 int nal_no_progress(struct ptl_ni *ni);
 
+extern const struct nal_ops nal_hybrid_ops;
 extern const struct nal_ops nal_shm_ops;
 extern const struct nal_ops nal_tcp_ops;
 extern const struct nal_ops nal_loop_ops;

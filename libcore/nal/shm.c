@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "ptl/ni.h"
+#include "nal/shm.h"
 #include "util/log.h"
 
 struct shm_address {
@@ -28,10 +28,6 @@ struct shm_address {
     uint64_t pid;
 };
 
-struct shm_state {
-    char name[64];
-    int unlinked;
-};
 
 static void object_name(char *buf, size_t len, int rank)
 {
@@ -50,12 +46,9 @@ static int reserve_space(int fd, const char *name, uint64_t bytes)
     return PTL_NO_SPACE;
 }
 
-static int shm_region_create(struct ptl_ni *ni, uint64_t bytes)
+int shm_object_create(struct ptl_ni *ni, struct shm_object *state)
 {
-    struct shm_state *state = calloc(1, sizeof *state);
-    if (state == NULL)
-        return PTL_NO_SPACE;
-    ni->nal_state = state;
+    uint64_t bytes = ni->region_bytes;
     object_name(state->name, sizeof state->name, ni->rank);
     int fd = shm_open(state->name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
@@ -82,7 +75,24 @@ static int shm_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static void *map_peer(int rank, uint64_t bytes)
+void shm_object_unlink(struct shm_object *object)
+{
+    if (!object->unlinked)
+        shm_unlink(object->name);
+    object->unlinked = 1;
+}
+
+static int shm_region_create(struct ptl_ni *ni, uint64_t bytes)
+{
+    struct shm_object *state = calloc(1, sizeof *state);
+    if (state == NULL)
+        return PTL_NO_SPACE;
+    ni->nal_state = state;
+    ni->region_bytes = bytes;
+    return shm_object_create(ni, state);
+}
+
+void *shm_map_peer(int rank, uint64_t bytes)
 {
     char name[64];
     object_name(name, sizeof name, rank);
@@ -120,7 +130,7 @@ static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
             ni->peer_region[rank] = ni->region;
             continue;
         }
-        ni->peer_region[rank] = map_peer(rank, addresses[rank].region_bytes);
+        ni->peer_region[rank] = shm_map_peer(rank, addresses[rank].region_bytes);
         if (ni->peer_region[rank] == NULL)
             return PTL_FAIL;
     }
@@ -129,7 +139,7 @@ static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
 
 static int shm_connect(struct ptl_ni *ni)
 {
-    struct shm_state *state = ni->nal_state;
+    struct shm_object *state = ni->nal_state;
     struct shm_address mine = { .region_bytes = ni->region_bytes, .pid = (uint64_t)getpid() };
     struct shm_address *all = calloc((size_t)ni->size, sizeof *all);
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
@@ -142,8 +152,7 @@ static int shm_connect(struct ptl_ni *ni)
     /* Everyone has mapped everyone (or failed): the names are no longer needed. */
     if (gp_boot_barrier() != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
-    shm_unlink(state->name);
-    state->unlinked = 1;
+    shm_object_unlink(state);
     return rc;
 }
 
@@ -157,9 +166,8 @@ static int shm_get(struct ptl_ni *ni, const struct nal_op *op)
     return ptl_direct_get(ni, ni->peer_region[op->target], op);
 }
 
-static void shm_fini(struct ptl_ni *ni)
+void shm_unmap_all(struct ptl_ni *ni, struct shm_object *state)
 {
-    struct shm_state *state = ni->nal_state;
     if (ni->peer_region != NULL) {
         for (int rank = 0; rank < ni->size; rank++) {
             void *region = ni->peer_region[rank];
@@ -170,8 +178,14 @@ static void shm_fini(struct ptl_ni *ni)
     if (ni->region != NULL)
         munmap(ni->region, ni->region_bytes);
     ni->region = NULL;
-    if (state != NULL && !state->unlinked)
-        shm_unlink(state->name);
+    if (state != NULL)
+        shm_object_unlink(state);
+}
+
+static void shm_fini(struct ptl_ni *ni)
+{
+    struct shm_object *state = ni->nal_state;
+    shm_unmap_all(ni, state);
     free(state);
     ni->nal_state = NULL;
 }

@@ -124,22 +124,20 @@ void tcp_wait_locked(struct tcp_state *st)
     tcp_progress_locked(st);
 }
 
-static int tcp_progress(struct ptl_ni *ni)
+void tcp_state_progress(struct tcp_state *st)
 {
-    struct tcp_state *st = tcp_state_of(ni);
-    if (st->conns == NULL || ni->size == 1)
-        return PTL_OK;
+    if (st->conns == NULL || st->peers_up == 0)
+        return;
     /* Another thread moving data now is as good as this one doing it. */
     if (gp_mutex_trylock(&st->lock) != 0)
-        return PTL_OK;
+        return;
     tcp_progress_locked(st);
     gp_mutex_unlock(&st->lock);
-    return PTL_OK;
 }
 
-/* ---- the ops -------------------------------------------------------------------- */
+/* ---- the state ------------------------------------------------------------------ */
 
-static void free_state(struct tcp_state *st)
+void tcp_state_free(struct tcp_state *st)
 {
     for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
         tcp_conn_free_queues(&st->conns[rank]);
@@ -152,29 +150,18 @@ static void free_state(struct tcp_state *st)
     free(st);
 }
 
-static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
+struct tcp_state *tcp_state_new(struct ptl_ni *ni)
 {
     struct tcp_state *st = calloc(1, sizeof *st);
     if (st == NULL)
-        return PTL_NO_SPACE;
+        return NULL;
     gp_mutex_init(&st->lock);
     st->ni = ni;
     st->listen_fd = -1;
     st->put_body_rank = -1;
     for (int k = 0; k < TCP_MAX_PENDING; k++)
         st->pending[k].fd = -1;
-    ni->nal_state = st;
-    /* Private memory: peers reach it only through this process's progress engine. */
-    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (region == MAP_FAILED) {
-        gp_error("tcp", "mmap of %llu bytes for the registered region failed: %m",
-                 (unsigned long long)bytes);
-        free_state(st);
-        ni->nal_state = NULL;
-        return PTL_NO_SPACE;
-    }
-    ni->region = region;
-    return PTL_OK;
+    return st;
 }
 
 static int alloc_connections(struct tcp_state *st)
@@ -186,32 +173,87 @@ static int alloc_connections(struct tcp_state *st)
     st->sleep_pfds = calloc(slots, sizeof *st->sleep_pfds);
     st->pfd_owner = calloc(slots, sizeof *st->pfd_owner);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
-    st->ni->peer_region = calloc((size_t)size, sizeof *st->ni->peer_region);
     if (st->conns == NULL || st->pfds == NULL || st->sleep_pfds == NULL ||
-        st->pfd_owner == NULL || st->scratch == NULL || st->ni->peer_region == NULL)
+        st->pfd_owner == NULL || st->scratch == NULL)
         return PTL_NO_SPACE;
-    /* Only this process's own region is addressable here (ptl_direct_address). */
-    st->ni->peer_region[st->ni->rank] = st->ni->region;
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
-        if (rank != st->ni->rank && tcp_conn_alloc_queues(&st->conns[rank]) != PTL_OK)
+        if (tcp_wanted(st, rank) && tcp_conn_alloc_queues(&st->conns[rank]) != PTL_OK)
             return PTL_NO_SPACE;
     }
     return PTL_OK;
 }
 
-static int tcp_connect(struct ptl_ni *ni)
+int tcp_state_connect(struct tcp_state *st, const uint8_t *wanted)
 {
-    struct tcp_state *st = tcp_state_of(ni);
+    st->wanted = wanted;
     int rc = alloc_connections(st);
     if (rc != PTL_OK)
         return rc;
+    /* Collective: a rank with no tcp peer still takes part in the address
+     * exchange, so every rank of the job calls it or none does. */
+    return tcp_conn_setup(st);
+}
+
+int tcp_state_put(struct tcp_state *st, const struct nal_op *op)
+{
+    return tcp_send_put(st, op);
+}
+
+int tcp_state_get(struct tcp_state *st, const struct nal_op *op)
+{
+    return tcp_send_get(st, op);
+}
+
+void tcp_state_close(struct tcp_state *st)
+{
+    /* Best effort: answers still queued go out if the socket takes them now. */
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
+        if (st->conns[rank].status == TCP_CONN_UP)
+            tcp_flush(st, &st->conns[rank]);
+    tcp_conn_close_all(st);
+}
+
+/* ---- the ops -------------------------------------------------------------------- */
+
+static int tcp_progress(struct ptl_ni *ni)
+{
+    tcp_state_progress(tcp_state_of(ni));
+    return PTL_OK;
+}
+
+static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
+{
+    struct tcp_state *st = tcp_state_new(ni);
+    if (st == NULL)
+        return PTL_NO_SPACE;
+    ni->nal_state = st;
+    /* Private memory: peers reach it only through this process's progress engine. */
+    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) {
+        gp_error("tcp", "mmap of %llu bytes for the registered region failed: %m",
+                 (unsigned long long)bytes);
+        tcp_state_free(st);
+        ni->nal_state = NULL;
+        return PTL_NO_SPACE;
+    }
+    ni->region = region;
+    return PTL_OK;
+}
+
+static int tcp_connect(struct ptl_ni *ni)
+{
+    /* Only this process's own region is addressable here (ptl_direct_address). */
+    ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
+    if (ni->peer_region == NULL)
+        return PTL_NO_SPACE;
+    ni->peer_region[ni->rank] = ni->region;
     if (ni->size == 1) {
         gp_debug("tcp", "a one-process job: no sockets");
         return PTL_OK;
     }
-    return tcp_conn_setup(st);
+    return tcp_state_connect(tcp_state_of(ni), NULL);
 }
 
 static int tcp_put(struct ptl_ni *ni, const struct nal_op *op)
@@ -232,12 +274,8 @@ static void tcp_fini(struct ptl_ni *ni)
 {
     struct tcp_state *st = tcp_state_of(ni);
     if (st != NULL) {
-        /* Best effort: answers still queued go out if the socket takes them now. */
-        for (int rank = 0; st->conns != NULL && rank < ni->size; rank++)
-            if (st->conns[rank].status == TCP_CONN_UP)
-                tcp_flush(st, &st->conns[rank]);
-        tcp_conn_close_all(st);
-        free_state(st);
+        tcp_state_close(st);
+        tcp_state_free(st);
     }
     ni->nal_state = NULL;
     if (ni->region != NULL)

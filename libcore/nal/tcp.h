@@ -183,6 +183,9 @@ struct tcp_pending {
 
 struct tcp_state {
     struct ptl_ni *ni;
+    /* wanted[rank]: reached through tcp (NULL: every peer).  The hybrid
+     * transport leaves out the peers on this host, which it maps. */
+    const uint8_t *wanted;
     int listen_fd;
     char listen_text[64];
     struct tcp_conn *conns;     /* [size]; conns[rank] is this process, never used */
@@ -207,6 +210,24 @@ static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
 {
     return ni->nal_state;
 }
+
+static inline int tcp_wanted(const struct tcp_state *st, int rank)
+{
+    return rank != st->ni->rank && (st->wanted == NULL || st->wanted[rank]);
+}
+
+/* ---- the state as a whole (tcp.c), also driven by the hybrid transport ------ */
+
+struct tcp_state *tcp_state_new(struct ptl_ni *ni);
+void tcp_state_free(struct tcp_state *st);
+/* Collective: queues and sockets for the wanted peers (ni->peer_region is the caller's). */
+int tcp_state_connect(struct tcp_state *st, const uint8_t *wanted);
+/* One progress pass unless another thread is making one. */
+void tcp_state_progress(struct tcp_state *st);
+int tcp_state_put(struct tcp_state *st, const struct nal_op *op);
+int tcp_state_get(struct tcp_state *st, const struct nal_op *op);
+/* Flushes what the socket takes now and closes everything. */
+void tcp_state_close(struct tcp_state *st);
 
 /* ---- tcp_conn.c ------------------------------------------------------------ */
 

@@ -101,12 +101,13 @@ static void take_hello(struct tcp_state *st, struct tcp_pending *p)
         refuse(p, "proved the key but its HELLO names no rank of this job");
         return;
     }
-    if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE) {
+    if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE || !tcp_wanted(st, rank)) {
         /* Connections are made once, at set-up, by the higher rank. */
         char why[128];
         snprintf(why, sizeof why, "proved the key as rank %d, which %s", rank,
-                 st->setup_done ? "is connected already (set-up is over)"
-                                : "does not connect to this rank");
+                 !tcp_wanted(st, rank) ? "shares this host: it is reached through shm"
+                 : st->setup_done ? "is connected already (set-up is over)"
+                                  : "does not connect to this rank");
         refuse(p, why);
         return;
     }

@@ -39,17 +39,8 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "conduit/config.h"
 #include "util/log.h"
-
-/*
- * The address the listener binds and publishes.  Every process of a job
- * runs on this host today (gp-run's local spawner), so loopback is the
- * address peers use.  Across hosts it must become the address of the
- * interface facing the peers: a configuration row (for instance
- * GP_TCP_ADDR, or GASNET_TCP_IFACE naming an interface) read here, with
- * this as its default.
- */
-#define TCP_LISTEN_ADDR "127.0.0.1"
 
 #define HELLO_MAGIC "gpt1"
 
@@ -161,16 +152,43 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd)
 
 /* ---- the dialling side ------------------------------------------------------------- */
 
+/*
+ * The address the listener binds and publishes: GP_TCP_ADDR when set, else
+ * the address this process reaches gp-run from (the interface facing the
+ * launcher, and so, on any sane network, the one facing the peers;
+ * loopback when every process runs on gp-run's host).
+ */
+static int listen_address(struct in_addr *addr, char *text, size_t len)
+{
+    const char *configured = gp_cfg.gp_tcp_addr;
+    if (configured != NULL && *configured != '\0') {
+        if (inet_pton(AF_INET, configured, addr) != 1) {
+            gp_error("tcp", "GP_TCP_ADDR='%s' is not valid: expected an IPv4 address of this "
+                     "host in dotted form, such as 10.0.0.5", configured);
+            return PTL_FAIL;
+        }
+    } else {
+        uint32_t ipv4 = 0;
+        gp_boot_local_ipv4(&ipv4);
+        addr->s_addr = ipv4;
+    }
+    inet_ntop(AF_INET, addr, text, (socklen_t)len);
+    return PTL_OK;
+}
+
 static int open_listener(struct tcp_state *st, struct tcp_address *mine)
 {
     struct sockaddr_in sin = { .sin_family = AF_INET };
     socklen_t len = sizeof sin;
-    inet_pton(AF_INET, TCP_LISTEN_ADDR, &sin.sin_addr);
+    char ip[INET_ADDRSTRLEN] = "?";
+    if (listen_address(&sin.sin_addr, ip, sizeof ip) != PTL_OK)
+        return PTL_FAIL;
     st->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (st->listen_fd < 0 || bind(st->listen_fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
         listen(st->listen_fd, SOMAXCONN) != 0 ||
         getsockname(st->listen_fd, (struct sockaddr *)&sin, &len) != 0) {
-        gp_error("tcp", "cannot listen on %s: %m", TCP_LISTEN_ADDR);
+        gp_error("tcp", "cannot listen on %s%s: %m", ip, gp_cfg.gp_tcp_addr != NULL ?
+                 " (GP_TCP_ADDR: is it an address of this host?)" : "");
         return PTL_FAIL;
     }
     *mine = (struct tcp_address){ .ipv4 = sin.sin_addr.s_addr, .port = sin.sin_port };
@@ -236,13 +254,16 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
 static int serve_higher_ranks(struct tcp_state *st)
 {
     int64_t deadline = tcp_now_ms() + TCP_SETUP_MS;
-    int expected = st->ni->size - 1;
+    /* peers_up counts the ranks dialled already as well as those served. */
+    int expected = 0;
+    for (int rank = 0; rank < st->ni->size; rank++)
+        expected += tcp_wanted(st, rank);
     while (st->peers_up < expected) {
         int64_t left = deadline - tcp_now_ms();
         if (left <= 0) {
             int missing = expected;
-            for (int rank = 0; rank < st->ni->size; rank++)
-                if (st->conns[rank].status == TCP_CONN_NONE && rank != st->ni->rank) {
+            for (int rank = st->ni->rank + 1; rank < st->ni->size; rank++)
+                if (st->conns[rank].status == TCP_CONN_NONE && tcp_wanted(st, rank)) {
                     missing = rank;
                     break;
                 }
@@ -295,7 +316,8 @@ int tcp_conn_setup(struct tcp_state *st)
     struct tcp_address *all = NULL;
     int rc = exchange_addresses(st, &all);
     for (int rank = 0; rc == PTL_OK && rank < st->ni->rank; rank++)
-        rc = dial(st, rank, &all[rank]);
+        if (tcp_wanted(st, rank))
+            rc = dial(st, rank, &all[rank]);
     free(all);
     if (rc == PTL_OK)
         rc = serve_higher_ranks(st);

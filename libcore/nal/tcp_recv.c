@@ -251,7 +251,8 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
         return (int)n;
     uint64_t got = (uint64_t)n;
     uint64_t into_dest = got < rx->dest_left ? got : rx->dest_left;
-    rx->dest += into_dest;
+    if (into_dest > 0) /* dest is NULL when everything is discarded */
+        rx->dest += into_dest;
     rx->dest_left -= into_dest;
     got -= into_dest;
     uint64_t into_sink = got < rx->discard_left ? got : rx->discard_left;

@@ -137,9 +137,15 @@ static void free_ni(struct ptl_ni *ni)
     free(ni);
 }
 
+/* A peer may need this process's progress engine to reach the same boot collective. */
+static void progress_while_waiting(void *ni)
+{
+    ptl_progress(ni);
+}
+
 int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out)
 {
-    const char *transport = params->transport ? params->transport : "shm";
+    const char *transport = params->transport ? params->transport : "hybrid";
     const struct nal_ops *nal = nal_find(transport);
     if (nal == NULL) {
         gp_error("ptl", "transport '%s' is not built in (available: %s)", transport, nal_names());
@@ -168,6 +174,8 @@ int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out)
     rc = nal->connect(ni);
     if (rc != PTL_OK)
         goto err_fini;
+    if (nal->progress != nal_no_progress)
+        gp_boot_set_wait_hook(progress_while_waiting, ni);
     *ni_out = ni;
     return PTL_OK;
 
@@ -182,6 +190,7 @@ int ptl_ni_fini(struct ptl_ni *ni)
 {
     if (ni == NULL)
         return PTL_NO_INIT;
+    gp_boot_set_wait_hook(NULL, NULL);
     ni->nal->fini(ni);
     free_ni(ni);
     return PTL_OK;

@@ -112,7 +112,7 @@ struct ptl_event {
 struct ptl_ni;
 
 struct ptl_ni_params {
-    const char *transport;    /* "shm", "loop"; NULL picks the default (shm) */
+    const char *transport;    /* "hybrid", "shm", "tcp", "loop"; NULL: hybrid */
     uint64_t region_bytes;    /* registered memory peers can reach */
     unsigned max_pt;          /* portal table entries */
     unsigned max_me_per_pt;   /* attached MDs per entry */

@@ -82,8 +82,10 @@ static ptl_handle_md_t attach_reqrb(int index)
 
 static void setup(void)
 {
+    /* GP_TRANSPORT picks the transport, as for a GASNet program (unset: hybrid). */
+    const char *transport = getenv("GP_TRANSPORT");
     struct ptl_ni_params params = {
-        .transport = "shm", .max_pt = 2, .max_me_per_pt = 8, .max_eq = 2, .max_md = 64,
+        .transport = transport != NULL && *transport != '\0' ? transport : NULL, .max_pt = 2, .max_me_per_pt = 8, .max_eq = 2, .max_md = 64,
         .region_bytes = SEGMENT + REQRB_BUFFERS * REQRB_BYTES + 2 * ptl_eq_bytes(4096) + 4096,
     };
     expect_ok(ptl_ni_init(&params, &ni), "ptl_ni_init");

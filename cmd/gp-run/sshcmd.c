@@ -1,0 +1,164 @@
+/*
+ * The remote shell's command line, as seed 003 says: GASNET_SSH_CMD (default
+ * "ssh", found in PATH), then the words of GASNET_SSH_OPTIONS (split the way
+ * sh would split them, quotes and backslashes honoured, so
+ * "-o 'StrictHostKeyChecking no'" is two words), then the host, then the
+ * command the remote shell runs.
+ */
+#include "gp_run.h"
+
+#include "conduit/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void sshcmd_free(char **argv)
+{
+    for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+static int push_word(char ***words, size_t *count, char *word)
+{
+    char **grown = realloc(*words, (*count + 2) * sizeof *grown);
+    if (grown == NULL) {
+        free(word);
+        return -1;
+    }
+    *words = grown;
+    grown[(*count)++] = word;
+    grown[*count] = NULL;
+    return 0;
+}
+
+char **sshcmd_split(const char *text, const char **why)
+{
+    char **words = calloc(1, sizeof *words);
+    size_t count = 0;
+    const char *p = text;
+    *why = NULL;
+    while (words != NULL) {
+        p += strspn(p, " \t\n");
+        if (*p == '\0')
+            return words;
+        char *word = malloc(strlen(p) + 1);
+        size_t len = 0;
+        if (word == NULL)
+            break;
+        char quote = 0;
+        for (; *p != '\0' && (quote || strchr(" \t\n", *p) == NULL); p++) {
+            if (quote == '\'' && *p == '\'') {
+                quote = 0;
+            } else if (quote == '"' && *p == '"') {
+                quote = 0;
+            } else if (!quote && (*p == '\'' || *p == '"')) {
+                quote = *p;
+            } else if (*p == '\\' && quote != '\'' && p[1] != '\0') {
+                word[len++] = *++p;
+            } else {
+                word[len++] = *p;
+            }
+        }
+        word[len] = '\0';
+        if (quote) {
+            *why = quote == '\'' ? "a single quote is not closed" : "a double quote is not closed";
+            free(word);
+            break;
+        }
+        if (push_word(&words, &count, word) != 0)
+            break;
+    }
+    sshcmd_free(words);
+    if (*why == NULL)
+        *why = "out of memory";
+    return NULL;
+}
+
+char *sshcmd_quote(const char *word)
+{
+    size_t len = 2;
+    for (const char *p = word; *p; p++)
+        len += *p == '\'' ? 4 : 1;
+    char *out = malloc(len + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    *q++ = '\'';
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'') {
+            memcpy(q, "'\\''", 4);
+            q += 4;
+        } else {
+            *q++ = *p;
+        }
+    }
+    *q++ = '\'';
+    *q = '\0';
+    return out;
+}
+
+/* GASNET_SSH_CMD as a path: given with a '/', else the first hit in PATH. */
+static char *resolve_cmd(const char *name)
+{
+    struct stat st;
+    if (strchr(name, '/') != NULL)
+        return stat(name, &st) == 0 && access(name, X_OK) == 0 ? strdup(name) : NULL;
+    const char *path = getenv("PATH");
+    if (path == NULL || *path == '\0')
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *dir = path;; dir = strchr(dir, ':') + 1) {
+        size_t dir_len = strcspn(dir, ":");
+        char *candidate = NULL;
+        if (asprintf(&candidate, "%.*s/%s", (int)dir_len, dir, name) < 0)
+            return NULL;
+        if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode) && access(candidate, X_OK) == 0)
+            return candidate;
+        free(candidate);
+        if (dir[dir_len] == '\0')
+            return NULL;
+    }
+}
+
+char **sshcmd_build(const char *host, const char *remote_cmd)
+{
+    const char *cmd = gp_config_getenv("GASNET_SSH_CMD");
+    const char *options = gp_config_getenv("GASNET_SSH_OPTIONS");
+    if (cmd == NULL || *cmd == '\0')
+        cmd = "ssh";
+    char *cmd_path = resolve_cmd(cmd);
+    if (cmd_path == NULL) {
+        run_say("GASNET_SSH_CMD: '%s' is not an executable file%s (set it to the remote shell, "
+                "such as ssh or /usr/bin/rsh)", cmd, strchr(cmd, '/') ? "" : " in PATH");
+        return NULL;
+    }
+    const char *why = NULL;
+    char **words = sshcmd_split(options != NULL ? options : "", &why);
+    if (words == NULL) {
+        run_say("GASNET_SSH_OPTIONS='%s': %s (options are split like a shell command line, "
+                "for example -o 'StrictHostKeyChecking no')", options, why);
+        free(cmd_path);
+        return NULL;
+    }
+    char **argv = calloc(1, sizeof *argv);
+    size_t count = 0;
+    int rc = argv == NULL ? -1 : push_word(&argv, &count, cmd_path);
+    for (size_t i = 0; rc == 0 && words[i] != NULL; i++) {
+        rc = push_word(&argv, &count, words[i]);
+        words[i] = NULL;
+    }
+    if (rc == 0)
+        rc = push_word(&argv, &count, strdup(host));
+    if (rc == 0)
+        rc = push_word(&argv, &count, strdup(remote_cmd));
+    sshcmd_free(words);
+    if (rc != 0 || argv[count - 1] == NULL) {
+        sshcmd_free(argv);
+        run_say("out of memory building the ssh command line");
+        return NULL;
+    }
+    return argv;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The default (hybrid) transport with processes on several hosts of one
+# job: peers with the same host identity map each other's memory (shm),
+# the others talk over tcp, in one ptl layer.  Here the hosts are
+# pretended with GP_HOST_ID, set per rank by a wrapper (ranks in blocks of
+# PER_HOST); tests/integration/ssh.sh runs the same over real hosts.
+. "$(dirname "$0")/../lib.sh"
+
+T=hybrid
+tmp=$(mktemp -d /tmp/gp-hybrid-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset GP_TRANSPORT
+cat >"$tmp/as-host" <<'WRAP'
+#!/bin/sh
+# as-host PER_HOST PROGRAM ARGS...: this rank's host is h<rank / PER_HOST>.
+per_host=$1; shift
+GP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"
+WRAP
+chmod +x "$tmp/as-host"
+
+check_line() { # NAME PATTERN
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
+}
+
+# run NAME N PER_HOST PATTERN CMD...: the job must say it spans N/PER_HOST
+# hosts (debug log) and print PATTERN.
+run() {
+    name=$1 n=$2 per_host=$3 pattern=$4; shift 4
+    hosts=$(( (n + per_host - 1) / per_host ))
+    expect_rc "$name" 0 240 env GP_LOG_LEVEL=debug "$GP_RUN" -n $n "$tmp/as-host" $per_host "$@" || return
+    if [ $hosts -gt 1 ] && ! printf '%s\n' "$out" | grep -q "debug hybrid: $hosts hosts: shm to this host's peers, tcp to the others"; then
+        fail "$name" "the job did not see $hosts hosts: $(printf '%s\n' "$out" | grep 'hybrid:' | head -3)"
+        return
+    fi
+    if [ $hosts -eq 1 ] && printf '%s\n' "$out" | grep -q "debug tcp: listening"; then
+        fail "$name" "one host, yet the tcp transport was set up"
+        return
+    fi
+    check_line "$name" "$pattern"
+}
+
+for layout in "2 1" "3 2" "4 2" "6 3" "4 4"; do
+    set -- $layout
+    n=$1 per=$2
+    run "$T/exchange_n${n}_per$per" $n $per "ptl_exchange: $n processes, every byte verified" \
+        "$GPTEST_ITEST/ptl_exchange"
+    run "$T/am_core_n${n}_per$per" $n $per "am_core: $n nodes, 1 rounds, every category" \
+        "$GPTEST_ITEST/am_core" 1
+    run "$T/ext_core_n${n}_per$per" $n $per "ext_core: $n nodes, every put/get/memset form verified" \
+        "$GPTEST_ITEST/ext_core" 20
+done
+# The seed's protocol for every put and get (no direct copies), mixed hosts.
+run "$T/ext_protocol_n4_per2" 4 2 "ext_core: 4 nodes, every put/get/memset form verified" \
+    env GP_DIRECT_RMA=0 "$GPTEST_ITEST/ext_core" 20
+run "$T/am_flood_n4_per2" 4 2 "am_flood: 300 requests from each of 4 nodes arrived exactly once" \
+    env GASNET_PORTAL_AMRECV_SPACE=64K "$GPTEST_ITEST/am_flood" 300 1

@@ -1,0 +1,138 @@
+#!/bin/sh
+# gp-run's ssh spawner across real hosts: network namespaces on a bridge,
+# each with its own host name and a real OpenSSH server (tests/netns.sh).
+# Jobs of 2..8 processes over 2-3 hosts run the AM and put/get suites, with
+# shm inside a host and tcp between hosts; then the spawner's promises:
+# blocks of ranks per host, stdin to rank 0, the environment and working
+# directory, --tag-output, exit codes; an unreachable host; a host that dies
+# mid-job; strangers at the job's ports from another host; the key on no
+# command line.  Every namespace and process is removed afterwards.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../netns.sh"
+
+T=ssh
+tmp=$(mktemp -d /tmp/gp-ssh-test.XXXXXX)
+cleanup() { netns_down; rm -rf "$tmp"; }
+trap cleanup EXIT INT TERM
+unset GP_TRANSPORT GASNET_SPAWNER
+
+if ! netns_up 3 "$tmp"; then
+    echo "skip $T/all: no hosts to run on: $netns_why"
+    exit 0
+fi
+printf '%s\n' $NETNS_HOSTS >"$tmp/hosts3"
+printf '# two of the three hosts\n\n%s\n%s\n' $(echo $NETNS_HOSTS | cut -d' ' -f1,2) >"$tmp/hosts2"
+H1=$NETNS_NET.1 H2=$NETNS_NET.2 H3=$NETNS_NET.3
+
+check_line() { # NAME PATTERN
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -8)"; fi
+}
+
+# Nothing of a job may be left on a host: only its sshd.
+only_sshd() { # HOST_NS
+    for pid in $(netns_pids "$1"); do
+        comm=$(cat /proc/"$pid"/comm 2>/dev/null) || continue
+        [ "$comm" = sshd ] || { echo "$comm($pid)"; return 1; }
+    done
+    return 0
+}
+no_leftovers() { # NAME
+    for ns in gph1 gph2 gph3; do
+        left=$(only_sshd $ns) || { fail "$1" "left running on $ns: $left"; return 1; }
+    done
+    return 0
+}
+
+# --- placement, stdin, environment, working directory, tags ---------------------------------
+echo "line for rank 0" >"$tmp/stdin"
+expect_rc "$T/spawn_basics" 0 60 \
+    env MY_TEST_VALUE='a b$c' GASNET_SSH_REMOTE_PATH=/tmp "$GP_RUN" --hostfile "$tmp/hosts3" -n 5 \
+    --tag-output sh -c 'if [ "$GP_RANK" = 0 ]; then read l; echo "stdin: $l"; fi; echo "on $(hostname) in $(pwd) value [$MY_TEST_VALUE]"' <"$tmp/stdin"
+if [ $? -eq 0 ]; then
+    want="[0] stdin: line for rank 0
+[0] on gph1 in /tmp value [a b\$c]
+[1] on gph1 in /tmp value [a b\$c]
+[2] on gph2 in /tmp value [a b\$c]
+[3] on gph2 in /tmp value [a b\$c]
+[4] on gph3 in /tmp value [a b\$c]"
+    got=$(printf '%s\n' "$out" | grep '^\[' | sort)
+    if [ "$got" = "$(printf '%s\n' "$want" | sort)" ]; then pass "$T/spawn_basics"; else fail "$T/spawn_basics" "got: $got"; fi
+fi
+
+# GASNET_SSH_SERVERS, -n N:M, and an exit code that must come back.
+expect_rc "$T/exit_code" 7 60 env GASNET_SSH_SERVERS="$H2,$H3" "$GP_RUN" --spawner=ssh -n 4:2 \
+    sh -c '[ "$GP_RANK" = 3 ] && exit 7; exit 0' && pass "$T/exit_code"
+expect_rc "$T/nodefile_wins" 0 60 env GASNET_SSH_NODEFILE="$tmp/hosts2" GASNET_SSH_SERVERS=nohost.invalid \
+    "$GP_RUN" --spawner=ssh -n 2 sh -c 'hostname' && check_line "$T/nodefile_wins" "gph2"
+
+# --- the suites over hosts: shm inside a host, tcp between them ---------------------------
+suite() { # NAME HOSTFILE N PATTERN CMD...
+    name=$1 hostfile=$2 n=$3 pattern=$4; shift 4
+    expect_rc "$name" 0 300 env GP_LOG_LEVEL=debug "$GP_RUN" --hostfile "$hostfile" -n $n "$@" || return
+    if ! printf '%s\n' "$out" | grep -q "debug hybrid: [23] hosts: shm to this host's peers, tcp to the others"; then
+        fail "$name" "the job did not span hosts: $(printf '%s\n' "$out" | grep hybrid | head -2)"
+        return
+    fi
+    check_line "$name" "$pattern"
+}
+for layout in "hosts2 2" "hosts2 4" "hosts3 3" "hosts3 6" "hosts3 8"; do
+    set -- $layout
+    suite "$T/am_core_n$2_$1" "$tmp/$1" $2 "am_core: $2 nodes, 1 rounds, every category" \
+        "$GPTEST_ITEST/am_core" 1
+done
+for layout in "hosts2 4" "hosts3 6"; do
+    set -- $layout
+    suite "$T/ext_core_n$2_$1" "$tmp/$1" $2 "ext_core: $2 nodes, every put/get/memset form verified" \
+        "$GPTEST_ITEST/ext_core" 10
+done
+suite "$T/exchange_n4_hosts2" "$tmp/hosts2" 4 "ptl_exchange: 4 processes, every byte verified" \
+    "$GPTEST_ITEST/ptl_exchange"
+no_leftovers "$T/suites_left_nothing" && pass "$T/suites_left_nothing"
+
+# --- an unreachable host -----------------------------------------------------------------------
+printf '%s\n%s\n' "$H1" "$NETNS_NET.99" >"$tmp/hosts_bad"
+expect_rc "$T/unreachable_host" 1 90 env GP_SSH_TIMEOUT=20 "$GP_RUN" --hostfile "$tmp/hosts_bad" -n 2 \
+    "$GPTEST_ITEST/am_core" 1 &&
+    check_line "$T/unreachable_host" "host $NETNS_NET.99 can't be reached"
+no_leftovers "$T/unreachable_left_nothing" && pass "$T/unreachable_left_nothing"
+
+# --- a job running while strangers knock, then a host that dies ------------------------------
+GP_LOG_LEVEL=debug timeout -k 5 120 "$GP_RUN" -v --hostfile "$tmp/hosts3" -n 3 \
+    "$GPTEST_ITEST/tcp_hold" "$tmp/go" >"$tmp/job" 2>&1 &
+job_pid=$!
+rank0= control=
+for _ in $(seq 1 300); do
+    rank0=$(sed -n 's#^gp\[0/3\] debug tcp: listening on \([0-9.]*:[0-9]*\)$#\1#p' "$tmp/job")
+    control=$(sed -n 's#^gp-run: control channel \[::\]:\([0-9]*\):.*#\1#p' "$tmp/job")
+    [ -n "$rank0" ] && [ -n "$control" ] && break
+    sleep 0.1
+done
+if [ -z "$rank0" ] || [ -z "$control" ]; then
+    fail "$T/stranger_from_another_host" "the job never logged its ports: $(tail -5 "$tmp/job")"
+else
+    s1=$(ip netns exec gph3 "$GPTEST_ITEST/tcp_stranger" "$rank0" 2>&1); rc1=$?
+    s2=$(ip netns exec gph2 env GP_BOOT_ADDR="$NETNS_NET.254:$control" "$GPTEST_ITEST/stranger" 2>&1); rc2=$?
+    if [ $rc1 -ne 0 ]; then fail "$T/stranger_from_another_host" "rank 0's listener: $s1"
+    elif [ $rc2 -ne 0 ]; then fail "$T/stranger_from_another_host" "gp-run's control channel: $s2"
+    else pass "$T/stranger_from_another_host"; fi
+    # The key is on no command line and in no environment of the job.
+    if ps -eo args | grep -E '[0-9a-f]{64}' | grep -v grep | grep -q .; then
+        fail "$T/key_not_shown" "a 64-hex-digit string is on a command line: $(ps -eo args | grep -E '[0-9a-f]{64}' | head -2)"
+    elif grep -l 'GP_BOOT_KEY=' /proc/[0-9]*/environ 2>/dev/null | grep -q .; then
+        fail "$T/key_not_shown" "a process has the key in its environment"
+    else
+        pass "$T/key_not_shown"
+    fi
+fi
+# Host 3 dies: every process there, sshd included, is killed.
+for pid in $(netns_pids gph3); do kill -9 "$pid" 2>/dev/null; done
+wait $job_pid
+job_rc=$?
+if [ $job_rc -eq 0 ] || [ $job_rc -eq 124 ] || [ $job_rc -eq 137 ]; then
+    fail "$T/host_dies" "gp-run exited with $job_rc: $(grep -v ' debug ' "$tmp/job" | tail -5)"
+elif ! grep -q "host $H3 lost" "$tmp/job"; then
+    fail "$T/host_dies" "no message names the lost host: $(grep -v ' debug ' "$tmp/job" | tail -5)"
+else
+    pass "$T/host_dies"
+fi
+no_leftovers "$T/host_dies_left_nothing" && pass "$T/host_dies_left_nothing"
