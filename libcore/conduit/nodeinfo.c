@@ -1,15 +1,17 @@
 /*
  * Locality for gasnet_getNodeInfo (spec 5.4.5), gathered once at attach.
  *
- * host: nodes whose gethostname() agrees share a host id, numbered 0, 1, ...
- * in the order of each host's lowest node.  What travels is a 64-bit hash
- * of the name, not the name: the allgather sends the whole table to every
- * node, and 16 bytes a node keep that small at thousands of nodes.
+ * host: nodes with the same host identity -- the one the transports use to
+ * choose shm or tcp (gp_boot_host_identity: GP_HOST_ID, else host name and
+ * boot id) -- share a host id, numbered 0, 1, ... in the order of each
+ * host's lowest node.  What travels is a 64-bit hash of the identity: the
+ * allgather sends the whole table to every node, and 16 bytes a node keep
+ * that small at thousands of nodes.
  *
  * supernode: the nodes whose segments a process can load and store
- * directly.  On the shm transport every process maps every peer's region
- * (nal/shm.c), so a job on one host is one supernode; on tcp a process maps
- * only itself, so every node is its own supernode.  Each node reports the
+ * directly.  On shm, and between the processes of one host on the default
+ * hybrid transport, every process maps its peers' regions, so a host is a
+ * supernode; on tcp a process maps only itself, so every node is its own.  Each node reports the
  * lowest node whose segment it maps (itself at worst) and the supernodes
  * are numbered, like hosts, in the order of their lowest node -- so every
  * node computes the same table.
@@ -20,13 +22,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "boot/boot.h"
 #include "conduit/core.h"
 #include "util/log.h"
-
-#define HOSTNAME_BYTES 256
 
 struct locality {
     uint64_t host_hash;
@@ -75,10 +74,9 @@ static void number_by_first(const struct locality *all, int by_host, gasnet_node
 int gpc_nodeinfo_setup(void)
 {
     struct locality mine;
-    char host[HOSTNAME_BYTES] = { 0 };
+    char host[GP_BOOT_HOST_ID_LEN] = { 0 };
     memset(&mine, 0, sizeof mine);
-    if (gethostname(host, sizeof host - 1) != 0)
-        strcpy(host, "localhost");
+    gp_boot_host_identity(host, sizeof host);
     mine.host_hash = hash_name(host);
     mine.lowest_mapped = gpc.rank;
     for (gasnet_node_t node = 0; node < gpc.rank; node++)

@@ -4,7 +4,9 @@
  *   nodeinfo EXPECT  gasnet_getNodeInfo: one host; on shm (EXPECT=shm) one
  *                    supernode whose offsets reach every peer's segment (each
  *                    node reads the others' markers through them); on tcp
- *                    (EXPECT=tcp) a supernode per node and offset 0
+ *                    (EXPECT=tcp) a supernode per node and offset 0; with
+ *                    hosts pretended by GP_HOST_ID in blocks of P ranks
+ *                    (EXPECT=hosts:P) a host and a supernode per block
  *   varargs          the seven variable-argument AM forms with 0..16
  *                    arguments to every node, every argument and payload
  *                    byte checked, numargs out of range refused, and the
@@ -46,10 +48,23 @@ static int run_nodeinfo(const char *expect)
     *(uint64_t *)seg[me].addr = 0xfeed0000u + me;
     barrier();
     int shm = strcmp(expect, "shm") == 0;
+    unsigned per_host = strncmp(expect, "hosts:", 6) == 0 ? (unsigned)atoi(expect + 6) : 0;
     for (gasnet_node_t node = 0; node < nodes; node++) {
-        CHECK(info[node].host == 0, "node %u host %u: gp-run starts every node on this host",
-              node, info[node].host);
-        if (shm) {
+        if (per_host > 0) {
+            unsigned block = node / per_host;
+            int same = block == me / per_host;
+            CHECK(info[node].host == block && info[node].supernode == block,
+                  "node %u: host %u supernode %u, expected %u for both", node, info[node].host,
+                  info[node].supernode, block);
+            CHECK(node == me || !info[node].offset == !same, "node %u: offset %#lx on %s host",
+                  node, (unsigned long)info[node].offset, same ? "this" : "another");
+        } else {
+            CHECK(info[node].host == 0, "node %u host %u: gp-run starts every node on this host",
+                  node, info[node].host);
+        }
+        if (per_host > 0) {
+            /* checked above */
+        } else if (shm) {
             CHECK(info[node].supernode == 0, "shm: node %u supernode %u, expected 0", node,
                   info[node].supernode);
             CHECK(node == me || info[node].offset != 0, "shm: node %u not mapped", node);

@@ -23,6 +23,19 @@ done
 # tcp maps no peer: a supernode per node, offsets 0.
 expect_rc "later/nodeinfo_tcp_n3" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 3 "$prog" nodeinfo tcp &&
     check_line "later/nodeinfo_tcp_n3" "nodeinfo on 3 nodes (tcp): hosts, supernodes and offsets verified"
+# Hosts pretended with GP_HOST_ID (as hybrid.sh does): a host and a
+# supernode per block of ranks, offsets only within the block.
+tmp=$(mktemp -d /tmp/gp-later.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+printf '#!/bin/sh\nper_host=$1; shift\nGP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"\n' >"$tmp/as-host"
+chmod +x "$tmp/as-host"
+for layout in "4 2" "3 1" "6 3"; do
+    set -- $layout
+    expect_rc "later/nodeinfo_hosts_n$1_per$2" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n $1 "$tmp/as-host" $2 "$prog" nodeinfo hosts:$2 &&
+        check_line "later/nodeinfo_hosts_n$1_per$2" "nodeinfo on $1 nodes (hosts:$2): hosts, supernodes and offsets verified"
+done
+expect_rc "later/coll_hosts_n4_per2" 0 300 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 "$prog" coll 1 &&
+    check_line "later/coll_hosts_n4_per2" "coll on 4 nodes: 126 broadcasts"
 # Over tcp the collectives' pieces really travel, and arrive in any order.
 expect_rc "later/coll_tcp_n3" 0 300 env GP_TRANSPORT=tcp "$GP_RUN" -n 3 "$prog" coll 1 &&
     check_line "later/coll_tcp_n3" "coll on 3 nodes: 126 broadcasts"
