@@ -71,10 +71,12 @@ static struct coll_op *find_op(uint32_t seq)
         if (op->seq == seq)
             return op;
     struct coll_op *op = calloc(1, sizeof *op);
-    if (op != NULL)
-        op->entered_from = calloc(gpc.nodes, 1);
-    if (op == NULL || op->entered_from == NULL)
+    uint8_t *entered_from = calloc(gpc.nodes, 1);
+    if (op == NULL || entered_from == NULL) {
         gp_fatal("out of memory for a collective's record");
+        return NULL; /* not reached: said for the static analyzers */
+    }
+    op->entered_from = entered_from;
     op->seq = seq;
     op->next = coll.ops;
     coll.ops = op;
@@ -109,16 +111,18 @@ void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes, gasne
     gp_mutex_lock(&coll.lock);
     struct coll_op *op = find_op((uint32_t)seq);
     char *where = op->dst;
-    if (where == NULL) {
-        if (op->staging == NULL) {
-            op->staging = calloc(1, total > 0 ? total : 1);
-            op->staging_bytes = total;
-            if (op->staging == NULL)
-                gp_fatal("out of memory staging %llu bytes of collective %u",
-                         (unsigned long long)total, (unsigned)seq);
+    if (where == NULL && op->staging == NULL) {
+        char *staging = calloc(1, total > 0 ? total : 1);
+        if (staging == NULL) {
+            gp_fatal("out of memory staging %llu bytes of collective %u",
+                     (unsigned long long)total, (unsigned)seq);
+            return; /* not reached: said for the static analyzers */
         }
-        where = op->staging;
+        op->staging = staging;
+        op->staging_bytes = total;
     }
+    if (where == NULL)
+        where = op->staging;
     memcpy(where + offset, buf, nbytes);
     op->received += nbytes;
     gp_mutex_unlock(&coll.lock);
