@@ -176,6 +176,10 @@ lint:
 	  --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 -Ilibcore/include -Ilibcore libcore cmd bench
 
 PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# $(call install_mak,mode,MODE,library,thread flag): include/portals-conduit/portals-mode.mak
+install_mak = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CC@|$(CC)|g' -e 's|@MODE@|$(2)|g' \
+  -e 's|@MODEFLAG@|-DGASNET_$(2)|g' -e 's|@LIB@|$(3)|g' -e 's| *@THREADFLAG@|$(if $(4), $(4),)|g' \
+  libcore/portals.mak.in > $(DESTDIR)$(PREFIX)/include/portals-conduit/portals-$(1).mak
 install: seq par
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	  $(PCDIR) $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
@@ -198,6 +202,15 @@ install: seq par
 	for f in man/man7/*.7; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libcore/gp.pc.in > $(PCDIR)/gp.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libcore/gp-par.pc.in > $(PCDIR)/gp-par.pc
+	# GASNet's layout: the conduit's core header, the client makefile fragments
+	# (SEQ; PAR; PARSYNC, served by the PAR library), and the gasnetrun launcher.
+	install -d $(DESTDIR)$(PREFIX)/include/portals-conduit
+	install -m 644 libcore/include/portals-conduit/gasnet_core.h $(DESTDIR)$(PREFIX)/include/portals-conduit/
+	$(call install_mak,seq,SEQ,gp,)
+	$(call install_mak,par,PAR,gp-par,-pthread)
+	$(call install_mak,parsync,PARSYNC,gp-par,-pthread)
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' libcore/gasnetrun_portals.in > $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
 
 clean:
 	rm -rf $(BUILD) build-clang $(FUZZ_DIR)

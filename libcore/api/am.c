@@ -1,6 +1,7 @@
 /*
  * The AM entry points behind gasnet.h's fixed-arity macros (spec 3.12 and
- * 3.13): collect the arguments, check every rule the spec gives for the
+ * 3.13) and the variable-argument forms of 5.4.4, which take the same
+ * arguments and share the same two paths: collect the arguments, check every rule the spec gives for the
  * call, and hand the message to the conduit.
  */
 #include <gasnet.h>
@@ -83,7 +84,8 @@ static int request(unsigned category, gasnet_node_t dest, gasnet_handler_t handl
 {
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
     if (numargs < 0 || numargs > GPC_MAX_ARGS)
-        return BAD_ARG("AM request with %d arguments (0..%d)", numargs, GPC_MAX_ARGS);
+        return BAD_ARG("%s: numargs is %d; AM calls take 0 to %d handler arguments",
+                       request_names[category], numargs, GPC_MAX_ARGS);
     int rc = check_request(category, dest, handler, source, nbytes, dest_addr);
     if (rc != GASNET_OK)
         return rc;
@@ -96,7 +98,8 @@ static int reply(unsigned category, gasnet_token_t token, gasnet_handler_t handl
 {
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
     if (numargs < 0 || numargs > GPC_MAX_ARGS)
-        return BAD_ARG("AM reply with %d arguments (0..%d)", numargs, GPC_MAX_ARGS);
+        return BAD_ARG("%s: numargs is %d; AM calls take 0 to %d handler arguments",
+                       reply_names[category], numargs, GPC_MAX_ARGS);
     int rc = check_reply(category, token, handler, source, nbytes, dest_addr);
     if (rc != GASNET_OK)
         return rc;
@@ -175,4 +178,95 @@ GP_EXPORT int _gasnet_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handle
     int rc = reply(GPC_LONG, token, handler, source_addr, nbytes, dest_addr, numargs, ap);
     va_end(ap);
     return rc;
+}
+
+/* The variable-argument forms (5.4.4): the same calls under GASNet's later names. */
+GP_EXPORT int gasnet_AMRequestShort(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_SHORT, dest, handler, NULL, 0, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMRequestMedium(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                  size_t nbytes, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_MEDIUM, dest, handler, source_addr, nbytes, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMRequestLong(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMRequestLongAsync(gasnet_node_t dest, gasnet_handler_t handler,
+                                     void *source_addr, size_t nbytes, void *dest_addr,
+                                     int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMReplyShort(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_SHORT, token, handler, NULL, 0, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMReplyMedium(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_MEDIUM, token, handler, source_addr, nbytes, NULL, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+GP_EXPORT int gasnet_AMReplyLong(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                              size_t nbytes, void *dest_addr, int numargs, ...)
+{
+    va_list ap;
+    va_start(ap, numargs);
+    int rc = reply(GPC_LONG, token, handler, source_addr, nbytes, dest_addr, numargs, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The AM limits as functions, for clients that #undef gasnet.h's macros. */
+GP_EXPORT size_t (gasnet_AMMaxArgs)(void)
+{
+    return GPC_MAX_ARGS;
+}
+
+GP_EXPORT size_t (gasnet_AMMaxMedium)(void)
+{
+    return GPC_MAX_MEDIUM;
+}
+
+GP_EXPORT size_t (gasnet_AMMaxLongRequest)(void)
+{
+    return GPC_MAX_LONG;
+}
+
+GP_EXPORT size_t (gasnet_AMMaxLongReply)(void)
+{
+    return GPC_MAX_LONG;
 }

@@ -177,6 +177,16 @@ GP_EXPORT int gasnet_barrier_try(int id, int flags)
 GP_EXPORT int gasnet_barrier(int id, int flags)
 {
     check_barrier_call("gasnet_barrier");
+    if (gpc_barrier_between_notify_and_wait())
+        gp_fatal("gasnet_barrier called between gasnet_barrier_notify and its wait/try");
     gpc_barrier_notify(id, flags);
     return gpc_barrier_wait(id, flags);
+}
+
+GP_EXPORT int gasnet_barrier_result(int *id)
+{
+    check_barrier_call("gasnet_barrier_result");
+    if (id == NULL)
+        gp_fatal("gasnet_barrier_result: id is NULL (it receives the phase's name)");
+    return gpc_barrier_result(id);
 }

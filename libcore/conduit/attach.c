@@ -254,6 +254,8 @@ static void register_internal_handlers(void)
     gpc.handlers[GPC_H_MEMSET] = (gpc_handler_fn)gpc_memset_handler;
     gpc.handlers[GPC_H_MEMSET_DONE] = (gpc_handler_fn)gpc_memset_done_handler;
     gpc.handlers[GPC_H_BARRIER] = (gpc_handler_fn)gpc_barrier_handler;
+    gpc.handlers[GPC_H_COLL_DATA] = (gpc_handler_fn)gpc_coll_data_handler;
+    gpc.handlers[GPC_H_COLL_SIGNAL] = (gpc_handler_fn)gpc_coll_signal_handler;
 }
 
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
@@ -284,6 +286,10 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         return rc;
     gpc_rma_connect();
+    gpc_coll_setup();
+    /* Collective, like attach itself: every node gathers the job's locality. */
+    if (gpc_nodeinfo_setup() != GASNET_OK)
+        return GASNET_ERR_RESOURCE;
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;

@@ -35,6 +35,8 @@ struct barrier {
     int rounds;
     int round;               /* next round whose message we wait for */
     struct barrier_value known;
+    int completed;           /* phases completed on this node */
+    struct barrier_value last;   /* the merged name state of the last one */
     /* messages received, by phase parity and round (written by the handler) */
     volatile int arrived[2][MAX_ROUNDS];
     struct barrier_value received[2][MAX_ROUNDS];
@@ -140,6 +142,8 @@ int gpc_barrier_try(int id, int flags)
     if (!advance())
         return GASNET_ERR_NOT_READY;
     int result = phase_result(id, flags);
+    barrier.last = barrier.known;
+    barrier.completed++;
     barrier.notified = 0;
     barrier.phase++;
     return result;
@@ -151,4 +155,27 @@ int gpc_barrier_wait(int id, int flags)
     while ((rc = gpc_barrier_try(id, flags)) == GASNET_ERR_NOT_READY)
         gpc_wait_turn();
     return rc;
+}
+
+int gpc_barrier_between_notify_and_wait(void)
+{
+    return barrier.notified;
+}
+
+/*
+ * 5.4.2: the merged name of the last phase.  It includes this node's own
+ * notify, so a named notify followed by an anonymous wait reports the
+ * name.  A mismatched phase has no common name: 0, and *id is left alone.
+ */
+int gpc_barrier_result(int *id)
+{
+    if (barrier.notified)
+        gp_fatal("gasnet_barrier_result called between gasnet_barrier_notify and its wait/try");
+    if (barrier.completed == 0)
+        gp_fatal("gasnet_barrier_result called before any barrier phase completed");
+    if (barrier.last.state == NAME_ANONYMOUS)
+        return 1;
+    if (barrier.last.state == NAME_NAMED)
+        *id = barrier.last.name;
+    return 0;
 }

@@ -200,6 +200,8 @@ enum gpc_internal_handler {
     GPC_H_MEMSET = 10,       /* memset on the target, then GPC_H_MEMSET_DONE */
     GPC_H_MEMSET_DONE = 11,
     GPC_H_BARRIER = 12,      /* one round of the dissemination barrier */
+    GPC_H_COLL_DATA = 13,    /* a piece of a collective's data (coll.c) */
+    GPC_H_COLL_SIGNAL = 14,  /* a collective's entry / completion notice */
 };
 
 /*
@@ -372,6 +374,8 @@ extern _Thread_local struct gpc_op *gpc_thread_region;
 
 /* barrier.c */
 void gpc_barrier_notify(int id, int flags);
+int gpc_barrier_between_notify_and_wait(void);
+int gpc_barrier_result(int *id);
 int gpc_barrier_try(int id, int flags);
 int gpc_barrier_wait(int id, int flags);
 void gpc_barrier_setup(void);
@@ -381,5 +385,41 @@ void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet
 /* handlers.c */
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
                      void *buf, size_t nbytes, unsigned nargs, const gasnet_handlerarg_t *args);
+
+/* nodeinfo.c: hosts and supernodes, gathered once at attach (5.4.5) */
+int gpc_nodeinfo_setup(void);
+const gasnet_nodeinfo_t *gpc_nodeinfo(void);
+
+/*
+ * coll.c: the data movement of the GASNet-1 collectives.  One call moves
+ * this image's part of one collective: its sends, what it receives into
+ * dst, and the entry / exit synchronization its flags ask for.
+ */
+enum gpc_coll_sync { GPC_COLL_NOSYNC, GPC_COLL_MYSYNC, GPC_COLL_ALLSYNC };
+struct gpc_coll_send {
+    gasnet_node_t to;
+    const void *src;
+    uint64_t nbytes;
+    uint64_t offset;         /* where the bytes go in the receiver's dst */
+};
+struct gpc_coll_plan {
+    enum gpc_coll_sync in_sync, out_sync;
+    char *dst;               /* this image's result area (NULL when it receives nothing) */
+    uint64_t expected;       /* bytes other images send here */
+    uint64_t recv_bytes;     /* size of each receiver's result area */
+    const struct gpc_coll_send *sends;
+    uint32_t nsends;
+    const gasnet_node_t *senders;   /* images that send here */
+    uint32_t nsenders;
+    const void *self_src;    /* this image's own part, copied locally */
+    void *self_dst;
+    uint64_t self_bytes;
+};
+void gpc_coll_setup(void);
+void gpc_coll_run(const struct gpc_coll_plan *plan);
+void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t seq,
+                           gasnet_handlerarg_t off_hi, gasnet_handlerarg_t off_lo,
+                           gasnet_handlerarg_t total_hi, gasnet_handlerarg_t total_lo);
+void gpc_coll_signal_handler(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerarg_t kind);
 
 #endif

@@ -22,20 +22,64 @@
 extern "C" {
 #endif
 
-/* Compile-time constants (spec 2.6). */
+#include "gasnet_config.h"
+
+/* Compile-time constants (spec 2.6); the release numbers are in gasnet_config.h. */
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
-/* The GASNet-1 release whose interface gp provides (gp's own version is separate). */
-#define GASNET_RELEASE_VERSION_MAJOR 1
-#define GASNET_RELEASE_VERSION_MINOR 30
-#define GASNET_RELEASE_VERSION_PATCH 0
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 #define GASNET_MAXNODES 0x7FFFFFFFu
 #define GASNET_PAGESIZE 4096
+/* Every process maps its own segment where the kernel chooses. */
 #define GASNET_ALIGNED_SEGMENTS 0
-#define SIZEOF_GASNET_REGISTER_VALUE_T 8
-#define GASNET_SEGMENT_FAST 1
+#define SIZEOF_GASNET_REGISTER_VALUE_T __SIZEOF_POINTER__
 #define GASNET_NULL_ARGV_OK 1
+
+/*
+ * Which conduit and build this is (spec 5.3).  Core and extended API are
+ * both gp's own implementation of the Portals-conduit design, so both are
+ * named PORTALS with gp's package version.  GASNET_PSHM and the config
+ * string's "pshm": on the shm transport (the default) the processes of a
+ * host map each other's segments (gasnet_getNodeInfo).
+ */
+#define GASNET_CONDUIT_NAME PORTALS
+#define GASNET_CONDUIT_NAME_STR "PORTALS"
+#define GASNET_CORE_NAME PORTALS
+#define GASNET_CORE_NAME_STR "PORTALS"
+#define GASNET_CORE_VERSION 0.1
+#define GASNET_CORE_VERSION_STR "0.1"
+#define GASNET_EXTENDED_NAME PORTALS
+#define GASNET_EXTENDED_NAME_STR "PORTALS"
+#define GASNET_EXTENDED_VERSION 0.1
+#define GASNET_EXTENDED_VERSION_STR "0.1"
+/* The installed libraries are optimized builds without tracing or statistics. */
+#define GASNET_NDEBUG 1
+
+#if defined(GASNET_PAR)
+#define _GASNET_THREADMODEL_STR "PAR"
+#elif defined(GASNET_PARSYNC)
+#define _GASNET_THREADMODEL_STR "PARSYNC"
+#else
+#define _GASNET_THREADMODEL_STR "SEQ"
+#endif
+#if __SIZEOF_POINTER__ == 8
+#define _GASNET_PTR_STR "64bit"
+#else
+#define _GASNET_PTR_STR "32bit"
+#endif
+#define _GASNET_STR_HELPER(x) #x
+#define _GASNET_STR(x) _GASNET_STR_HELPER(x)
+#define GASNET_CONFIG_STRING                                                              \
+    "RELEASE=" _GASNET_STR(GASNET_RELEASE_VERSION_MAJOR) "." _GASNET_STR(                 \
+        GASNET_RELEASE_VERSION_MINOR) "." _GASNET_STR(GASNET_RELEASE_VERSION_PATCH)       \
+    ",SPEC=" _GASNET_STR(GASNET_SPEC_VERSION_MAJOR) "." _GASNET_STR(                      \
+        GASNET_SPEC_VERSION_MINOR) ",CONDUIT=PORTALS(PORTALS-" GASNET_CORE_VERSION_STR     \
+    "/PORTALS-" GASNET_EXTENDED_VERSION_STR "),THREADMODEL=" _GASNET_THREADMODEL_STR      \
+    ",SEGMENT=FAST,PTR=" _GASNET_PTR_STR ",noalign,pshm,nodebug,notrace,nostats,"          \
+    "nodebugmalloc,nosrclines,timers_native,membars_native,atomics_native,"               \
+    "atomic32_native,atomic64_native"
+/* The same string for the library's build, found by strings(1) in a static binary. */
+extern const char _gasnet_config_string[];
 
 /* Error codes (spec 2.3): base 10000, as the RDMA conduits number them. */
 #define _GASNET_ERR_BASE 10000
@@ -107,6 +151,11 @@ typedef struct {
 
 /* AM size limits (spec 3.10): compile-time constants, callable any time. */
 #define GASNET_MAXARGS 16
+/* Real functions too, so that clients may #undef the macros (spec 5.7). */
+extern size_t gasnet_AMMaxArgs(void);
+extern size_t gasnet_AMMaxMedium(void);
+extern size_t gasnet_AMMaxLongRequest(void);
+extern size_t gasnet_AMMaxLongReply(void);
 #define gasnet_AMMaxArgs() ((size_t)16)
 #define gasnet_AMMaxMedium() ((size_t)960)
 #define gasnet_AMMaxLongRequest() ((size_t)0x7fffffff)
@@ -203,6 +252,23 @@ extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);
 extern int gasnet_barrier(int id, int flags);
+/* The last completed phase (5.4.2): non-zero if anonymous, else 0 and its name in *id. */
+extern int gasnet_barrier_result(int *id);
+
+/*
+ * Locality (5.4.5): nodes on one host share a host id; nodes that map each
+ * other's segments (the shm transport) share a supernode id.  offset is
+ * what to add to an address in that node's segment to reach it here; 0
+ * where this process does not map it.  Callable after gasnet_attach.
+ */
+typedef struct {
+    gasnet_node_t host;
+    gasnet_node_t supernode;
+#if GASNET_PSHM
+    uintptr_t offset;
+#endif
+} gasnet_nodeinfo_t;
+extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
 
 extern int gasnet_set_waitmode(int wait_mode);
 
@@ -235,6 +301,29 @@ extern int _gasnet_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler
                                   size_t nbytes, int numargs, ...);
 extern int _gasnet_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
                                 size_t nbytes, void *dest_addr, int numargs, ...);
+
+/*
+ * The variable-argument forms (5.4.4): numargs handler arguments follow,
+ * each a gasnet_handlerarg_t; numargs outside 0..16 is refused with
+ * GASNET_ERR_BAD_ARG.  Same checks and delivery as the fixed-arity forms.
+ */
+extern int gasnet_AMRequestShort(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...);
+extern int gasnet_AMRequestMedium(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                  size_t nbytes, int numargs, ...);
+extern int gasnet_AMRequestLong(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs, ...);
+extern int gasnet_AMRequestLongAsync(gasnet_node_t dest, gasnet_handler_t handler,
+                                     void *source_addr, size_t nbytes, void *dest_addr,
+                                     int numargs, ...);
+extern int gasnet_AMReplyShort(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...);
+extern int gasnet_AMReplyMedium(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, int numargs, ...);
+extern int gasnet_AMReplyLong(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                              size_t nbytes, void *dest_addr, int numargs, ...);
+
+/* Each fixed-arity name is a real function as well (declared here, before
+ * its macro), so that a client may #undef and wrap it (spec 5.7). */
+#include "gasnet_am_fixed.h"
 
 #define gasnet_AMRequestShort0(dest, handler) \
     _gasnet_AMRequestShortM(dest, handler, 0)
@@ -484,5 +573,8 @@ extern int _gasnet_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, 
 #ifdef __cplusplus
 }
 #endif
+
+/* GASNet-1's collectives come with gasnet.h, as they did there. */
+#include "gasnet_coll.h"
 
 #endif

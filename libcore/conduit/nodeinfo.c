@@ -1,0 +1,112 @@
+/*
+ * Locality for gasnet_getNodeInfo (spec 5.4.5), gathered once at attach.
+ *
+ * host: nodes with the same host identity -- the one the transports use to
+ * choose shm or tcp (gp_boot_host_identity: GP_HOST_ID, else host name and
+ * boot id) -- share a host id, numbered 0, 1, ... in the order of each
+ * host's lowest node.  What travels is a 64-bit hash of the identity: the
+ * allgather sends the whole table to every node, and 16 bytes a node keep
+ * that small at thousands of nodes.
+ *
+ * supernode: the nodes whose segments a process can load and store
+ * directly.  On shm, and between the processes of one host on the default
+ * hybrid transport, every process maps its peers' regions, so a host is a
+ * supernode; on tcp a process maps only itself, so every node is its own.  Each node reports the
+ * lowest node whose segment it maps (itself at worst) and the supernodes
+ * are numbered, like hosts, in the order of their lowest node -- so every
+ * node computes the same table.
+ *
+ * offset: where this process maps a peer's segment, less the peer's own
+ * address of it (ptl_direct_address of its RAR, as rma.c uses for direct
+ * copies, whether or not GP_DIRECT_RMA lets rma.c use it); 0 where unmapped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "conduit/core.h"
+#include "util/log.h"
+
+struct locality {
+    uint64_t host_hash;
+    uint32_t lowest_mapped;
+    uint32_t unused;
+};
+
+/* FNV-1a: distinct host names collide with probability 2^-64. */
+static uint64_t hash_name(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *name != '\0'; name++)
+        h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+    return h;
+}
+
+static gasnet_nodeinfo_t *table;
+
+/* The peer's segment as mapped here, NULL where it is not. */
+static void *mapped_segment(gasnet_node_t node)
+{
+    if (node == gpc.rank)
+        return gpc.seginfo[node].addr;
+    if (gpc.seginfo[node].size == 0)
+        return NULL;
+    return ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0, gpc.seginfo[node].size);
+}
+
+/* Numbers the distinct keys 0, 1, ... by first appearance (the lowest node). */
+static void number_by_first(const struct locality *all, int by_host, gasnet_node_t *out)
+{
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        gasnet_node_t next_id = 0, id = (gasnet_node_t)-1;
+        for (gasnet_node_t earlier = 0; earlier < node && id == (gasnet_node_t)-1; earlier++) {
+            int same = by_host ? all[earlier].host_hash == all[node].host_hash
+                               : all[earlier].lowest_mapped == all[node].lowest_mapped;
+            if (same)
+                id = out[earlier];
+            else if (out[earlier] >= next_id)
+                next_id = out[earlier] + 1;
+        }
+        out[node] = id != (gasnet_node_t)-1 ? id : next_id;
+    }
+}
+
+int gpc_nodeinfo_setup(void)
+{
+    struct locality mine;
+    char host[GP_BOOT_HOST_ID_LEN] = { 0 };
+    memset(&mine, 0, sizeof mine);
+    gp_boot_host_identity(host, sizeof host);
+    mine.host_hash = hash_name(host);
+    mine.lowest_mapped = gpc.rank;
+    for (gasnet_node_t node = 0; node < gpc.rank; node++)
+        if (mapped_segment(node) != NULL) {
+            mine.lowest_mapped = node;
+            break;
+        }
+    struct locality *all = calloc(gpc.nodes, sizeof *all);
+    gasnet_node_t *ids = calloc(gpc.nodes, sizeof *ids);
+    table = calloc(gpc.nodes, sizeof *table);
+    if (all == NULL || ids == NULL || table == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
+        free(all);
+        free(ids);
+        return GASNET_ERR_RESOURCE;
+    }
+    number_by_first(all, 1, ids);
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+        table[node].host = ids[node];
+    number_by_first(all, 0, ids);
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        table[node].supernode = ids[node];
+        char *here = mapped_segment(node);
+        table[node].offset = here == NULL ? 0 : (uintptr_t)here - (uintptr_t)gpc.seginfo[node].addr;
+    }
+    free(all);
+    free(ids);
+    return GASNET_OK;
+}
+
+const gasnet_nodeinfo_t *gpc_nodeinfo(void)
+{
+    return table;
+}
