@@ -1,5 +1,6 @@
 # Hosts for the ssh tests (sourced): network namespaces on a bridge, each
-# with its own host name (a UTS namespace) and a real OpenSSH server that
+# with its own host name (a UTS namespace), its own /dev/shm (a mount
+# namespace with a fresh tmpfs) and a real OpenSSH server that
 # accepts only a key pair generated for this run.  Nothing outside the
 # test's directory is changed: sshd reads its host key and the authorized
 # key from there, and the client options in GASNET_SSH_OPTIONS point at
@@ -69,7 +70,9 @@ netns_up() {
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
         ip -n "$ns" route add default via "$NETNS_NET.254"
-        ip netns exec "$ns" unshare --uts sh -c "hostname $ns && exec /usr/sbin/sshd -f /dev/null \
+        # Its own host name and its own /dev/shm, as a separate machine has.
+        ip netns exec "$ns" unshare --uts --mount sh -c "hostname $ns && \
+            mount -t tmpfs -o size=1g,mode=1777 tmpfs /dev/shm && exec /usr/sbin/sshd -f /dev/null \
             -h '$netns_dir/host_key' -p 22 -o ListenAddress=$NETNS_NET.$i \
             -o PidFile='$netns_dir/sshd$i.pid' -o PermitRootLogin=prohibit-password -o UsePAM=no \
             -o AuthorizedKeysFile='$netns_dir/authorized_keys' -o StrictModes=no \

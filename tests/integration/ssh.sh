@@ -89,6 +89,34 @@ suite "$T/exchange_n4_hosts2" "$tmp/hosts2" 4 "ptl_exchange: 4 processes, every 
     "$GPTEST_ITEST/ptl_exchange"
 no_leftovers "$T/suites_left_nothing" && pass "$T/suites_left_nothing"
 
+# --- gp-top on gp-run's host sees every host's ranks (mirror pages) -----------------------
+GP_TOP=$GPTEST_BIN/gp-top
+mkdir -p "$tmp/top"
+timeout -k 5 120 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 "$GPTEST_ITEST/top_hold" "$tmp/top" \
+    >"$tmp/top.job" 2>&1 &
+top_pid=$!
+for _ in $(seq 1 300); do [ -s "$tmp/top/ready" ] && break; sleep 0.1; done
+top_job=$(cat "$tmp/top/ready" 2>/dev/null)
+# The agents send their ranks' pages every half second.
+for _ in $(seq 1 100); do
+    [ "$(ls /dev/shm 2>/dev/null | grep -c "^gp-$top_job-stats-")" -ge 3 ] && break
+    sleep 0.1
+done
+if [ -z "$top_job" ]; then
+    fail "$T/gp_top_mirrors" "the job never got going: $(tail -5 "$tmp/top.job")"
+elif [ ! -x "$GP_TOP" ]; then
+    echo "skip $T/gp_top_mirrors: gp-top is not built"
+else
+    expect_rc "$T/gp_top_mirrors" 0 60 "$GP_TOP" -b -n 3 -d 0.7 --job "$top_job" --views nodes
+    if [ $? -eq 0 ]; then
+        rows=$(printf '%s\n' "$out" | grep -E '^ *[0-2] +gph[1-3] +live' | awk '{print $1, $2}' | sort -u | tr '\n' ' ')
+        if [ "$rows" = "0 gph1 1 gph2 2 gph3 " ]; then pass "$T/gp_top_mirrors"
+        else fail "$T/gp_top_mirrors" "rows seen: '$rows' in: $(printf '%s\n' "$out" | tail -6)"; fi
+    fi
+fi
+touch "$tmp/top/go"
+wait $top_pid || fail "$T/gp_top_mirrors_job" "the watched job failed: $(tail -5 "$tmp/top.job")"
+
 # --- an unreachable host -----------------------------------------------------------------------
 printf '%s\n%s\n' "$H1" "$NETNS_NET.99" >"$tmp/hosts_bad"
 expect_rc "$T/unreachable_host" 1 90 env GP_SSH_TIMEOUT=20 "$GP_RUN" --hostfile "$tmp/hosts_bad" -n 2 \
