@@ -247,8 +247,12 @@ static void start_ranks(struct agent *ag, const sigset_t *child_mask)
         if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
             (r->rank == 0 && pipe2(in, O_CLOEXEC) != 0))
             agent_fail(ag, "cannot make pipes for rank %d: %s", r->rank, strerror(errno));
+        int key_fd = spawn_key_pipe(ag->key);
+        if (key_fd < 0)
+            agent_fail(ag, "cannot make the key pipe for rank %d: %s", r->rank, strerror(errno));
         r->pid = spawn_rank(ag->prog, ag->argv, envp, base, addr, ag->jobid, ag->nprocs,
-                            r->rank, ag->key, &ag->pgid, child_mask, in[0], out[1], err[1]);
+                            r->rank, key_fd, &ag->pgid, child_mask, in[0], out[1], err[1]);
+        close(key_fd);
         close(out[1]);
         close(err[1]);
         if (in[0] >= 0)

@@ -161,11 +161,12 @@ int spawn_local(struct run_job *job, const struct run_opts *opts, const char *ad
 /* What spawn_local and the agent share. */
 char **spawn_base_env(size_t *base, char *const *extra_deny);
 int spawn_key_pipe(const uint8_t key[GP_KEY_LEN]);
-/* Forks rank's process with the launcher variables in envp[base..]; its pid, or -1. */
+/* Forks rank's process with the launcher variables in envp[base..] and the key
+ * pipe key_fd (spawn_key_pipe; the caller closes it); its pid, or -1. */
 pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t base,
-                 const char *addr, const char *jobid, int nprocs, int rank,
-                 const uint8_t key[GP_KEY_LEN], pid_t *pgid, const sigset_t *child_mask,
-                 int stdin_fd, int stdout_fd, int stderr_fd);
+                 const char *addr, const char *jobid, int nprocs, int rank, int key_fd,
+                 pid_t *pgid, const sigset_t *child_mask, int stdin_fd, int stdout_fd,
+                 int stderr_fd);
 
 /* hosts.c */
 struct host_list {
@@ -175,6 +176,10 @@ struct host_list {
 };
 int hosts_load(const struct run_opts *opts, struct host_list *list);
 void hosts_free(struct host_list *list);
+/* The number of hosts the job uses (-N, else one per process up to the list); -1 after
+ * saying why it can't. */
+#define RUN_MAX_SSH_HOSTS 256
+int hosts_use(const struct run_opts *opts, const struct host_list *list);
 /* The first rank of host h when nprocs ranks go over nhosts hosts in blocks. */
 int hosts_first_rank(int nprocs, int nhosts, int h);
 
@@ -188,6 +193,8 @@ char *sshcmd_quote(const char *word);
 
 /* spawn_ssh.c */
 int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_t *child_mask);
+/* -t: the hosts and their ranks, the remote shell's command line; an exit status. */
+int spawn_ssh_describe(struct run_job *job, const struct run_opts *opts);
 /* Poll set of the agents: adds to pfds from index at, returns the new count. */
 int hosts_pollfds(struct run_server *srv, struct pollfd *pfds, int at);
 void hosts_service(struct run_server *srv, struct pollfd *pfds, int from, int to);

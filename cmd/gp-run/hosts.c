@@ -128,6 +128,28 @@ void hosts_free(struct host_list *list)
     memset(list, 0, sizeof *list);
 }
 
+/* See gp_run.h; the limit is explained in spawn_ssh.c (the fan-out is flat). */
+int hosts_use(const struct run_opts *opts, const struct host_list *list)
+{
+    int wanted = opts->nhosts > 0 ? opts->nhosts
+                                  : (opts->nprocs < list->count ? opts->nprocs : list->count);
+    if (wanted > list->count) {
+        run_say("-N %d: %s lists only %d host%s", wanted, list->source, list->count,
+                list->count == 1 ? "" : "s");
+        return -1;
+    }
+    if (wanted > opts->nprocs) {
+        run_say("-N %d: more hosts than processes (-n %d)", wanted, opts->nprocs);
+        return -1;
+    }
+    if (wanted > RUN_MAX_SSH_HOSTS) {
+        run_say("-N %d: the ssh spawner fans out to at most %d hosts (see gp-run(1), "
+                "SSH SPAWNER)", wanted, RUN_MAX_SSH_HOSTS);
+        return -1;
+    }
+    return wanted;
+}
+
 int hosts_first_rank(int nprocs, int nhosts, int h)
 {
     int base = nprocs / nhosts, extra = nprocs % nhosts;

@@ -78,9 +78,12 @@ int main(int argc, char **argv)
         status = 1;
     }
     if (status == RUN_CONTINUE) {
-        if (opts.test_only)
-            spawn_describe(&job, &opts, NULL);
-        status = opts.test_only ? 0 : run_job(&job, &opts);
+        if (opts.test_only && opts.spawner == SPAWN_SSH)
+            status = spawn_ssh_describe(&job, &opts);
+        else if (opts.test_only)
+            spawn_describe(&job, &opts, NULL), status = 0;
+        else
+            status = run_job(&job, &opts);
         job_free(&job);
     }
     run_free_options(&opts);

@@ -219,6 +219,16 @@ static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
                 "--hostfile, GASNET_SSH_NODEFILE or GASNET_SSH_SERVERS", opts->nhosts);
         return RUN_EXIT_USAGE;
     }
+    if (opts->spawner == SPAWN_SSH) {
+        /* The host list and the remote shell's command line, checked before anything runs. */
+        struct host_list list;
+        int hosts_ok = hosts_load(opts, &list) == 0 && hosts_use(opts, &list) > 0;
+        hosts_free(&list);
+        char **shell = hosts_ok ? sshcmd_build("host", "true") : NULL;
+        sshcmd_free(shell);
+        if (shell == NULL)
+            return RUN_EXIT_USAGE;
+    }
     if (opts->spawner == SPAWN_LOCAL && opts->tag_output) {
         run_say("--tag-output: only the ssh spawner relays the processes' output (the local "
                 "spawner lets them write to the terminal directly)");

@@ -211,17 +211,12 @@ int spawn_key_pipe(const uint8_t key[GP_KEY_LEN])
 }
 
 pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t base,
-                 const char *addr, const char *jobid, int nprocs, int rank,
-                 const uint8_t key[GP_KEY_LEN], pid_t *pgid, const sigset_t *child_mask,
-                 int stdin_fd, int stdout_fd, int stderr_fd)
+                 const char *addr, const char *jobid, int nprocs, int rank, int key_fd,
+                 pid_t *pgid, const sigset_t *child_mask, int stdin_fd, int stdout_fd,
+                 int stderr_fd)
 {
     struct job_env env;
     char key_fd_text[16];
-    int key_fd = spawn_key_pipe(key);
-    if (key_fd < 0) {
-        run_say("cannot start rank %d: no pipe for the job key: %m", rank);
-        return -1;
-    }
     snprintf(key_fd_text, sizeof key_fd_text, "%d", key_fd);
     fill_env(&env, jobid, nprocs, addr, rank, key_fd_text);
     for (int i = 0; i < ENV_COUNT; i++)
@@ -232,7 +227,6 @@ pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t b
     if (pid == 0)
         exec_child(prog_path, argv, envp, rank, key_fd, *pgid, launcher, child_mask, stdio);
     int fork_errno = errno;
-    close(key_fd);
     if (pid < 0) {
         run_say("cannot start rank %d: fork: %s", rank, strerror(fork_errno));
         return -1;
@@ -247,13 +241,21 @@ pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t b
 static int spawn_one(struct run_job *job, const struct run_opts *opts, const char *addr,
                      char **envp, size_t base, int rank, const sigset_t *child_mask)
 {
+    int key_fd = spawn_key_pipe(job->key);
+    if (key_fd < 0) {
+        run_say("cannot start rank %d: no pipe for the job key: %m", rank);
+        return -1;
+    }
     if (opts->verbose) {
         struct job_env env;
-        fill_job_env(&env, job, addr, rank, "<fd>");
+        char key_fd_text[16];
+        snprintf(key_fd_text, sizeof key_fd_text, "%d", key_fd);
+        fill_job_env(&env, job, addr, rank, key_fd_text);
         describe_rank(&env, opts, rank);
     }
     pid_t pid = spawn_rank(opts->prog_path, opts->argv, envp, base, addr, job->jobid,
-                           job->nprocs, rank, job->key, &job->pgid, child_mask, -1, -1, -1);
+                           job->nprocs, rank, key_fd, &job->pgid, child_mask, -1, -1, -1);
+    close(key_fd);
     if (pid < 0)
         return -1;
     job->procs[rank].pid = pid;

@@ -39,7 +39,6 @@
 
 extern char **environ;
 
-#define RUN_MAX_SSH_HOSTS 256
 /* Bytes of stdin queued for rank 0 before gp-run stops reading its own stdin. */
 #define STDIN_QUEUE_MAX (1u << 20)
 
@@ -193,27 +192,6 @@ static int start_shell(struct run_host *host, char **argv, const sigset_t *child
     return 0;
 }
 
-static int host_count(const struct run_opts *opts, const struct host_list *list)
-{
-    int wanted = opts->nhosts > 0 ? opts->nhosts
-                                  : (opts->nprocs < list->count ? opts->nprocs : list->count);
-    if (wanted > list->count) {
-        run_say("-N %d: %s lists only %d host%s", wanted, list->source, list->count,
-                list->count == 1 ? "" : "s");
-        return -1;
-    }
-    if (wanted > opts->nprocs) {
-        run_say("-N %d: more hosts than processes (-n %d)", wanted, opts->nprocs);
-        return -1;
-    }
-    if (wanted > RUN_MAX_SSH_HOSTS) {
-        run_say("-N %d: the ssh spawner fans out to at most %d hosts (see gp-run(1), "
-                "SSH SPAWNER)", wanted, RUN_MAX_SSH_HOSTS);
-        return -1;
-    }
-    return wanted;
-}
-
 static void describe(const struct run_hosts *hosts, const struct run_job *job,
                      char **argv_example, const char *cwd, const char *addr)
 {
@@ -235,13 +213,44 @@ static void describe(const struct run_hosts *hosts, const struct run_job *job,
     }
 }
 
+int spawn_ssh_describe(struct run_job *job, const struct run_opts *opts)
+{
+    struct host_list list;
+    if (hosts_load(opts, &list) != 0)
+        return RUN_EXIT_USAGE;
+    int nhosts = hosts_use(opts, &list);
+    if (nhosts <= 0) {
+        hosts_free(&list);
+        return RUN_EXIT_USAGE;
+    }
+    run_say("test only (-t): nothing is run; %d process%s of %s over %d host%s (ssh spawner)",
+            job->nprocs, job->nprocs == 1 ? "" : "es", opts->prog_path, nhosts,
+            nhosts == 1 ? "" : "s");
+    char *remote_cmd = agent_command();
+    for (int h = 0; h < nhosts; h++) {
+        int first = hosts_first_rank(job->nprocs, nhosts, h);
+        int last = hosts_first_rank(job->nprocs, nhosts, h + 1) - 1;
+        char **argv = remote_cmd != NULL ? sshcmd_build(list.names[h], remote_cmd) : NULL;
+        char line[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; argv != NULL && argv[i] != NULL && used < sizeof line - 1; i++)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? " " : "",
+                                     argv[i]);
+        run_say("host %s: ranks %d-%d, by: %s", list.names[h], first, last, line);
+        sshcmd_free(argv);
+    }
+    free(remote_cmd);
+    hosts_free(&list);
+    return 0;
+}
+
 int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_t *child_mask)
 {
     struct run_job *job = srv->job;
     struct host_list list;
     if (hosts_load(opts, &list) != 0)
         return -1;
-    int nhosts = host_count(opts, &list);
+    int nhosts = hosts_use(opts, &list);
     struct run_hosts *hosts = nhosts > 0 ? calloc(1, sizeof *hosts) : NULL;
     if (hosts != NULL)
         hosts->host = calloc((size_t)nhosts, sizeof *hosts->host);

@@ -47,8 +47,10 @@ grep -q -- '-DGASNET_PARSYNC' "$mak/portals-parsync.mak" && grep -q -- '-lgp-par
 # gasnetrun's options (seed 003) reach gp-run; what gp-run lacks is refused.
 expect_rc clients/gasnetrun_test 0 30 "$run" -n 2 -t -E HOME -- /bin/true &&
     check_line clients/gasnetrun_test "rank 1: .*/bin/true"
-expect_rc clients/gasnetrun_ssh 2 30 "$run" -n 2 -spawner=ssh /bin/true &&
-    check_line clients/gasnetrun_ssh "gp-run has only the local spawner"
+expect_rc clients/gasnetrun_mpi 2 30 "$run" -n 2 -spawner=mpi /bin/true &&
+    check_line clients/gasnetrun_mpi "gp-run has the local and ssh spawners only"
+expect_rc clients/gasnetrun_ssh 0 30 env GASNET_SSH_SERVERS="hostA hostB" "$run" -t -n 3 -spawner=ssh /bin/true &&
+    check_line clients/gasnetrun_ssh "host hostB: ranks 2-2"
 expect_rc clients/gasnetrun_no_n 2 30 "$run" /bin/true &&
     check_line clients/gasnetrun_no_n "-n <n> is required"
 

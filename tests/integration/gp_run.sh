@@ -206,8 +206,24 @@ usage_case no_n "-n N, the number of processes, is required" true
 usage_case unknown_option "--bogus: unknown option" --bogus -n 2 true
 usage_case not_in_path "program 'gp-no-such-program' not found in PATH" -n 2 gp-no-such-program
 usage_case not_executable "program /etc/passwd: Permission denied" -n 2 /etc/passwd
-usage_case many_hosts "-N 2: only one host" -N 2 -n 2 true
-usage_case spawner_ssh "the ssh spawner is not available yet" --spawner=ssh -n 2 true
+usage_case many_hosts "-N 2: the local spawner runs on this host only" -N 2 -n 2 true
+usage_case spawner_ssh_no_hosts "the ssh spawner needs hosts" --spawner=ssh -n 2 true
+usage_case spawner_mpi "--spawner=mpi: not available in this gp-run; accepted: local, ssh" --spawner=mpi -n 2 true
+usage_case n_of_m "-n N:M, M '0': expected a whole number from 1" -n 4:0 true
+usage_case tag_local "--tag-output: only the ssh spawner relays" --tag-output -n 2 true
+usage_case hostfile_missing "--hostfile /nonexistent/hosts: No such file or directory" --hostfile /nonexistent/hosts -n 2 true
+usage_env_case() { # NAME PATTERN VAR=VALUE GP-RUN-ARGS...
+    ucase=$T/usage_$1 pattern=$2 setting=$3; shift 3
+    expect_rc "$ucase" 2 10 env "$setting" "$GP_RUN" "$@" && contains "$ucase" "$pattern" && pass "$ucase"
+}
+usage_env_case ssh_options_quote "GASNET_SSH_OPTIONS='-o \"x': a double quote is not closed" \
+    GASNET_SSH_OPTIONS='-o "x' --spawner=ssh -N 1 -n 2 --hostfile /etc/hostname true
+usage_env_case ssh_cmd_missing "GASNET_SSH_CMD: 'gp-no-such-ssh' is not an executable file in PATH" \
+    GASNET_SSH_CMD=gp-no-such-ssh --hostfile /etc/hostname -n 2 true
+usage_env_case servers_bad "GASNET_SSH_SERVERS='a;b': 'a;b' is not a host name" \
+    GASNET_SSH_SERVERS='a;b' --spawner=ssh -n 2 true
+usage_env_case too_many_hosts "-N 3: GASNET_SSH_SERVERS lists only 2 hosts" \
+    GASNET_SSH_SERVERS='a b' --spawner=ssh -N 3 -n 4 true
 expect_rc "$T/version" 0 10 "$GP_RUN" --version && contains "$T/version" "^gp-run \(gp\) [0-9]" &&
     pass "$T/version"
 expect_rc "$T/help" 0 10 "$GP_RUN" --help && contains "$T/help" "-n, --np=N" && pass "$T/help"
