@@ -10,6 +10,8 @@
  */
 #include "gp_check.h"
 
+#include "util/words.h"
+
 #include "child.h"
 #include "conduit/config.h"
 
@@ -27,7 +29,7 @@
 struct ssh_command {
     char *argv[SSH_MAX_ARGS + 3];
     size_t host_index;     /* where the host name goes */
-    char *options;         /* the copy of GASNET_SSH_OPTIONS that argv points into */
+    char **options;        /* GASNET_SSH_OPTIONS's words, which argv points to */
     char timeout_option[32];
 };
 
@@ -49,10 +51,15 @@ static int build_command(struct ssh_command *cmd, int timeout_s)
         cmd->argv[n++] = "-o";
         cmd->argv[n++] = cmd->timeout_option;
     }
-    if (options != NULL && (cmd->options = strdup(options)) == NULL)
+    const char *why = NULL;
+    cmd->options = gp_words_split(options != NULL ? options : "", &why);
+    if (cmd->options == NULL) {
+        check_report(CHECK_FAIL, "ssh", "quote GASNET_SSH_OPTIONS as for a shell, such as "
+                     "-o 'StrictHostKeyChecking no'", "GASNET_SSH_OPTIONS='%s': %s", options, why);
         return -1;
-    for (char *save = NULL, *word = cmd->options ? strtok_r(cmd->options, " \t", &save) : NULL;
-         word != NULL; word = strtok_r(NULL, " \t", &save)) {
+    }
+    for (size_t w = 0; cmd->options[w] != NULL; w++) {
+        char *word = cmd->options[w];
         if (n == SSH_MAX_ARGS) {
             check_report(CHECK_FAIL, "ssh", "shorten GASNET_SSH_OPTIONS",
                          "GASNET_SSH_OPTIONS has more than %d words", SSH_MAX_ARGS - 5);
@@ -143,7 +150,7 @@ void check_ssh(const struct check_opts *opts, const struct host_list *hosts)
         return;
     }
     if (build_command(&cmd, opts->ssh_timeout) != 0) {
-        free(cmd.options);
+        gp_words_free(cmd.options);
         return;
     }
     size_t good = 0;
@@ -155,5 +162,5 @@ void check_ssh(const struct check_opts *opts, const struct host_list *hosts)
         check_ok("ssh", "%zu of the %zu hosts in %s accept a non-interactive "
                  "login with %s, clocks within %d s", good, hosts->count, hosts->source,
                  cmd.argv[0], CLOCK_SLACK_S);
-    free(cmd.options);
+    gp_words_free(cmd.options);
 }

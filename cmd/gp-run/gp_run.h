@@ -186,8 +186,6 @@ int hosts_first_rank(int nprocs, int nhosts, int h);
 /* sshcmd.c: argv for running remote_cmd on host; NULL after saying why. */
 char **sshcmd_build(const char *host, const char *remote_cmd);
 void sshcmd_free(char **argv);
-/* Splits text into words the way sh does with quotes and backslashes; NULL if unbalanced. */
-char **sshcmd_split(const char *text, const char **why);
 /* word quoted for a remote shell (malloc'd). */
 char *sshcmd_quote(const char *word);
 

@@ -8,6 +8,7 @@
 #include "gp_run.h"
 
 #include "conduit/config.h"
+#include "util/words.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,49 +35,6 @@ static int push_word(char ***words, size_t *count, char *word)
     grown[(*count)++] = word;
     grown[*count] = NULL;
     return 0;
-}
-
-char **sshcmd_split(const char *text, const char **why)
-{
-    char **words = calloc(1, sizeof *words);
-    size_t count = 0;
-    const char *p = text;
-    *why = NULL;
-    while (words != NULL) {
-        p += strspn(p, " \t\n");
-        if (*p == '\0')
-            return words;
-        char *word = malloc(strlen(p) + 1);
-        size_t len = 0;
-        if (word == NULL)
-            break;
-        char quote = 0;
-        for (; *p != '\0' && (quote || strchr(" \t\n", *p) == NULL); p++) {
-            if (quote == '\'' && *p == '\'') {
-                quote = 0;
-            } else if (quote == '"' && *p == '"') {
-                quote = 0;
-            } else if (!quote && (*p == '\'' || *p == '"')) {
-                quote = *p;
-            } else if (*p == '\\' && quote != '\'' && p[1] != '\0') {
-                word[len++] = *++p;
-            } else {
-                word[len++] = *p;
-            }
-        }
-        word[len] = '\0';
-        if (quote) {
-            *why = quote == '\'' ? "a single quote is not closed" : "a double quote is not closed";
-            free(word);
-            break;
-        }
-        if (push_word(&words, &count, word) != 0)
-            break;
-    }
-    sshcmd_free(words);
-    if (*why == NULL)
-        *why = "out of memory";
-    return NULL;
 }
 
 char *sshcmd_quote(const char *word)
@@ -136,7 +94,7 @@ char **sshcmd_build(const char *host, const char *remote_cmd)
         return NULL;
     }
     const char *why = NULL;
-    char **words = sshcmd_split(options != NULL ? options : "", &why);
+    char **words = gp_words_split(options != NULL ? options : "", &why);
     if (words == NULL) {
         run_say("GASNET_SSH_OPTIONS='%s': %s (options are split like a shell command line, "
                 "for example -o 'StrictHostKeyChecking no')", options, why);
@@ -154,7 +112,7 @@ char **sshcmd_build(const char *host, const char *remote_cmd)
         rc = push_word(&argv, &count, strdup(host));
     if (rc == 0)
         rc = push_word(&argv, &count, strdup(remote_cmd));
-    sshcmd_free(words);
+    gp_words_free(words);
     if (rc != 0 || argv[count - 1] == NULL) {
         sshcmd_free(argv);
         run_say("out of memory building the ssh command line");

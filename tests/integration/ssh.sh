@@ -65,6 +65,12 @@ expect_rc "$T/exit_code" 7 60 env GASNET_SSH_SERVERS="$H2,$H3" "$GP_RUN" --spawn
 expect_rc "$T/nodefile_wins" 0 60 env GASNET_SSH_NODEFILE="$tmp/hosts2" GASNET_SSH_SERVERS=nohost.invalid \
     "$GP_RUN" --spawner=ssh -n 2 sh -c 'hostname' && check_line "$T/nodefile_wins" "gph2"
 
+# --- gp-check sees the hosts: logins, clocks, names -------------------------------------
+if [ -x "$GPTEST_BIN/gp-check" ]; then
+    expect_rc "$T/gp_check_hosts" 0 60 env GASNET_SSH_NODEFILE="$tmp/hosts3" "$GPTEST_BIN/gp-check" &&
+        check_line "$T/gp_check_hosts" "^ok ssh: 3 of the 3 hosts in GASNET_SSH_NODEFILE accept a non-interactive login"
+fi
+
 # --- the suites over hosts: shm inside a host, tcp between them ---------------------------
 suite() { # NAME HOSTFILE N PATTERN CMD...
     name=$1 hostfile=$2 n=$3 pattern=$4; shift 4

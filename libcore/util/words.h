@@ -1,0 +1,16 @@
+/*
+ * Splitting a variable's value into words the way sh(1) would: white space
+ * separates, single quotes keep everything, double quotes keep all but a
+ * backslash escape, a backslash outside quotes keeps the next character.
+ * For GASNET_SSH_OPTIONS (seed 003: "-o 'StrictHostKeyChecking no'" is two
+ * words), read by gp-run and gp-check alike.
+ */
+#ifndef GP_UTIL_WORDS_H
+#define GP_UTIL_WORDS_H
+
+/* A NULL-terminated array of malloc'd words; NULL with *why set if the text
+ * is unbalanced (an unclosed quote) or memory ran out. */
+char **gp_words_split(const char *text, const char **why);
+void gp_words_free(char **words);
+
+#endif
