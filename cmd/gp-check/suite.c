@@ -5,7 +5,8 @@
  * the ptl layer, every AM category and argument count (packed and
  * unpacked Longs), flow control with credits under a flood, every
  * put/get/memset form as direct copies and through the Portals protocol,
- * random mixes checked by checksums, threads (in PAR builds), barriers
+ * random mixes checked by checksums, threads (in PAR builds), barriers,
+ * the later additions (variable-argument AMs, barrier_result, collectives)
  * and the ways a job can exit.
  *
  * Where they are: in a build tree, build/VARIANT/tests/integration next to
@@ -43,6 +44,12 @@ static const struct suite_prog programs[] = {
     { "ext_stress_protocol", "ext_stress", "2000 %n", NULL, "GP_DIRECT_RMA=0", 0,
       "every area's checksum matched" },
     { "ext_threads", "ext_threads", "4 20", NULL, NULL, 0, "puts and gets verified" },
+    { "am_varargs", "later_api", "varargs", "varargs", NULL, 0,
+      "varargs AMs with 0..16 arguments" },
+    { "barrier_result", "later_api", "barrier", NULL, NULL, 0,
+      "barrier_result and relaxed flag matching verified" },
+    { "collectives", "later_api", "coll 1", NULL, NULL, 0,
+      "broadcasts (every IN x OUT flag pair, SINGLE and LOCAL)" },
     { "exit_collective", "exit_cases", "collective 7", "collective 7", EXIT_ENV, 7, NULL },
     { "exit_in_request_handler", "exit_cases", "request_handler 7", NULL, EXIT_ENV, 7, NULL },
     { "exit_one_while_polling", "exit_cases", "one_polling 7", NULL, EXIT_ENV, 7, NULL },
