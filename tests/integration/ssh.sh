@@ -62,6 +62,14 @@ fi
 # GASNET_SSH_SERVERS, -n N:M, and an exit code that must come back.
 expect_rc "$T/exit_code" 7 60 env GASNET_SSH_SERVERS="$H2,$H3" "$GP_RUN" --spawner=ssh -n 4:2 \
     sh -c '[ "$GP_RANK" = 3 ] && exit 7; exit 0' && pass "$T/exit_code"
+# The exit rules across hosts: a rank killed by a signal elsewhere, and
+# gasnet_exit(7) on one node while the others poll, over three hosts.
+# (SIGUSR1: expect_rc reads 137, SIGKILL's status, as its own time limit.)
+expect_rc "$T/killed_rank" 138 60 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
+    sh -c '[ "$GP_RANK" = 2 ] && kill -USR1 $$; sleep 30' && check_line "$T/killed_rank" "was killed by signal 10"
+expect_rc "$T/gasnet_exit_one" 7 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
+    "$GPTEST_ITEST/exit_cases" one_polling 7 && pass "$T/gasnet_exit_one"
+no_leftovers "$T/exits_left_nothing" && pass "$T/exits_left_nothing"
 expect_rc "$T/nodefile_wins" 0 60 env GASNET_SSH_NODEFILE="$tmp/hosts2" GASNET_SSH_SERVERS=nohost.invalid \
     "$GP_RUN" --spawner=ssh -n 2 sh -c 'hostname' && check_line "$T/nodefile_wins" "gph2"
 
