@@ -62,6 +62,28 @@ struct agent {
     int left;                     /* ranks not yet reaped */
 };
 
+static void free_list(char **list)
+{
+    for (size_t i = 0; list != NULL && list[i] != NULL; i++)
+        free(list[i]);
+    free(list);
+}
+
+static void agent_free(struct agent *ag)
+{
+    memset(ag->key, 0, sizeof ag->key);
+    free(ag->jobid);
+    free(ag->port);
+    free(ag->cwd);
+    free(ag->prog);
+    free_list(ag->argv);
+    free_list(ag->job_env);
+    free(ag->ranks);
+    link_buf_free(&ag->to_runner);
+    link_buf_free(&ag->from_runner);
+    link_buf_free(&ag->stdin_queue);
+}
+
 static void send_msg(struct agent *ag, uint32_t type, const void *head, size_t head_len,
                      const void *tail, size_t tail_len)
 {
@@ -92,6 +114,7 @@ static _Noreturn void agent_fail(struct agent *ag, const char *fmt, ...)
     link_flush(STDOUT_FILENO, &ag->to_runner);
     if (ag->pgid > 0)
         kill(-ag->pgid, SIGKILL);
+    agent_free(ag);
     exit(1);
 }
 
@@ -117,8 +140,10 @@ static char **take_list(const uint8_t **p, const uint8_t *end)
         return NULL;
     char **list = calloc((size_t)count + 1, sizeof *list);
     for (long i = 0; list != NULL && i < count; i++)
-        if ((list[i] = link_unpack_str(p, end)) == NULL)
+        if ((list[i] = link_unpack_str(p, end)) == NULL) {
+            free_list(list);
             return NULL;
+        }
     return list;
 }
 
@@ -176,12 +201,15 @@ static void read_setup(struct agent *ag)
         agent_fail(ag, "the agent expected the job's SETUP, got message type %u (is the same "
                    "gp installed on every host?)", hdr.type);
     uint8_t *body = malloc(hdr.len ? hdr.len : 1);
-    if (body == NULL || gp_wire_read_full(STDIN_FILENO, body, hdr.len, 60000) != GP_WIRE_OK)
+    if (body == NULL || gp_wire_read_full(STDIN_FILENO, body, hdr.len, 60000) != GP_WIRE_OK) {
+        free(body);
         exit(1);
-    if (parse_setup(ag, body, body + hdr.len) != 0)
-        agent_fail(ag, "the job's SETUP is malformed (is the same gp installed on every host?)");
-    memset(body, 0, hdr.len);
+    }
+    int parsed = parse_setup(ag, body, body + hdr.len);
+    memset(body, 0, hdr.len); /* it holds the key */
     free(body);
+    if (parsed != 0)
+        agent_fail(ag, "the job's SETUP is malformed (is the same gp installed on every host?)");
 }
 
 /* ---- starting the ranks ----------------------------------------------------------- */
@@ -510,6 +538,8 @@ int agent_main(void)
     }
     shm_cleanup(ag.jobid, 0);
     free(pfds);
-    memset(ag.key, 0, sizeof ag.key);
+    if (sig_fd >= 0)
+        close(sig_fd);
+    agent_free(&ag);
     return 0;
 }

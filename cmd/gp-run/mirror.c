@@ -79,9 +79,11 @@ void mirror_write(const struct run_job *job, int rank, const uint8_t *bytes, siz
         mirror_count = job->nprocs;
     }
     struct mirror *m = &mirrors[rank];
-    const struct gp_stats_page *copy = (const void *)bytes;
-    if (copy->magic != GP_STATS_MAGIC || copy->rank != (uint32_t)rank ||
-        gp_stats_page_bytes(copy->nodes) != len)
+    /* The bytes sit at any alignment in the link's buffer: read the header by copy. */
+    struct gp_stats_page copy;
+    memcpy(&copy, bytes, sizeof copy);
+    if (copy.magic != GP_STATS_MAGIC || copy.rank != (uint32_t)rank ||
+        gp_stats_page_bytes(copy.nodes) != len)
         return; /* not a page of this version: gp-top would not read it either */
     if (m->state == 0)
         open_mirror(m, job->jobid, rank, len);
