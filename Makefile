@@ -172,8 +172,9 @@ $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ)
 fuzz: $(FUZZ_TARGETS)
 
 lint:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
-	  --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 -Ilibcore/include -Ilibcore libcore cmd bench
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	  '-D_Noreturn=__attribute__((noreturn))' --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 \
+	  -Ilibcore/include -Ilibcore libcore cmd bench
 
 PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
 # $(call install_mak,mode,MODE,library,thread flag): include/portals-conduit/portals-mode.mak

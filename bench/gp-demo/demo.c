@@ -30,7 +30,7 @@
 #define H_DONE 202
 #define H_FINISHED 203
 #define BATCHES 9
-#define LONG_SMALL 4096
+#define LONG_SMALL 4096u
 #define LONG_BIG (64u << 10)
 #define WINDOW 16
 
@@ -140,7 +140,7 @@ static double round_trip(gasnet_node_t peer, int kind, void *buf, int iters)
 /* Median time of one blocking 8-byte put (get), in microseconds. */
 static double rma_latency(gasnet_node_t peer, int is_get, int iters)
 {
-    double batch[BATCHES];
+    double batch[BATCHES] = { 0 };
     uint64_t word = 42;
     char *remote = (char *)seg[peer].addr + (256u << 10);
     for (int b = -1; b < BATCHES; b++) {

@@ -39,7 +39,7 @@
 
 #define GPC_CHUNK_BYTES 1024     /* doc/decisions.md: 4 credits carry a full Medium */
 #define GPC_CREDIT_BYTES 256     /* one credit: 256 bytes of ReqRB and one AM_EQ event */
-#define GPC_MIN_CREDITS 4
+#define GPC_MIN_CREDITS 4u
 #define GPC_MAX_ARGS 16
 #define GPC_LONG_HEADER 16
 #define GPC_MAX_MEDIUM 960       /* a chunk less the largest argument block */
