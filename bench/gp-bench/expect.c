@@ -5,7 +5,7 @@
  *
  *     TEST[@SIZE][:STAT] OP VALUE UNIT      e.g. put-bw@1M >= 20000 MB/s
  *
- * OP is >=, >, <= or <.  Latency tests take ns, us or ms and compare STAT
+ * OP is >=, >, <= or <.  Latency tests take ns, us, ms or s and compare STAT
  * (min, median, p99 or max; median when not given).  Bandwidth tests take
  * MB/s, GB/s (10^6, 10^9 bytes per second), MiB/s, GiB/s (2^20, 2^30), or a
  * message rate in msg/s or Mmsg/s.  Sizes are written as for --sizes;
@@ -26,6 +26,7 @@ static const struct {
     double scale;              /* canonical value = written value * scale */
 } units[] = {
     { "ns", M_LAT_MEDIAN, 1e-3 }, { "us", M_LAT_MEDIAN, 1 },      { "ms", M_LAT_MEDIAN, 1e3 },
+    { "s", M_LAT_MEDIAN, 1e6 },
     { "MB/s", M_BW, 1 },          { "GB/s", M_BW, 1e3 },          { "MiB/s", M_BW, 1.048576 },
     { "GiB/s", M_BW, 1073.741824 }, { "msg/s", M_RATE, 1 },       { "Mmsg/s", M_RATE, 1e6 },
 };
@@ -99,7 +100,7 @@ static const char *parse_rhs(const char *rhs, struct expectation *e, int stat)
         if (strcmp(unit, units[u].name) != 0)
             continue;
         if (latency != (units[u].metric == M_LAT_MEDIAN))
-            return latency ? "a latency test takes ns, us or ms"
+            return latency ? "a latency test takes ns, us, ms or s"
                            : "a bandwidth test takes MB/s, GB/s, MiB/s, GiB/s, msg/s or Mmsg/s";
         if (!latency && stat >= 0)
             return "a statistic (:min, :median, ...) applies to latency tests only";
@@ -110,7 +111,7 @@ static const char *parse_rhs(const char *rhs, struct expectation *e, int stat)
         e->unit_scale = units[u].scale;
         return NULL;
     }
-    return "unknown unit; accepted: ns, us, ms, MB/s, GB/s, MiB/s, GiB/s, msg/s, Mmsg/s";
+    return "unknown unit; accepted: ns, us, ms, s, MB/s, GB/s, MiB/s, GiB/s, msg/s, Mmsg/s";
 }
 
 int expect_parse_spec(const char *spec, struct expectation *e, char *err, size_t errlen)
