@@ -141,7 +141,7 @@ check: deps
 # bench: minutes of measurements, so not part of check (doc/performance.md).
 .PHONY: bench
 bench: seq
-	sh bench/compare
+	python3 bench/compare
 
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq
