@@ -154,6 +154,8 @@ void run_barrier(const struct bench_ctx *c, struct pair_result *r);
 extern void *am_handlers; /* gasnet_handlerentry_t[], see tests_am.c */
 extern int am_nhandlers;
 void am_setup(const void *seginfo, size_t own_target_off);
+void am_serve_until_done(void);
+void am_signal_done(unsigned peer);
 
 /* measure.c: the timing loops shared by every test. */
 typedef void (*op_fn)(const struct bench_ctx *c, size_t size, long n);

@@ -5,9 +5,9 @@
  * Node i pairs with node i + N/2, so N/2 pairs measure at once (an odd last
  * node only joins the barrier test; a job of one node measures against
  * itself).  For each point of the plan (a test at one size) every node
- * enters a barrier, the initiators measure against their partners, whose
- * progress comes from polling inside the next barrier, and each initiator
- * puts its pair_result into node 0's segment.  After a second barrier node 0
+ * enters a barrier, the initiators measure against their partners, which
+ * poll until told the initiator is done, and each initiator puts its
+ * pair_result into node 0's segment.  After a second barrier node 0
  * reduces the pairs' figures and writes them.  At the end node 0 checks the
  * --expect rules and every node exits with node 0's verdict.
  *
@@ -164,6 +164,10 @@ static int run_point(struct job *j, const struct bench_point *p, struct point_re
         else
             run_am(&j->ctx, p, &mine);
         gasnet_put(0, (char *)&j->slots[j->me], &mine, sizeof mine);
+        if (j->nodes > 1)
+            am_signal_done(j->ctx.peer);
+    } else if (j->active) {
+        am_serve_until_done();
     }
     barrier();
     if (j->me != 0)

@@ -29,11 +29,13 @@
 #define H_ACK 154
 #define H_MEDIUM_ACK 155
 #define H_LONG_ACK 156
+#define H_DONE 157
 
 #define BARRIER_ITERS 10000
 #define BARRIER_WARMUP 100
 
 static volatile long acks;
+static volatile int partner_done;
 static const gasnet_seginfo_t *segs;
 static size_t target_off;
 
@@ -76,10 +78,16 @@ static void payload_ack(gasnet_token_t token, void *buf, size_t nbytes)
     acks++;
 }
 
+static void done(gasnet_token_t token)
+{
+    (void)token;
+    partner_done = 1;
+}
+
 static gasnet_handlerentry_t handlers[] = {
     { H_SHORT_REQ, short_req }, { H_MEDIUM_REQ, medium_req }, { H_LONG_REQ, long_req },
     { H_STREAM_REQ, stream_req }, { H_ACK, ack }, { H_MEDIUM_ACK, payload_ack },
-    { H_LONG_ACK, payload_ack },
+    { H_LONG_ACK, payload_ack }, { H_DONE, done },
 };
 void *am_handlers = handlers;
 int am_nhandlers = (int)(sizeof handlers / sizeof handlers[0]);
@@ -88,6 +96,21 @@ void am_setup(const void *seginfo, size_t own_target_off)
 {
     segs = seginfo;
     target_off = own_target_off;
+}
+
+/* The passive side of a pair polls until its initiator is done, as the
+ * servers of other benchmarks do (ucx_perftest's responder, an MPI rank in
+ * MPI_Recv): waiting in a barrier instead would measure how the barrier
+ * waits (it may sleep in poll() on a busy host), not the transport. */
+void am_serve_until_done(void)
+{
+    GASNET_BLOCKUNTIL(partner_done);
+    partner_done = 0;
+}
+
+void am_signal_done(unsigned peer)
+{
+    gasnet_AMRequestShort0((gasnet_node_t)peer, H_DONE);
 }
 
 static void wait_acks(long want)
