@@ -3,7 +3,8 @@
  *
  *   tcp_raw lat [N]   8-byte ping-pong with TCP_NODELAY, both sides
  *                     busy-polling non-blocking recv (what a polling
- *                     runtime does); prints "tcp_rt_us MEDIAN" over batches;
+ *                     runtime does), each round trip timed alone (they
+ *                     take microseconds); prints "tcp_rt_us MEDIAN";
  *   tcp_raw bw [MiB]  one side streams 1 MiB writes, the other reads them;
  *                     prints "tcp_stream_MBps X" (10^6 bytes/s).
  */
@@ -19,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCHES 11
 #define CHUNK (1 << 20)
 
 static double now_ns(void)
@@ -88,33 +88,35 @@ static void write_all(int fd, const char *buf, size_t n)
     }
 }
 
-static void latency(long per)
+static void latency(long n)
 {
     int a, b;
     char msg[8] = { 0 };
+    double *rt = malloc((size_t)n * sizeof *rt);
+    if (!rt)
+        die("malloc");
     connect_pair(&a, &b);
+    long warm = n / 10 + 1;
     if (fork() == 0) {
         close(a);
-        for (long i = 0; i < per * (BATCHES + 1); i++) {
+        for (long i = 0; i < n + warm; i++) {
             spin_read(b, msg, sizeof msg);
             write_all(b, msg, sizeof msg);
         }
         _exit(0);
     }
     close(b);
-    double batch[BATCHES];
-    for (int k = -1; k < BATCHES; k++) {
+    for (long i = -warm; i < n; i++) {
         double t0 = now_ns();
-        for (long i = 0; i < per; i++) {
-            write_all(a, msg, sizeof msg);
-            spin_read(a, msg, sizeof msg);
-        }
-        if (k >= 0)
-            batch[k] = (now_ns() - t0) / 1e3 / (double)per;
+        write_all(a, msg, sizeof msg);
+        spin_read(a, msg, sizeof msg);
+        if (i >= 0)
+            rt[i] = (now_ns() - t0) / 1e3;
     }
     wait(NULL);
-    qsort(batch, BATCHES, sizeof batch[0], cmp);
-    printf("tcp_rt_us %.3f\n", batch[BATCHES / 2]);
+    qsort(rt, (size_t)n, sizeof rt[0], cmp);
+    printf("tcp_rt_us %.3f\n", rt[n / 2]);
+    free(rt);
 }
 
 static void stream(long mib)
@@ -150,12 +152,12 @@ static void stream(long mib)
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "lat") && strcmp(argv[1], "bw"))) {
-        fprintf(stderr, "usage: tcp_raw lat [round-trips-per-batch] | tcp_raw bw [MiB]\n");
+        fprintf(stderr, "usage: tcp_raw lat [round-trips] | tcp_raw bw [MiB]\n");
         return 2;
     }
     long n = argc > 2 ? atol(argv[2]) : 0;
     if (strcmp(argv[1], "lat") == 0)
-        latency(n > 0 ? n : 5000);
+        latency(n > 0 ? n : 20000);
     else
         stream(n > 0 ? n : 4096);
     return 0;
