@@ -100,8 +100,7 @@ void am_setup(const void *seginfo, size_t own_target_off)
 
 /* The passive side of a pair polls until its initiator is done, as the
  * servers of other benchmarks do (ucx_perftest's responder, an MPI rank in
- * MPI_Recv): waiting in a barrier instead would measure how the barrier
- * waits (it may sleep in poll() on a busy host), not the transport. */
+ * MPI_Recv), so what it serves does not depend on how the barrier waits. */
 void am_serve_until_done(void)
 {
     GASNET_BLOCKUNTIL(partner_done);
