@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -32,6 +33,24 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Parent on the first allowed CPU, child on the second, as the tools compared
+ * with bind theirs: two spinning processes sharing one CPU would measure the
+ * scheduler's tick instead. */
+static void pin(int nth)
+{
+    cpu_set_t allowed, one;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2)
+        return;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &allowed) || nth-- > 0)
+            continue;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        sched_setaffinity(0, sizeof one, &one);
+        return;
+    }
 }
 
 static int cmp(const void *a, const void *b)
@@ -59,6 +78,7 @@ int main(int argc, char **argv)
     atomic_store(&l->ping, 0);
     long per = PER, total = per * (batches + batches / 10);
     pid_t child = fork();
+    pin(child == 0);
     if (child == 0) { /* the echo side: answers every odd value with the next even one */
         for (long v = 1; v < 2 * total; v += 2) {
             while (atomic_load_explicit(&l->ping, memory_order_acquire) != v)

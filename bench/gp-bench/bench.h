@@ -108,6 +108,7 @@ struct bench_opts {
     const char *json_path;  /* NULL, "-" or a file */
     const char *csv_path;   /* NULL, "-" or a file */
     int progress;           /* 1: a bar on stderr when it is a terminal */
+    int bind;               /* 1: each process on its own CPU, partners apart */
     struct expectation *expects;
     size_t nexpects;
 };

@@ -206,7 +206,7 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 }
 
 enum { O_TEST = 1, O_SIZES, O_ITERS, O_WARMUP, O_WINDOW, O_IN_SEG, O_OUT_SEG, O_JSON, O_CSV,
-       O_EXPECT, O_NO_PROGRESS, O_HELP };
+       O_EXPECT, O_NO_PROGRESS, O_BIND, O_NO_BIND, O_HELP };
 
 static const struct poptOption table[] = {
     { "test", 't', POPT_ARG_STRING, NULL, O_TEST,
@@ -232,6 +232,10 @@ static const struct poptOption table[] = {
       "a threshold like 'put-bw@1M>=20000MB/s', or a FILE of them; repeatable", "RULE|FILE" },
     { "no-progress", 0, POPT_ARG_NONE, NULL, O_NO_PROGRESS,
       "no progress bar on stderr", NULL },
+    { "bind", 0, POPT_ARG_NONE, NULL, O_BIND,
+      "bind each process to a CPU, the two of a pair to different ones (default)", NULL },
+    { "no-bind", 0, POPT_ARG_NONE, NULL, O_NO_BIND,
+      "leave the processes where the scheduler puts them", NULL },
     { "help", 'h', POPT_ARG_NONE, NULL, O_HELP, "show this help", NULL },
     POPT_TABLEEND
 };
@@ -263,6 +267,8 @@ static int apply(poptContext ctx, int code, struct bench_opts *o)
     case O_JSON: o->json_path = strdup(arg); break;
     case O_CSV: o->csv_path = strdup(arg && *arg ? arg : "-"); break;
     case O_NO_PROGRESS: o->progress = 0; break;
+    case O_BIND: o->bind = 1; break;
+    case O_NO_BIND: o->bind = 0; break;
     case O_EXPECT:
         rc = expect_load(arg, o, err, sizeof err);
         if (rc)
@@ -280,6 +286,7 @@ int opts_parse(int argc, char **argv, struct bench_opts *o, int loud, int *done)
     o->warmup = -1;
     o->window = DEFAULT_WINDOW;
     o->progress = 1;
+    o->bind = 1;
     *done = 0;
     loud_flag = loud;
     poptContext ctx = poptGetContext("gp-bench", argc, (const char **)argv, table, 0);
