@@ -86,7 +86,7 @@ if GP_TRANSPORT=tcp expect_rc "$T/tcp" 0 120 "$GP_RUN" -n 2 "$BENCH" $QUICK --js
 fi
 
 # 3. CSV: a header with the JSON fields, then one row of 12 columns per point.
-if expect_rc "$T/csv" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --test put-lat,put-bw --csv; then
+if expect_rc "$T/csv" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --no-bind --test put-lat,put-bw --csv; then
     hdr="test,size,nodes,pairs,transport,lat_us_min,lat_us_median,lat_us_p99,lat_us_max,bw_MBps,msg_rate,iters"
     rows=$(printf '%s\n' "$out" | grep -c '^put-\(lat\|bw\),')
     bad=$(printf '%s\n' "$out" | grep '^put-' | awk -F, 'NF != 12' | head -1)
