@@ -73,6 +73,7 @@ int main(int argc, char **argv)
                           -1, 0);
     if (l == MAP_FAILED) {
         perror("cacheline: mmap");
+        free(batch);
         return 1;
     }
     atomic_store(&l->ping, 0);
