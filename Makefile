@@ -11,6 +11,7 @@
 # Targets:
 #   make            build the libraries, commands and tests (seq and par)
 #   make demo       install missing Debian packages, build, run the put/AM-style ping-pong demo
+#   make bench      gp-bench side by side with UCX, MPI and the physical limits (bench/compare)
 #   make check      install missing Debian packages, build every variant, run every test
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change)
 #   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
@@ -104,6 +105,13 @@ $$($(1)_DIR)/bin/gp-top: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(TOP_SRC)) $$($(1
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(NCURSES_LIBS) $(LIBS)
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(TOP_SRC))
 
+# gp-bench: put/get/AM latency and bandwidth, acceptance thresholds (doc/performance.md)
+$(1)_BINS += $$($(1)_DIR)/bin/gp-bench
+$$($(1)_DIR)/bin/gp-bench: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(sort $(wildcard bench/gp-bench/*.c))) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
+-include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(wildcard bench/gp-bench/*.c))
+
 $$($(1)_DIR)/tests/unit/%: $$($(1)_DIR)/obj/tests/unit/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
@@ -139,6 +147,11 @@ check: deps
 	$(MAKE) -j2 clang
 	$(MAKE) -j2 fuzz
 	@sh tests/run.sh $(BUILD) seq par asan pasan
+
+# bench: minutes of measurements, so not part of check (doc/performance.md).
+.PHONY: bench
+bench: seq
+	python3 bench/compare
 
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq
@@ -194,6 +207,7 @@ install: seq par
 	install -m 644 libcore/include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(seq_DIR)/bin/gp-run $(DESTDIR)$(PREFIX)/bin/gp-run
 	install -m 755 $(seq_DIR)/bin/gp-demo $(DESTDIR)$(PREFIX)/bin/gp-demo
+	install -m 755 $(seq_DIR)/bin/gp-bench $(DESTDIR)$(PREFIX)/bin/gp-bench
 	install -m 755 $(seq_DIR)/bin/gp-check $(DESTDIR)$(PREFIX)/bin/gp-check
 	install -m 755 $(seq_DIR)/bin/gp-top $(DESTDIR)$(PREFIX)/bin/gp-top
 	install -d $(DESTDIR)$(PREFIX)/libexec/gp/conformance

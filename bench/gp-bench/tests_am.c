@@ -1,0 +1,211 @@
+/*
+ * The Active Message tests and the barrier test.
+ *
+ *   am-lat-short   a Short request (no arguments) whose handler replies
+ *                  Short: one round trip per operation;
+ *   am-lat-medium  a Medium request of SIZE bytes answered by a Medium
+ *                  reply of the same bytes (a ping-pong);
+ *   am-lat-long    a Long request of SIZE bytes into the partner's target
+ *                  area, answered by a Long reply of those bytes into ours;
+ *   am-bw-medium,  a stream of Medium (Long) requests of SIZE bytes, each
+ *   am-bw-long     acknowledged by a Short reply, at most --window of them
+ *                  unacknowledged;
+ *   barrier-lat    gasnet_barrier_notify + gasnet_barrier_wait on every
+ *                  node; each barrier timed alone.
+ *
+ * Waiting uses GASNET_BLOCKUNTIL, which polls and, on a host with fewer
+ * cores than processes, yields the CPU to the partner it waits for.
+ */
+#include "bench.h"
+
+#include <gasnet.h>
+#include <gasnet_tools.h>
+#include <stdlib.h>
+
+#define H_SHORT_REQ 150
+#define H_MEDIUM_REQ 151
+#define H_LONG_REQ 152
+#define H_STREAM_REQ 153
+#define H_ACK 154
+#define H_MEDIUM_ACK 155
+#define H_LONG_ACK 156
+#define H_DONE 157
+
+#define BARRIER_ITERS 10000
+#define BARRIER_WARMUP 100
+
+static volatile long acks;
+static volatile int partner_done;
+static const gasnet_seginfo_t *segs;
+static size_t target_off;
+
+static void short_req(gasnet_token_t token)
+{
+    gasnet_AMReplyShort0(token, H_ACK);
+}
+
+static void medium_req(gasnet_token_t token, void *buf, size_t nbytes)
+{
+    gasnet_AMReplyMedium0(token, H_MEDIUM_ACK, buf, nbytes);
+}
+
+/* Replies with the bytes that just landed, into the requester's target area. */
+static void long_req(gasnet_token_t token, void *buf, size_t nbytes)
+{
+    gasnet_node_t src;
+    gasnet_AMGetMsgSource(token, &src);
+    gasnet_AMReplyLong0(token, H_LONG_ACK, buf, nbytes, (char *)segs[src].addr + target_off);
+}
+
+static void stream_req(gasnet_token_t token, void *buf, size_t nbytes)
+{
+    (void)buf;
+    (void)nbytes;
+    gasnet_AMReplyShort0(token, H_ACK);
+}
+
+static void ack(gasnet_token_t token)
+{
+    (void)token;
+    acks++;
+}
+
+static void payload_ack(gasnet_token_t token, void *buf, size_t nbytes)
+{
+    (void)token;
+    (void)buf;
+    (void)nbytes;
+    acks++;
+}
+
+static void done(gasnet_token_t token)
+{
+    (void)token;
+    partner_done = 1;
+}
+
+static gasnet_handlerentry_t handlers[] = {
+    { H_SHORT_REQ, short_req }, { H_MEDIUM_REQ, medium_req }, { H_LONG_REQ, long_req },
+    { H_STREAM_REQ, stream_req }, { H_ACK, ack }, { H_MEDIUM_ACK, payload_ack },
+    { H_LONG_ACK, payload_ack }, { H_DONE, done },
+};
+void *am_handlers = handlers;
+int am_nhandlers = (int)(sizeof handlers / sizeof handlers[0]);
+
+void am_setup(const void *seginfo, size_t own_target_off)
+{
+    segs = seginfo;
+    target_off = own_target_off;
+}
+
+/* The passive side of a pair polls until its initiator is done, as the
+ * servers of other benchmarks do (ucx_perftest's responder, an MPI rank in
+ * MPI_Recv), so what it serves does not depend on how the barrier waits. */
+void am_serve_until_done(void)
+{
+    GASNET_BLOCKUNTIL(partner_done);
+    partner_done = 0;
+}
+
+void am_signal_done(unsigned peer)
+{
+    gasnet_AMRequestShort0((gasnet_node_t)peer, H_DONE);
+}
+
+static void wait_acks(long want)
+{
+    GASNET_BLOCKUNTIL(acks >= want);
+}
+
+static void short_rt(const struct bench_ctx *c, size_t size, long n)
+{
+    (void)size;
+    for (long i = 0; i < n; i++) {
+        long want = acks + 1;
+        gasnet_AMRequestShort0(c->peer, H_SHORT_REQ);
+        wait_acks(want);
+    }
+}
+
+static void medium_rt(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++) {
+        long want = acks + 1;
+        gasnet_AMRequestMedium0(c->peer, H_MEDIUM_REQ, c->local, size);
+        wait_acks(want);
+    }
+}
+
+static void long_rt(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++) {
+        long want = acks + 1;
+        gasnet_AMRequestLong0(c->peer, H_LONG_REQ, c->local, size, c->target);
+        wait_acks(want);
+    }
+}
+
+/* A stream of n requests with at most a window of them unacknowledged. */
+static void stream(const struct bench_ctx *c, size_t size, long n, int is_long)
+{
+    long base = acks;
+    for (long sent = 0; sent < n; sent++) {
+        wait_acks(base + sent - c->window + 1);
+        if (is_long)
+            gasnet_AMRequestLong0(c->peer, H_STREAM_REQ, c->local, size, c->target);
+        else
+            gasnet_AMRequestMedium0(c->peer, H_STREAM_REQ, c->local, size);
+    }
+    wait_acks(base + n);
+}
+
+static void medium_stream(const struct bench_ctx *c, size_t size, long n)
+{
+    stream(c, size, n, 0);
+}
+
+static void long_stream(const struct bench_ctx *c, size_t size, long n)
+{
+    stream(c, size, n, 1);
+}
+
+void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r)
+{
+    switch (p->test) {
+    case T_AM_LAT_SHORT: measure_latency(c, 0, short_rt, r); break;
+    case T_AM_LAT_MEDIUM: measure_latency(c, p->size, medium_rt, r); break;
+    case T_AM_LAT_LONG: measure_latency(c, p->size, long_rt, r); break;
+    case T_AM_BW_MEDIUM: measure_bandwidth(c, p->size, medium_stream, r); break;
+    case T_AM_BW_LONG: measure_bandwidth(c, p->size, long_stream, r); break;
+    default: break;
+    }
+}
+
+static void barrier_once(void)
+{
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+
+/* Every node runs the same count of barriers, so the counts cannot adapt to
+ * the warm-up as the pair tests do: --iters and --warmup, or fixed defaults. */
+void run_barrier(const struct bench_ctx *c, struct pair_result *r)
+{
+    long warm = c->warmup >= 0 ? c->warmup : BARRIER_WARMUP;
+    long iters = c->iters > 0 ? c->iters : BARRIER_ITERS;
+    for (long i = 0; i < warm; i++)
+        barrier_once();
+    double *samples = malloc((size_t)iters * sizeof *samples);
+    if (!samples) {
+        fprintf(stderr, "gp-bench: out of memory for %ld barrier samples\n", iters);
+        gasnet_exit(1);
+    }
+    for (long i = 0; i < iters; i++) {
+        gasnett_tick_t t0 = gasnett_ticks_now();
+        barrier_once();
+        samples[i] = (double)gasnett_ticks_to_ns(gasnett_ticks_now() - t0) / 1e3;
+    }
+    stats_latency(samples, (size_t)iters, &r->lat);
+    free(samples);
+    r->iters = (uint64_t)iters;
+}

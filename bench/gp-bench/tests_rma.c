@@ -1,0 +1,75 @@
+/*
+ * The put and get tests, measured on the initiator of a pair against its
+ * partner's target area.
+ *
+ *   put-lat, get-lat  gasnet_put / gasnet_get: each call returns once the
+ *                     data is at its destination, so one call is one
+ *                     blocking operation (for a peer on this host a copy
+ *                     into or out of its mapped segment; over tcp a round
+ *                     trip); the figure is the time of one call, not half
+ *                     of a ping-pong;
+ *   put-bw, get-bw    a window of --window implicit-handle bulk operations,
+ *                     then gasnet_wait_syncnbi_puts/gets, repeated;
+ *   put-rate          the same with the non-bulk gasnet_put_nbi, for small
+ *                     sizes: the rate at which one process can issue puts.
+ *
+ * Every operation of a window targets the same remote bytes, as the usual
+ * benchmarks do: the point is the transfer, not the footprint.
+ */
+#include "bench.h"
+
+#include <gasnet.h>
+
+static void put_blocking(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++)
+        gasnet_put(c->peer, c->target, c->local, size);
+}
+
+static void get_blocking(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++)
+        gasnet_get(c->local, c->peer, c->target, size);
+}
+
+static void put_window(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++) {
+        gasnet_put_nbi_bulk(c->peer, c->target, c->local, size);
+        if ((i + 1) % c->window == 0)
+            gasnet_wait_syncnbi_puts();
+    }
+    gasnet_wait_syncnbi_puts();
+}
+
+static void get_window(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++) {
+        gasnet_get_nbi_bulk(c->local, c->peer, c->target, size);
+        if ((i + 1) % c->window == 0)
+            gasnet_wait_syncnbi_gets();
+    }
+    gasnet_wait_syncnbi_gets();
+}
+
+static void put_rate_window(const struct bench_ctx *c, size_t size, long n)
+{
+    for (long i = 0; i < n; i++) {
+        gasnet_put_nbi(c->peer, c->target, c->local, size);
+        if ((i + 1) % c->window == 0)
+            gasnet_wait_syncnbi_puts();
+    }
+    gasnet_wait_syncnbi_puts();
+}
+
+void run_rma(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r)
+{
+    switch (p->test) {
+    case T_PUT_LAT: measure_latency(c, p->size, put_blocking, r); break;
+    case T_GET_LAT: measure_latency(c, p->size, get_blocking, r); break;
+    case T_PUT_BW: measure_bandwidth(c, p->size, put_window, r); break;
+    case T_GET_BW: measure_bandwidth(c, p->size, get_window, r); break;
+    case T_PUT_RATE: measure_bandwidth(c, p->size, put_rate_window, r); break;
+    default: break;
+    }
+}
