@@ -82,7 +82,7 @@ static void poll_safe(void)
  * queued are taken first -- a CB hit among them is the better diagnosis --
  * and the overflow is fatal once the queue is drained.
  */
-static int am_events_lost;
+static int am_events_lost; /* set and read with atomics: every polling thread sees it */
 
 static void poll_am(void)
 {
@@ -93,7 +93,7 @@ static void poll_am(void)
             break;
         int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
         if (rc == PTL_EQ_DROPPED)
-            am_events_lost = 1;
+            __atomic_store_n(&am_events_lost, 1, __ATOMIC_RELAXED);
         if (rc == PTL_EQ_EMPTY || event.type == 0) {
             release_reply(&reserve);
             break;
@@ -102,7 +102,7 @@ static void poll_am(void)
         gp_count_add(&gpc.am_events, 1);
         release_reply(&reserve);
     }
-    if (am_events_lost && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
+    if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
         queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
                        "GASNET_PORTAL_AMRECV_SPACE");
 }

@@ -36,6 +36,7 @@ int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out)
         eq->ring = ring;
         eq->pending_count = 0;
         gp_mutex_init(&eq->pending_lock);
+        gp_mutex_init(&eq->account_lock);
         /* Peers find the ring through the EQ table; publish it last. */
         __atomic_store_n(&region_eq_table(ni->region)[i], (uint64_t)((char *)ring - (char *)ni->region),
                          __ATOMIC_RELEASE);
@@ -51,9 +52,10 @@ int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out)
  * Accounts a PUT_END / GET_END taken from an EQ against its attached MD.
  * When the MD is inactive and every operation it accepted has been
  * reported, it leaves the list and an UNLINK event is queued behind.
+ * The caller holds eq->account_lock (PAR builds; see ptl_eq_get).
  */
-static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
-                                 const struct ptl_event *event)
+static void account_target_event_locked(struct ptl_ni *ni, struct ptl_eq_local *eq,
+                                        const struct ptl_event *event)
 {
     struct ptl_md_local *md = ptl_md_lookup(ni, event->md_handle);
     if (md == NULL || !md->attached)
@@ -92,6 +94,35 @@ static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
     gp_mutex_unlock(&eq->pending_lock);
     if (!queued)
         ptl_ring_push(eq->ring, &unlink);
+}
+
+/*
+ * With several threads taking events from one EQ (PAR builds), the steps of
+ * account_target_event_locked must not interleave between them:
+ *
+ *  - bytes_seen and ops_seen are two counters.  The thread whose deposit
+ *    completes bytes_seen may read ops_seen before another thread, which
+ *    already counted its bytes, counts its operation: the UNLINK then
+ *    reports one operation too few.  The conduit relinks a ReqRB buffer
+ *    when as many requests were processed as the UNLINK reports, so it
+ *    reused the buffer while a request in it was still unread -- the next
+ *    deposits overwrote that request's arguments and payload (wrong
+ *    replies, corrupt Medium payloads, requests answered twice or never),
+ *    and the late "processed" landed on the relinked buffer's count.
+ *  - A thread that looked the MD up may be overtaken by the one that
+ *    unlinks it; the MD entry is released and reused (the ReqRB buffer is
+ *    relinked at once), and the slow thread would count its deposit against,
+ *    or even unlink, the new MD.
+ *
+ * One lock per EQ makes the lookup, the counting and the decision a unit.
+ * SEQ builds have one consumer, and the lock compiles to nothing.
+ */
+static void account_target_event(struct ptl_ni *ni, struct ptl_eq_local *eq,
+                                 const struct ptl_event *event)
+{
+    gp_mutex_lock(&eq->account_lock);
+    account_target_event_locked(ni, eq, event);
+    gp_mutex_unlock(&eq->account_lock);
 }
 
 static int take_pending(struct ptl_eq_local *eq, struct ptl_event *event)

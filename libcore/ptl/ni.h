@@ -41,6 +41,12 @@ struct ptl_eq_local {
     unsigned pending_count;
     struct ptl_event pending[PTL_EQ_PENDING];
     gp_mutex_t pending_lock;
+    /*
+     * PAR: serializes account_target_event among the threads taking events
+     * from this EQ, so that counting a deposit, deciding that it was the last
+     * one and unlinking the MD are one step (eq.c says why).
+     */
+    gp_mutex_t account_lock;
 };
 
 struct ptl_ni {

@@ -34,3 +34,13 @@ for n in 1 2 4; do
     expect_rc "am/threads_n$n" 0 180 "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 1500 &&
         check_line "am/threads_n$n" "each run exactly once"
 done
+
+# Threads that only poll beside threads sending Medium and Long requests
+# with every byte checked, into a small ReqRB so that buffers unlink and are
+# relinked all the time while several threads take AM_EQ events (PAR builds;
+# a SEQ build runs one sender and no poller).
+for n in 2 4; do
+    expect_rc "am/pollers_n$n" 0 180 env GASNET_PORTAL_AMRECV_SPACE=64K \
+        "$GP_RUN" -n $n "$GPTEST_ITEST/am_pollers" 2 2 600 &&
+        check_line "am/pollers_n$n" "each run exactly once with intact data"
+done
