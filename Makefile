@@ -61,6 +61,9 @@ $(1)_LDFLAGS := $(variant_ldflags_$(1)) $(LDFLAGS)
 $(1)_LIBOBJ := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(LIB_SRC))
 $(1)_ALIB   := $$($(1)_DIR)/lib/libgp.a
 $(1)_SOLIB  := $$($(1)_DIR)/lib/libgp.so.$(SOVERSION)
+# The name the loader looks for: the PAR library must never be satisfied by
+# the SEQ one (their locks differ), so each carries the name it is installed as.
+$(1)_SONAME := $(if $(filter par pasan,$(1)),libgp-par,libgp).so.$(SOVERSION)
 $(1)_BINS   := $$($(1)_DIR)/bin/gp-run $$($(1)_DIR)/bin/gp-demo $$($(1)_DIR)/bin/gp-check
 $(1)_UNITS  := $$(patsubst tests/unit/%.c,$$($(1)_DIR)/tests/unit/%,$(UNIT_SRC))
 $(1)_ITESTS := $$(patsubst tests/integration/%.c,$$($(1)_DIR)/tests/integration/%,$(ITEST_SRC))
@@ -76,7 +79,7 @@ $$($(1)_ALIB): $$($(1)_LIBOBJ)
 
 $$($(1)_SOLIB): $$($(1)_LIBOBJ) libcore/libgp.map
 	@mkdir -p $$(dir $$@)
-	$$(CC) -shared -Wl,-soname,libgp.so.$(SOVERSION) -Wl,--version-script=libcore/libgp.map \
+	$$(CC) -shared -Wl,-soname,$$($(1)_SONAME) -Wl,--version-script=libcore/libgp.map \
 	  $$($(1)_LDFLAGS) -o $$@ $$($(1)_LIBOBJ) $(LIBS)
 
 $$($(1)_DIR)/bin/gp-run: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(RUN_SRC)) $$($(1)_ALIB)

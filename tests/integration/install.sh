@@ -15,11 +15,19 @@ for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasne
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; exit 0; }
 done
 pass install/layout
+# Each shared library carries the name it is installed as: a PAR client must
+# never be given the SEQ library by the loader.
+for lib in libgp libgp-par; do
+    soname=$(readelf -d "$prefix/lib/$lib.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    if [ "$soname" = "$lib.so.0" ]; then pass "install/soname_$lib"
+    else fail "install/soname_$lib" "$lib.so has SONAME '$soname', expected $lib.so.0"; fi
+done
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 for pc in gp gp-par; do
     # shellcheck disable=SC2046
     if cc -o "$prefix/client-$pc" "$top/tests/install/client.c" $(pkg-config --cflags --libs $pc) &&
-       LD_LIBRARY_PATH="$prefix/lib" "$prefix/client-$pc" | grep -q "not initialized"; then
+       LD_LIBRARY_PATH="$prefix/lib" "$prefix/client-$pc" | grep -q "not initialized" &&
+       LD_LIBRARY_PATH="$prefix/lib" ldd "$prefix/client-$pc" | grep -q "lib$pc\.so\.0 =>"; then
         pass "install/pkg_config_$pc"
     else
         fail "install/pkg_config_$pc" "client did not build or run with pkg-config $pc"
