@@ -93,11 +93,26 @@ static void service(struct tcp_state *st, nfds_t count)
     }
 }
 
+/* Connections whose stage holds frames already read: no poll() will report them. */
+static int serve_staged(struct tcp_state *st)
+{
+    int any = 0;
+    for (int rank = 0; rank < st->ni->size; rank++) {
+        struct tcp_conn *conn = &st->conns[rank];
+        if (tcp_recv_staged(conn)) {
+            tcp_recv(st, conn);
+            any = 1;
+        }
+    }
+    return any;
+}
+
 void tcp_progress_locked(struct tcp_state *st)
 {
     nfds_t count = tcp_build_pollfds(st, st->pfds, st->pfd_owner);
     if (poll(st->pfds, count, 0) > 0)
         service(st, count);
+    serve_staged(st);
     /* Answers queued by what was just read go out now, not at the next pass. */
     for (int rank = 0; rank < st->ni->size; rank++) {
         struct tcp_conn *conn = &st->conns[rank];
@@ -117,8 +132,13 @@ void tcp_wait_locked(struct tcp_state *st)
     } else {
         st->sleeper_busy = 1;
         nfds_t count = tcp_build_pollfds(st, st->sleep_pfds, NULL);
+        /* Staged frames are work to do now: no sleep then. */
+        int sleep_ms = TCP_SLEEP_MS;
+        for (int rank = 0; rank < st->ni->size && sleep_ms > 0; rank++)
+            if (tcp_recv_staged(&st->conns[rank]))
+                sleep_ms = 0;
         gp_mutex_unlock(&st->lock);
-        while (poll(st->sleep_pfds, count, TCP_SLEEP_MS) < 0 && errno == EINTR)
+        while (poll(st->sleep_pfds, count, sleep_ms) < 0 && errno == EINTR)
             ;
         gp_mutex_lock(&st->lock);
         st->sleeper_busy = 0;

@@ -133,10 +133,15 @@ struct tcp_inflight {
     uint16_t next_free;    /* index + 1, 0 = none */
 };
 
+/* Bytes read ahead of the frame being parsed (tcp_recv.c). */
+#define TCP_STAGE_BYTES 4096
+
 /* Where the bytes of the frame being read go. */
 struct tcp_rx {
     uint8_t hdr[TCP_FRAME_HDR_LEN];
-    unsigned hdr_got;
+    uint8_t stage[TCP_STAGE_BYTES];
+    unsigned stage_pos;         /* next unparsed byte of the stage */
+    unsigned stage_end;         /* bytes in the stage */
     int in_body;
     struct tcp_frame frame;
     char *dest;                 /* the matched part: region or get destination */
@@ -145,6 +150,7 @@ struct tcp_rx {
     int matched;
     struct ptl_match match;     /* PUT */
     struct tcp_inflight *op;    /* REPLY */
+    int drained;                /* the last read returned less than it asked for */
 };
 
 enum tcp_conn_status {
@@ -287,6 +293,9 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn);
 
 /* Reads and handles what the socket holds; returns when it would block. */
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn);
+/* Frames (or body bytes) wait in the connection's stage: poll() won't say so,
+ * the socket may be empty, but tcp_recv has work. */
+int tcp_recv_staged(const struct tcp_conn *conn);
 
 /* ---- tcp.c ------------------------------------------------------------------ */
 

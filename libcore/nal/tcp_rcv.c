@@ -37,10 +37,16 @@ static void *rcv_main(void *arg)
     for (;;) {
         gp_mutex_lock(&st->lock);
         nfds_t count = tcp_build_pollfds(st, st->rcv_pfds, NULL);
+        int staged = 0;
+        for (int rank = 0; rank < st->ni->size && !staged; rank++)
+            staged = tcp_recv_staged(&st->conns[rank]);
         gp_mutex_unlock(&st->lock);
         st->rcv_pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
-        /* A second's sleep at most: a listener full of pending peers is not polled. */
-        int ready = poll(st->rcv_pfds, count + 1, 1000);
+        /* A second's sleep at most: a listener full of pending peers is not polled.
+         * Frames already read into a stage are work now: no sleep then. */
+        int ready = poll(st->rcv_pfds, count + 1, staged ? 0 : 1000);
+        if (staged && ready == 0)
+            ready = 1;
         if (ready < 0 && errno != EINTR)
             break;
         if (st->rcv_pfds[count].revents != 0)

@@ -38,12 +38,18 @@ static int md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
 /* n > 0 bytes read; 0 would block; -1 the connection is down (handled here). */
 static ssize_t read_some(struct tcp_state *st, struct tcp_conn *conn, struct iovec *iov, int count)
 {
+    size_t wanted = 0;
+    for (int i = 0; i < count; i++)
+        wanted += iov[i].iov_len;
     for (;;) {
         ssize_t n = readv(conn->fd, iov, count);
-        if (n > 0)
+        if (n > 0) {
+            /* Fewer bytes than asked for: the socket is (almost surely) empty now. */
+            conn->rx.drained = (size_t)n < wanted;
             return n;
+        }
         if (n == 0) {
-            int torn = conn->rx.in_body || conn->rx.hdr_got > 0;
+            int torn = conn->rx.in_body || conn->rx.stage_end > conn->rx.stage_pos;
             tcp_conn_gone(st, conn, torn ? "closed in the middle of a frame" : "closed by the peer");
             return -1;
         }
@@ -203,7 +209,6 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
 static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 {
     const char *why = NULL;
-    conn->rx.hdr_got = 0;
     if (tcp_frame_decode(conn->rx.hdr, &conn->rx.frame, &why) != 0) {
         tcp_conn_fail(st, conn, "sent a malformed frame header: %s", why);
         return -1;
@@ -218,24 +223,60 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 
 /* ---- reading ------------------------------------------------------------------ */
 
+/*
+ * Headers are read through the stage, a small buffer that takes whatever
+ * the socket holds (up to TCP_STAGE_BYTES): several small frames, or a
+ * header and the start of its body, cost one system call, and the call
+ * that finds the socket empty is not made (a short read says so).  Bodies
+ * beyond what the stage caught are read straight into their destination.
+ */
 static int read_header(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
-    if (rx->hdr_got < TCP_FRAME_HDR_LEN) {
-        struct iovec iov = { rx->hdr + rx->hdr_got, TCP_FRAME_HDR_LEN - rx->hdr_got };
+    unsigned staged = rx->stage_end - rx->stage_pos;
+    if (staged < TCP_FRAME_HDR_LEN) {
+        memmove(rx->stage, rx->stage + rx->stage_pos, staged);
+        rx->stage_pos = 0;
+        rx->stage_end = staged;
+        struct iovec iov = { rx->stage + staged, TCP_STAGE_BYTES - staged };
         ssize_t n = read_some(st, conn, &iov, 1);
         if (n <= 0)
             return (int)n;
-        rx->hdr_got += (unsigned)n;
-        if (rx->hdr_got < TCP_FRAME_HDR_LEN)
+        rx->stage_end += (unsigned)n;
+        if (rx->stage_end < TCP_FRAME_HDR_LEN)
             return 1;
     }
+    memcpy(rx->hdr, rx->stage + rx->stage_pos, TCP_FRAME_HDR_LEN);
+    rx->stage_pos += TCP_FRAME_HDR_LEN;
     return start_frame(st, conn);
+}
+
+/* Body bytes the stage caught already: copied to their place (or dropped). */
+static int body_from_stage(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    uint64_t staged = rx->stage_end - rx->stage_pos;
+    uint64_t into_dest = staged < rx->dest_left ? staged : rx->dest_left;
+    if (into_dest > 0) {
+        memcpy(rx->dest, rx->stage + rx->stage_pos, into_dest);
+        rx->dest += into_dest;
+        rx->dest_left -= into_dest;
+        rx->stage_pos += (unsigned)into_dest;
+        staged -= into_dest;
+    }
+    uint64_t dropped = staged < rx->discard_left ? staged : rx->discard_left;
+    rx->discard_left -= dropped;
+    rx->stage_pos += (unsigned)dropped;
+    if (rx->dest_left == 0 && rx->discard_left == 0)
+        return finish_frame(st, conn);
+    return 1;
 }
 
 static int read_body(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
+    if (rx->stage_end > rx->stage_pos)
+        return body_from_stage(st, conn);
     struct iovec iov[3];
     int count = 0;
     if (rx->dest_left > 0)
@@ -243,9 +284,10 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
     uint64_t sink = rx->discard_left < TCP_SCRATCH_BYTES ? rx->discard_left : TCP_SCRATCH_BYTES;
     if (sink > 0)
         iov[count++] = (struct iovec){ st->scratch, sink };
-    /* The next header comes in the same call once the rest of the body fits. */
+    /* What follows the body comes in the same call once the rest of it fits. */
+    rx->stage_pos = rx->stage_end = 0;
     if (rx->discard_left == sink)
-        iov[count++] = (struct iovec){ rx->hdr, TCP_FRAME_HDR_LEN };
+        iov[count++] = (struct iovec){ rx->stage, TCP_STAGE_BYTES };
     ssize_t n = read_some(st, conn, iov, count);
     if (n <= 0)
         return (int)n;
@@ -257,19 +299,34 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
     got -= into_dest;
     uint64_t into_sink = got < rx->discard_left ? got : rx->discard_left;
     rx->discard_left -= into_sink;
-    rx->hdr_got = (unsigned)(got - into_sink);
+    rx->stage_end = (unsigned)(got - into_sink);
     if (rx->dest_left == 0 && rx->discard_left == 0)
         return finish_frame(st, conn);
     return 1;
+}
+
+/* Whether the stage holds enough to go on without reading the socket. */
+static int stage_can_continue(const struct tcp_rx *rx)
+{
+    unsigned staged = rx->stage_end - rx->stage_pos;
+    return rx->in_body ? staged > 0 : staged >= TCP_FRAME_HDR_LEN;
+}
+
+int tcp_recv_staged(const struct tcp_conn *conn)
+{
+    return conn->status == TCP_CONN_UP && stage_can_continue(&conn->rx);
 }
 
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
     if (st->put_body_rank >= 0 && st->put_body_rank != conn->rank)
         return; /* another put's body first: see put_body_rank */
+    conn->rx.drained = 0;
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
-        if (rc <= 0)
+        /* After a short read the next readv would find nothing: once the stage
+         * is used up, stop; the next progress pass polls the socket first. */
+        if (rc <= 0 || (conn->rx.drained && !stage_can_continue(&conn->rx)))
             return;
     }
 }
