@@ -14,10 +14,11 @@
  * is left holding the configuration of the accepted variables, which the
  * later checks measure against.
  *
- * Names the table does not know are warned about by gp_config_load itself,
- * with the closest known name; gp-check captures those warnings from
- * stderr while it loads and turns each into a report line.  (config.h
- * exports no closest-name function, and the table's is the one to use.)
+ * Names the table does not know, and rows that have no effect, are warned
+ * about by gp_config_load itself (the closest known name comes from
+ * gp_config_closest); gp-check captures those warnings from stderr while
+ * it loads and turns each into a report line, so that what it reports is
+ * exactly what a job would print.
  */
 #include "gp_check.h"
 
