@@ -16,6 +16,9 @@
 #define GP_BOOT_HANDSHAKE_MS 60000
 /* How long abort and fini wait for gp-run's acknowledgement. */
 #define GP_BOOT_ACK_MS 5000
+/* Under PMIx, how long a rank whose round failed waits for the launcher to
+ * end it before it aborts the job itself (boot/pmix.c, round_failed). */
+#define GP_BOOT_PMIX_GRACE_MS 3000
 
 struct gp_boot_state {
     int initialized;

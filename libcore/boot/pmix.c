@@ -351,11 +351,25 @@ int gp_boot_pmix_init(void)
     return GASNET_OK;
 }
 
-/* Fatal: the launcher broke off the round (a rank failed, the job is ending). */
+/*
+ * Fatal: the launcher broke off the round, because a rank ended before it
+ * (the usual cause) or the job is being taken down.  The launcher reports
+ * the first failure it learns of as the job's status, and the rank that
+ * ended may have exited with a code of its own that must reach the user
+ * (gasnet_exit(7) where the others wait in attach).  So this process waits
+ * a while for the launcher to end it -- it does, for a rank that failed --
+ * and only then aborts with the fatal code: that covers a rank that
+ * returned 0 before a round every other rank waits in.
+ */
 static _Noreturn void round_failed(const char *what, pmix_status_t rc)
 {
-    gp_fatal("PMIx fence during %s failed: %s (a rank ended or the launcher is taking the "
-             "job down)", what, PMIx_Error_string(rc));
+    gp_error("boot", "PMIx fence during %s failed: %s; waiting up to %d ms for the launcher "
+             "to end the job", what, PMIx_Error_string(rc), GP_BOOT_PMIX_GRACE_MS);
+    struct timespec pause_10ms = { 0, 10 * 1000 * 1000 };
+    for (int waited = 0; waited < GP_BOOT_PMIX_GRACE_MS; waited += 10)
+        nanosleep(&pause_10ms, NULL);
+    gp_fatal("PMIx fence during %s failed: %s (a rank ended before it and the launcher did "
+             "not end this one, or the ranks called different collectives)", what, PMIx_Error_string(rc));
 }
 
 int gp_boot_pmix_allgather(const void *mine, void *all, size_t len)
