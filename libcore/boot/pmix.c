@@ -64,24 +64,35 @@ int gp_boot_pmix_detect(void)
     return nspace != NULL && *nspace != '\0' && rank != NULL && *rank != '\0';
 }
 
-/* ---- waiting for a fence -------------------------------------------------- */
+/* ---- waiting for PMIx ----------------------------------------------------- */
 
-/* Filled in by PMIx's progress thread when a non-blocking fence completes. */
-struct fence_wait {
+/* Filled in by PMIx's progress thread when a non-blocking call completes. */
+struct op_wait {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int done;
     pmix_status_t status;
 };
 
-static void fence_done(pmix_status_t status, void *cbdata)
+static void op_done(pmix_status_t status, void *cbdata)
 {
-    struct fence_wait *w = cbdata;
+    struct op_wait *w = cbdata;
     pthread_mutex_lock(&w->lock);
     w->status = status;
     w->done = 1;
     pthread_cond_signal(&w->cond);
     pthread_mutex_unlock(&w->lock);
+}
+
+/* The same for calls that answer with information (which we don't need). */
+static void op_info_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                         pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    (void)info;
+    (void)ninfo;
+    op_done(status, cbdata);
+    if (release_fn != NULL)
+        release_fn(release_cbdata);
 }
 
 /*
@@ -92,7 +103,7 @@ static void fence_done(pmix_status_t status, void *cbdata)
  */
 static pmix_status_t fence(int collect)
 {
-    struct fence_wait w = { .done = 0, .status = PMIX_SUCCESS };
+    struct op_wait w = { .done = 0, .status = PMIX_SUCCESS };
     pmix_info_t info;
     bool yes = true;
     pthread_mutex_init(&w.lock, NULL);
@@ -100,7 +111,7 @@ static pmix_status_t fence(int collect)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     /* The info stays alive until the callback: PMIx may read it from its thread. */
     pmix_status_t rc = PMIx_Fence_nb(NULL, 0, collect ? &info : NULL, collect ? 1 : 0,
-                                     fence_done, &w);
+                                     op_done, &w);
     if (rc == PMIX_OPERATION_SUCCEEDED) {
         w.done = 1; /* completed at once; the callback will not run */
     } else if (rc != PMIX_SUCCESS) {
@@ -293,6 +304,48 @@ void gp_boot_pmix_local_ipv4(uint32_t *ipv4)
         *ipv4 = htonl(INADDR_LOOPBACK);
 }
 
+/* ---- leftovers ------------------------------------------------------------ */
+
+/*
+ * Under gp-run, gp-run removes a job's leftover /dev/shm objects (a rank
+ * killed before it unlinked them).  Under PMIx nobody outlives the job on
+ * gp's side, so each rank asks the PMIx server to remove its own objects
+ * when it terminates, however it does (PMIX_REGISTER_CLEANUP; the server
+ * library carries this out for Open MPI and Slurm alike).  The names are
+ * those nal/shm.c (the region, "gp-JOBID-RANK") and conduit/stats.c (the
+ * statistics page, "gp-JOBID-stats-RANK") give them; tests/integration/pmix.sh
+ * checks that a killed rank leaves neither behind.  A server without the
+ * feature only costs the leftovers, as a process killed outside any launcher
+ * would.
+ */
+static void register_cleanup(void)
+{
+    char paths[2 * (sizeof "/dev/shm/gp--stats-" + GP_BOOT_JOBID_LEN + 12)];
+    snprintf(paths, sizeof paths, "/dev/shm/gp-%s-%u,/dev/shm/gp-%s-stats-%u", gp_boot.jobid,
+             self.rank, gp_boot.jobid, self.rank);
+    struct op_wait w = { .done = 0, .status = PMIX_SUCCESS };
+    pmix_info_t info;
+    pmix_proc_t target;
+    pthread_mutex_init(&w.lock, NULL);
+    pthread_cond_init(&w.cond, NULL);
+    PMIX_INFO_LOAD(&info, PMIX_REGISTER_CLEANUP, paths, PMIX_STRING);
+    PMIX_LOAD_PROCID(&target, self.nspace, self.rank);
+    pmix_status_t rc = PMIx_Job_control_nb(&target, 1, &info, 1, op_info_done, &w);
+    if (rc == PMIX_SUCCESS) {
+        pthread_mutex_lock(&w.lock);
+        while (!w.done)
+            pthread_cond_wait(&w.cond, &w.lock);
+        pthread_mutex_unlock(&w.lock);
+        rc = w.status;
+    }
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+        gp_debug("boot", "the PMIx server won't remove %s when this process ends: %s", paths,
+                 PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&info);
+    pthread_cond_destroy(&w.cond);
+    pthread_mutex_destroy(&w.lock);
+}
+
 /* ---- init, collectives, abort, fini --------------------------------------- */
 
 /* 64-bit FNV-1a of the namespace as GP_BOOT_JOBID_LEN hex digits. */
@@ -326,6 +379,7 @@ int gp_boot_pmix_init(void)
     gp_boot.size = (int)size;
     jobid_of(self.nspace, gp_boot.jobid);
     learn_locality();
+    register_cleanup();
     /* Rank 0's key reaches the others through the server (see the top). */
     if (self.rank == 0) {
         if (gp_wire_random(gp_boot.key, sizeof gp_boot.key) != GP_WIRE_OK) {
