@@ -51,6 +51,8 @@
 #include <unistd.h>
 
 #define KEY_JOBKEY "gp.key"
+/* Seconds a PMIx_Get of a round's part may take (see get_bytes). */
+#define GET_TIMEOUT_S 60
 
 static pmix_proc_t self;          /* namespace and rank from PMIx_Init */
 static int pmix_up;               /* PMIx_Init succeeded and Finalize not yet called */
@@ -167,8 +169,14 @@ static int get_bytes(uint32_t rank, const char *key, void *out, size_t len, cons
 {
     pmix_proc_t proc;
     pmix_value_t *value = NULL;
+    pmix_info_t timeout;
+    /* After the fence the server holds every part; a part it lacks means the
+     * ranks called different collectives, and must not wait for ever. */
+    int seconds = GET_TIMEOUT_S;
+    PMIX_INFO_LOAD(&timeout, PMIX_TIMEOUT, &seconds, PMIX_INT);
     PMIX_LOAD_PROCID(&proc, self.nspace, rank);
-    pmix_status_t rc = PMIx_Get(&proc, key, NULL, 0, &value);
+    pmix_status_t rc = PMIx_Get(&proc, key, &timeout, 1, &value);
+    PMIX_INFO_DESTRUCT(&timeout);
     if (rc != PMIX_SUCCESS || value == NULL) {
         gp_error("boot", "%s: PMIx_Get of %s from rank %u failed: %s", what, key, rank,
                  PMIx_Error_string(rc));
