@@ -16,7 +16,8 @@
  *                process's data only to clients it has admitted (the job's
  *                own processes, authenticated by uid over its local socket),
  *                so the key, as under gp-run, never appears on a command
- *                line or in the environment;
+ *                line or in the environment; as there, only the user's own
+ *                processes (which could read any rank's memory) can see it;
  *   collectives  each rank PMIx_Puts its part under a key numbered by the
  *                round ("gp.coll.N"), commits, and PMIx_Fence_nb with
  *                PMIX_COLLECT_DATA; once the fence completes every part is
@@ -33,7 +34,6 @@
  */
 #include "boot/bootint.h"
 
-#include "conduit/config.h"
 #include "boot/wire.h"
 #include "gasnet.h"
 #include "util/log.h"
