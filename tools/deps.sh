@@ -3,7 +3,7 @@
 # Run by "make demo" and "make check"; safe to run again (it installs
 # nothing when everything is present).
 set -e
-packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libncurses-dev libssl-dev
+packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libncurses-dev libssl-dev libpmix-dev
           procps psmisc groff-base tmux openssh-server openssh-client iproute2"
 missing=
 for pkg in $packages; do

@@ -15,6 +15,7 @@
  *   sshcmd.c       the remote shell's command line (GASNET_SSH_CMD, GASNET_SSH_OPTIONS)
  *   link.c         the framed link between gp-run and its agent on each host
  *   spawn_ssh.c    the ssh spawner, gp-run's side: one agent per host, its output and exits
+ *   spawn_pmix.c   the pmix spawner: the job handed to srun or mpirun (exec)
  *   agent.c        gp-run --agent, on each host: starts that host's ranks, relays for them
  *   mirror.c       other hosts' statistics pages copied to this host, for gp-top
  */
@@ -42,7 +43,7 @@
 #define RUN_PROOF_TIMEOUT_S 10.0
 #define RUN_PROOF_TIMEOUT_TEXT "10 s"
 
-enum run_spawner { SPAWN_LOCAL, SPAWN_SSH };
+enum run_spawner { SPAWN_LOCAL, SPAWN_SSH, SPAWN_PMIX };
 
 struct run_opts {
     int nprocs;
@@ -203,6 +204,10 @@ void hosts_tick(struct run_server *srv, double now);
 int hosts_active(const struct run_server *srv);
 int hosts_max_fds(const struct run_job *job);
 void hosts_close(struct run_job *job);
+
+/* spawn_pmix.c: execs srun or mpirun for the job (-t: prints the command line and
+ * returns 0); returns an exit status only if that fails. */
+int spawn_pmix(const struct run_opts *opts);
 
 /* mirror.c: copies of other hosts' statistics pages, for gp-top */
 void mirror_write(const struct run_job *job, int rank, const uint8_t *bytes, size_t len);

@@ -1,7 +1,8 @@
 /*
  * gp-run: launch a gp job.
  *
- * The order of things: read the command line; read the GASNET_* settings
+ * The order of things: read the command line (--spawner=pmix hands the
+ * job to srun or mpirun there and then); read the GASNET_* settings
  * gp-run itself obeys (the exit timeout); make the job's id and key;
  * listen; start the processes; serve the control channel until every
  * process has been reaped; remove the job's leftover shared memory; exit
@@ -67,6 +68,11 @@ int main(int argc, char **argv)
     if (status == RUN_CONTINUE && opts.agent) {
         run_free_options(&opts);
         return agent_main();
+    }
+    if (status == RUN_CONTINUE && opts.spawner == SPAWN_PMIX) {
+        /* The launcher makes the job and its PMIx server hands out rank, size and key. */
+        run_verbose = opts.verbose;
+        status = spawn_pmix(&opts);
     }
     if (status == RUN_CONTINUE) {
         run_verbose = opts.verbose;

@@ -2,7 +2,7 @@
  * gp-run's command line, in the form of GASNet's gasnetrun (seed 003):
  *
  *   gp-run -n N[:M] [-N M] [--hostfile FILE] [-E VAR1,VAR2] [-v] [-t] [-k]
- *          [--spawner=local|ssh] [--tag-output] [--] prog [args]
+ *          [--spawner=local|ssh|pmix|mpi] [--tag-output] [--] prog [args]
  *
  * Options end at the program name (POSIXLY_CORRECT parsing), so the
  * program's own options are never taken for gp-run's.  Every mistake is
@@ -33,9 +33,9 @@ static const struct poptOption option_table[] = {
       "M" },
     { "hostfile", '\0', POPT_ARG_STRING, NULL, OPT_HOSTFILE,
       "hosts to run on, one per line (else GASNET_SSH_NODEFILE, then GASNET_SSH_SERVERS); "
-      "implies --spawner=ssh", "FILE" },
+      "implies --spawner=ssh unless pmix is chosen", "FILE" },
     { "tag-output", '\0', POPT_ARG_NONE, NULL, OPT_TAG,
-      "prefix every line the processes print with [rank] (ssh spawner)", NULL },
+      "prefix every line the processes print with [rank] (ssh and pmix spawners)", NULL },
     { "agent", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_AGENT,
       "run as gp-run's agent on a host (started by gp-run over ssh)", NULL },
     { NULL, 'E', POPT_ARG_STRING, NULL, OPT_ENV,
@@ -48,8 +48,9 @@ static const struct poptOption option_table[] = {
     { "keep", 'k', POPT_ARG_NONE, NULL, OPT_KEEP,
       "keep the job's temporary files (its /dev/shm objects) (implies -v)", NULL },
     { "spawner", '\0', POPT_ARG_STRING | POPT_ARGFLAG_ONEDASH, NULL, OPT_SPAWNER,
-      "how to start the processes: local (this host, the default) or ssh (the hosts of "
-      "--hostfile, GASNET_SSH_NODEFILE or GASNET_SSH_SERVERS)", "local|ssh" },
+      "how to start the processes: local (this host, the default), ssh (the hosts of "
+      "--hostfile, GASNET_SSH_NODEFILE or GASNET_SSH_SERVERS), or pmix (hand the job to srun "
+      "inside a Slurm allocation, else to mpirun; mpi is the same)", "local|ssh|pmix|mpi" },
     { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
     { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
     POPT_TABLEEND
@@ -86,16 +87,21 @@ static int check_env_list(const char *text)
     }
 }
 
+/* "mpi" is seed 003's name for starting through the MPI launcher; here that
+ * launcher is reached through PMIx, so it means the same as "pmix". */
 static int check_spawner(const char *where, const char *name, struct run_opts *opts)
 {
-    if (strcmp(name, "local") == 0 || strcmp(name, "ssh") == 0) {
-        opts->spawner = strcmp(name, "ssh") == 0 ? SPAWN_SSH : SPAWN_LOCAL;
-        return 0;
-    }
-    if (strcmp(name, "mpi") == 0 || strcmp(name, "pmix") == 0)
-        run_say("%s=%s: not available in this gp-run; accepted: local, ssh", where, name);
-    else
-        run_say("%s=%s: unknown spawner; accepted: local, ssh", where, name);
+    static const struct { const char *name; int spawner; } known[] = {
+        { "local", SPAWN_LOCAL }, { "ssh", SPAWN_SSH }, { "pmix", SPAWN_PMIX },
+        { "mpi", SPAWN_PMIX },
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(name, known[i].name) == 0) {
+            opts->spawner = known[i].spawner;
+            return 0;
+        }
+    run_say("%s=%s: unknown spawner; accepted: local, ssh, pmix, mpi (the same as pmix)",
+            where, name);
     return -1;
 }
 
@@ -207,7 +213,8 @@ static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
     if (!spawner_given && env_spawner != NULL && *env_spawner != '\0' &&
         check_spawner("GASNET_SPAWNER", env_spawner, opts))
         return RUN_EXIT_USAGE;
-    if (!spawner_given && opts->hostfile != NULL)
+    /* A host list means ssh unless the launcher was chosen: pmix hands the list on. */
+    if (!spawner_given && opts->hostfile != NULL && opts->spawner != SPAWN_PMIX)
         opts->spawner = SPAWN_SSH;
     if (opts->spawner == SPAWN_LOCAL && opts->hostfile != NULL) {
         run_say("--hostfile %s: the local spawner runs everything on this host; use "
@@ -228,6 +235,11 @@ static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
         sshcmd_free(shell);
         if (shell == NULL)
             return RUN_EXIT_USAGE;
+    }
+    if (opts->spawner == SPAWN_PMIX && opts->keep) {
+        run_say("-k: under the pmix spawner the launcher owns the job and gp-run leaves "
+                "before it ends, so there is nothing for gp-run to keep (drop -k)");
+        return RUN_EXIT_USAGE;
     }
     if (opts->spawner == SPAWN_LOCAL && opts->tag_output) {
         run_say("--tag-output: only the ssh spawner relays the processes' output (the local "

@@ -2,9 +2,11 @@
  * gp_boot_init and the accessors: who this process is within its job.
  *
  * A process started by gp-run connects to it and proves the job key before
- * it trusts anything else; one started by hand (no GP_BOOT_ADDR) is a
- * singleton, a 1-node job with a made-up job id and key, so every program
- * also runs without a launcher.  Either way init installs the default
+ * it trusts anything else; one started by a cluster's launcher (no
+ * GP_BOOT_ADDR, but a PMIx server's PMIX_NAMESPACE and PMIX_RANK) learns its
+ * job from PMIx (boot/pmix.c); one started by hand is a singleton, a 1-node
+ * job with a made-up job id and key, so every program also runs without a
+ * launcher.  Either way init installs the default
  * fatal hook -- tell gp-run, then exit -- which the conduit replaces once
  * its own exit protocol can run.
  */
@@ -21,7 +23,7 @@ struct gp_boot_state gp_boot = { .fd = -1 };
 
 static void boot_fatal_hook(int exit_code)
 {
-    if (gp_boot.fd < 0)
+    if (gp_boot.fd < 0 && !gp_boot.pmix)
         _exit(exit_code); /* gp_fatal has said why; nobody else to tell */
     gp_boot_abort(exit_code, "fatal error (its message is above)");
 }
@@ -62,7 +64,8 @@ int gp_boot_init(void)
     memset(&env, 0, sizeof env);
     int launched = gp_boot_env_read(&env);
     int rc = launched < 0 ? GASNET_ERR_RESOURCE
-           : launched ? init_launched(&env) : init_singleton();
+           : launched ? init_launched(&env)
+           : gp_boot_pmix_detect() ? gp_boot_pmix_init() : init_singleton();
     /* The key has been copied where it belongs; don't leave it on the stack. */
     memset(env.key, 0, sizeof env.key);
     if (rc != GASNET_OK)
@@ -71,7 +74,8 @@ int gp_boot_init(void)
     gp_log_set_identity(gp_boot.rank, gp_boot.size);
     gp_set_fatal_hook(boot_fatal_hook);
     gp_debug("boot", "job %s: rank %d of %d%s", gp_boot.jobid, gp_boot.rank, gp_boot.size,
-             gp_boot.singleton ? " (singleton: no launcher)" : "");
+             gp_boot.singleton ? " (singleton: no launcher)"
+             : gp_boot.pmix ? " (PMIx)" : "");
     return GASNET_OK;
 }
 

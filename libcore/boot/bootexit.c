@@ -9,6 +9,9 @@
  * (or for gp-run to close the channel) before exiting so that gp-run reads
  * the ABORT, with its exit code and reason, before it sees this process
  * exit; otherwise the exit could be taken for an ordinary failure.
+ *
+ * Under PMIx the same two are PMIx_Abort (the launcher ends every rank and
+ * reports the code) and PMIx_Finalize (boot/pmix.c).
  */
 #include "boot/bootint.h"
 
@@ -66,6 +69,8 @@ _Noreturn void gp_boot_abort(int exit_code, const char *why)
     }
     if (gp_boot.fd >= 0 && !gp_boot.finished)
         tell_launcher(exit_code, why);
+    else if (!gp_boot.finished && gp_boot_pmix_up())
+        gp_boot_pmix_abort(exit_code, why); /* returns only if the server is gone */
     else if (why != NULL)
         gp_error("boot", "aborting (exit code %d): %s", exit_code, why);
     _exit(exit_code);
@@ -76,6 +81,8 @@ int gp_boot_fini(int exit_code)
     if (!gp_boot.initialized || gp_boot.finished)
         return gp_boot.initialized ? GASNET_OK : GASNET_ERR_NOT_INIT;
     gp_boot.finished = 1;
+    if (gp_boot.pmix)
+        return gp_boot_pmix_fini();
     if (gp_boot.fd < 0)
         return GASNET_OK;
     uint8_t code[4], reply[16];

@@ -16,10 +16,14 @@
 #define GP_BOOT_HANDSHAKE_MS 60000
 /* How long abort and fini wait for gp-run's acknowledgement. */
 #define GP_BOOT_ACK_MS 5000
+/* Under PMIx, how long a rank whose round failed waits for the launcher to
+ * end it before it aborts the job itself (boot/pmix.c, round_failed). */
+#define GP_BOOT_PMIX_GRACE_MS 3000
 
 struct gp_boot_state {
     int initialized;
     int singleton;
+    int pmix;               /* started under a PMIx server (boot/pmix.c) */
     int finished;           /* fini was called: the channel is gone */
     int rank;
     int size;
@@ -68,5 +72,29 @@ void gp_boot_send_unlock(void);
 /* Serialises whole collective rounds (PAR builds only). */
 void gp_boot_round_lock(void);
 void gp_boot_round_unlock(void);
+
+/* The wait hook (gp_boot_set_wait_hook): whether one is set, and one run of it. */
+int gp_boot_wait_hook_pending(void);
+void gp_boot_wait_hook_run(void);
+
+/*
+ * PMIx mode (boot/pmix.c).  detect: 1 when the environment shows a PMIx
+ * server (PMIX_NAMESPACE and PMIX_RANK).  init fills gp_boot's rank, size,
+ * job id and key and sets gp_boot.pmix, or prints why not.  The
+ * collectives take the arguments coll.c has checked.  abort tells the
+ * launcher and returns only if it could not; host_identity returns -1 when
+ * PMIx gave no locality (the caller falls back to hostname and boot id).
+ */
+int gp_boot_pmix_detect(void);
+int gp_boot_pmix_init(void);
+int gp_boot_pmix_allgather(const void *mine, void *all, size_t len);
+int gp_boot_pmix_barrier(void);
+int gp_boot_pmix_broadcast(void *buf, size_t len, int root);
+/* PMIx_Init succeeded and PMIx_Finalize has not run: abort can reach the server. */
+int gp_boot_pmix_up(void);
+void gp_boot_pmix_abort(int exit_code, const char *why);
+int gp_boot_pmix_fini(void);
+void gp_boot_pmix_local_ipv4(uint32_t *ipv4);
+int gp_boot_pmix_host_identity(char *out, size_t len);
 
 #endif

@@ -35,6 +35,17 @@ void gp_boot_set_wait_hook(void (*hook)(void *arg), void *arg)
     wait_hook = hook;
 }
 
+int gp_boot_wait_hook_pending(void)
+{
+    return wait_hook != NULL;
+}
+
+void gp_boot_wait_hook_run(void)
+{
+    if (wait_hook != NULL)
+        wait_hook(wait_hook_arg);
+}
+
 /* Waits until the answer starts to arrive, running the wait hook meanwhile. */
 static void await_readable(void)
 {
@@ -133,6 +144,8 @@ int gp_boot_allgather(const void *mine, void *all, size_t len)
         memmove(all, mine, len);
         return GASNET_OK;
     }
+    if (gp_boot.pmix)
+        return gp_boot_pmix_allgather(mine, all, len);
     return round_trip(GP_WIRE_COLL_ALLGATHER, 0, (uint32_t)len, mine, (uint32_t)len, all,
                       (uint32_t)(len * (size_t)gp_boot.size));
 }
@@ -142,6 +155,8 @@ int gp_boot_barrier(void)
     int rc = usable("gp_boot_barrier");
     if (rc != GASNET_OK || gp_boot.singleton)
         return rc;
+    if (gp_boot.pmix)
+        return gp_boot_pmix_barrier();
     return round_trip(GP_WIRE_COLL_BARRIER, 0, 0, NULL, 0, NULL, 0);
 }
 
@@ -157,6 +172,8 @@ int gp_boot_broadcast(void *buf, size_t len, int root)
     }
     if (gp_boot.singleton)
         return GASNET_OK;
+    if (gp_boot.pmix)
+        return gp_boot_pmix_broadcast(buf, len, root);
     uint32_t mine_len = root == gp_boot.rank ? (uint32_t)len : 0;
     return round_trip(GP_WIRE_COLL_BROADCAST, root, (uint32_t)len, buf, mine_len, buf,
                       (uint32_t)len);

@@ -10,6 +10,8 @@
  * run under one kernel (same boot id) in the same UTS view (same
  * hostname), so the identity is both; GP_HOST_ID replaces it for
  * launchers that know better (and for tests that pretend to be hosts).
+ * Under PMIx the launcher says which ranks share a node (PMIX_HOSTNAME and
+ * PMIX_LOCAL_PEERS), and that is the identity unless GP_HOST_ID is set.
  */
 #include "boot/bootint.h"
 
@@ -26,6 +28,10 @@ void gp_boot_local_ipv4(uint32_t *ipv4)
 {
     struct sockaddr_storage local;
     socklen_t len = sizeof local;
+    if (gp_boot.pmix) {
+        gp_boot_pmix_local_ipv4(ipv4); /* no gp-run to face: see boot/pmix.c */
+        return;
+    }
     *ipv4 = htonl(INADDR_LOOPBACK);
     if (gp_boot.fd < 0 || getsockname(gp_boot.fd, (struct sockaddr *)&local, &len) != 0)
         return;
@@ -58,6 +64,8 @@ void gp_boot_host_identity(char *out, size_t len)
         snprintf(out, len, "id:%s", configured);
         return;
     }
+    if (gp_boot.pmix && gp_boot_pmix_host_identity(out, len) == 0)
+        return; /* the launcher's own idea of which ranks share a node */
     char host[256] = "", boot_id[64];
     gethostname(host, sizeof host - 1);
     read_boot_id(boot_id, sizeof boot_id);

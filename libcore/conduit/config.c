@@ -274,7 +274,8 @@ static const struct gp_cfg_row rows[] = {
     /* ---- GASNet spawner variables (seed 003), legitimate but not read by gp ---- */
     { .name = "GASNET_SPAWNER", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
-      .doc = "spawner to use, \"ssh\" or \"mpi\", overriding the configured default" },
+      .doc = "gp-run's spawner when --spawner is not given: \"local\", \"ssh\", \"pmix\" "
+             "(srun inside a Slurm allocation, else mpirun) or \"mpi\" (the same as pmix)" },
     { .name = "GASNET_SSH_NODEFILE", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
       .doc = "file of hosts, one per line, blank and '#' lines ignored; wins over "

@@ -1,6 +1,7 @@
 /*
- * The bootstrap collectives, end to end: run under gp-run (or alone, as a
- * singleton) with the job size it should find.
+ * The bootstrap collectives, end to end: run under gp-run, under a PMIx
+ * launcher (mpirun, srun --mpi=pmix) or alone, as a singleton, with the
+ * job size it should find.
  *
  *   boot_collectives EXPECTED_SIZE
  *
@@ -47,9 +48,14 @@ static void check_identity(int expected_size)
         fail("rank %d outside [0, %d)", my_rank, size);
     if (env_rank != NULL && atoi(env_rank) != my_rank)
         fail("rank %d but GP_RANK=%s", my_rank, env_rank);
-    if (gp_boot_is_singleton() != (getenv("GP_BOOT_ADDR") == NULL))
-        fail("singleton %d, but GP_BOOT_ADDR is %s", gp_boot_is_singleton(),
-             getenv("GP_BOOT_ADDR") ? "set" : "unset");
+    /* Launched: by gp-run (GP_BOOT_ADDR) or, without it, by a PMIx server. */
+    const char *pmix_rank = getenv("GP_BOOT_ADDR") == NULL ? getenv("PMIX_RANK") : NULL;
+    int launched = getenv("GP_BOOT_ADDR") != NULL || pmix_rank != NULL;
+    if (gp_boot_is_singleton() != !launched)
+        fail("singleton %d, but GP_BOOT_ADDR is %s and PMIX_RANK is %s", gp_boot_is_singleton(),
+             getenv("GP_BOOT_ADDR") ? "set" : "unset", getenv("PMIX_RANK") ? "set" : "unset");
+    if (pmix_rank != NULL && atoi(pmix_rank) != my_rank)
+        fail("rank %d but PMIX_RANK=%s", my_rank, pmix_rank);
     if (strlen(jobid) != GP_BOOT_JOBID_LEN ||
         strspn(jobid, "0123456789abcdef") != GP_BOOT_JOBID_LEN)
         fail("job id '%s' is not %d lowercase hex digits", jobid, GP_BOOT_JOBID_LEN);
@@ -74,6 +80,26 @@ static void check_allgather(size_t len, int salt)
                 fail("allgather of %zu: byte %zu of rank %d is %u, expected %u", len, i, rank,
                      all[(size_t)rank * len + i], pattern(rank, i, salt));
     free(mine);
+    free(all);
+}
+
+/* Every rank holds the same job id and key (under PMIx rank 0 hands the key out). */
+static void check_same_job(void)
+{
+    struct { char jobid[GP_BOOT_JOBID_LEN + 1]; uint8_t key[GP_BOOT_KEY_LEN]; } mine, *all;
+    int size = gp_boot_size();
+    memset(&mine, 0, sizeof mine);
+    memcpy(mine.jobid, gp_boot_jobid(), GP_BOOT_JOBID_LEN);
+    memcpy(mine.key, gp_boot_key(), GP_BOOT_KEY_LEN);
+    all = calloc((size_t)size, sizeof *all);
+    if (all == NULL || gp_boot_allgather(&mine, all, sizeof mine) != GASNET_OK)
+        fail("allgather of the job id and key failed");
+    for (int rank = 0; rank < size; rank++) {
+        if (strcmp(all[rank].jobid, mine.jobid) != 0)
+            fail("rank %d has job id %s, this rank %s", rank, all[rank].jobid, mine.jobid);
+        if (memcmp(all[rank].key, mine.key, GP_BOOT_KEY_LEN) != 0)
+            fail("rank %d holds a different job key", rank);
+    }
     free(all);
 }
 
@@ -105,6 +131,7 @@ int main(int argc, char **argv)
     check_allgather(37, 1);
     check_allgather(0, 2);
     check_allgather(64 * 1024, 3);
+    check_same_job();
     check_broadcasts();
     for (int i = 0; i < 100; i++)
         if (gp_boot_barrier() != GASNET_OK)

@@ -208,7 +208,8 @@ usage_case not_in_path "program 'gp-no-such-program' not found in PATH" -n 2 gp-
 usage_case not_executable "program /etc/passwd: Permission denied" -n 2 /etc/passwd
 usage_case many_hosts "-N 2: the local spawner runs on this host only" -N 2 -n 2 true
 usage_case spawner_ssh_no_hosts "the ssh spawner needs hosts" --spawner=ssh -n 2 true
-usage_case spawner_mpi "--spawner=mpi: not available in this gp-run; accepted: local, ssh" --spawner=mpi -n 2 true
+# (mpi and pmix are spawners now: tests/integration/pmix.sh)
+usage_case spawner_unknown "--spawner=pmi: unknown spawner; accepted: local, ssh, pmix, mpi" --spawner=pmi -n 2 true
 usage_case n_of_m "-n N:M, M '0': expected a whole number from 1" -n 4:0 true
 usage_case tag_local "--tag-output: only the ssh spawner relays" --tag-output -n 2 true
 usage_case hostfile_missing "--hostfile /nonexistent/hosts: No such file or directory" --hostfile /nonexistent/hosts -n 2 true
