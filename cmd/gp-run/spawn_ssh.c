@@ -262,7 +262,11 @@ int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_
     }
     hosts->count = nhosts;
     hosts->tag_output = opts->tag_output;
-    hosts->timeout = gp_cfg.gp_ssh_timeout > 0 ? gp_cfg.gp_ssh_timeout : 30;
+    /* gp_config_load has checked it already (a launcher row: not stored in gp_cfg). */
+    const char *timeout_text = gp_config_getenv("GP_SSH_TIMEOUT");
+    if (timeout_text == NULL || gp_config_parse_double(timeout_text, &hosts->timeout) != 0 ||
+        hosts->timeout <= 0)
+        hosts->timeout = 30;
     hosts->stdin_fd = isatty(STDIN_FILENO) ? -1 : STDIN_FILENO;
     if (hosts->stdin_fd >= 0)
         set_nonblock(hosts->stdin_fd);

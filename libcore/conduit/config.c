@@ -303,7 +303,7 @@ static const struct gp_cfg_row rows[] = {
       .offset = GP_CFG_NO_FIELD, .unset_means = "where the remote shell came from",
       .doc = "address of gp-run's host as the hosts of an ssh job reach it" },
     { .name = "GP_SSH_TIMEOUT", .type = GP_CFG_DOUBLE, .default_text = "30", .min = 1,
-      .max = 3600, .transport = "launcher", .offset = FIELD(gp_ssh_timeout),
+      .max = 3600, .transport = "launcher", .offset = GP_CFG_NO_FIELD,
       .doc = "seconds gp-run waits for each host's agent to answer over the remote shell "
              "before it calls the host unreachable" },
 };

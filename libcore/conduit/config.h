@@ -105,7 +105,6 @@ struct gp_config {
     const char *gp_log_level;
     const char *gp_transport;
     const char *gp_tcp_addr;
-    double gp_ssh_timeout;
     int rcv_thread;
     const char *gp_host_id;
     int     gp_direct_rma;
