@@ -110,6 +110,9 @@ fi
 # put are served by its receive thread.  SEQ builds refuse the thread.
 case "${GPTEST_VARIANT:-seq}" in
 par|pasan)
+    # Several application threads sending and polling at once, over sockets.
+    job "$T/am_pollers_n4" "each run exactly once with intact data" 120 \
+        "$GP_RUN" -n 4 "$GPTEST_ITEST/am_pollers" 2 2 600
     job "$T/rcv_thread" "rcv_thread: node 1 served a get and a put while it computed" 120 \
         env GASNET_RCV_THREAD=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/rcv_thread"
     job "$T/rcv_thread_am_core_n4" "am_core: 4 nodes, 1 rounds, every category" 120 \
