@@ -51,6 +51,8 @@ static gasnet_handle_t as_handle(struct gpc_op *op)
 GP_EXPORT void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     check_callable("gasnet_put", node);
+    if (gpc_put_direct(node, dest, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put(node, dest, src, nbytes, op);
     finish_blocking(op);
@@ -59,6 +61,8 @@ GP_EXPORT void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbyt
 GP_EXPORT void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     check_callable("gasnet_put_bulk", node);
+    if (gpc_put_direct(node, dest, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put(node, dest, src, nbytes, op);
     finish_blocking(op);
@@ -67,6 +71,8 @@ GP_EXPORT void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t
 GP_EXPORT void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     check_callable("gasnet_get", node);
+    if (gpc_get_direct(dest, node, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_get(dest, node, src, nbytes, op);
     finish_blocking(op);
@@ -75,6 +81,8 @@ GP_EXPORT void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbyt
 GP_EXPORT void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     check_callable("gasnet_get_bulk", node);
+    if (gpc_get_direct(dest, node, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_get(dest, node, src, nbytes, op);
     finish_blocking(op);

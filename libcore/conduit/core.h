@@ -360,6 +360,10 @@ int gpc_op_done(struct gpc_op *op);
 void gpc_op_wait(struct gpc_op *op);
 struct gpc_op *gpc_op_implicit(void);     /* this thread's implicit set, or its access region */
 void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, struct gpc_op *op);
+/* A blocking put or get to a peer whose segment is mapped here: the copy, and nothing else
+ * (no operation record); 0 when the peer is not mapped and the caller must go the long way. */
+int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
+int gpc_get_direct(void *dest, gasnet_node_t node, const void *src, size_t nbytes);
 void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, struct gpc_op *op);
 void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes,
                    struct gpc_op *op);

@@ -224,6 +224,24 @@ static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t
                  ptl_strerror(rc));
 }
 
+int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes)
+{
+    if (gpc.direct_segment[node] == NULL)
+        return 0;
+    if (nbytes > 0)
+        memcpy(gpc.direct_segment[node] + remote_offset(node, dest, nbytes, "put"), src, nbytes);
+    return 1;
+}
+
+int gpc_get_direct(void *dest, gasnet_node_t node, const void *src, size_t nbytes)
+{
+    if (gpc.direct_segment[node] == NULL)
+        return 0;
+    if (nbytes > 0)
+        memcpy(dest, gpc.direct_segment[node] + remote_offset(node, src, nbytes, "get"), nbytes);
+    return 1;
+}
+
 void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, struct gpc_op *op)
 {
     if (nbytes == 0)
