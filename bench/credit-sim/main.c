@@ -57,7 +57,7 @@ static int export_knobs(const struct cli *c, char *why, size_t whylen)
     return 0;
 }
 
-/* The plan and limits a job of `nodes` would use (libcore/conduit/attach.c does the same). */
+/* The plan and limits a job of `nodes` would use, by the conduit's own functions. */
 static int resolve_credits(uint32_t nodes, struct sim_credit_cfg *cfg, char *why, size_t whylen)
 {
     if (gp_config_load(why, whylen) != GASNET_OK ||
@@ -65,16 +65,7 @@ static int resolve_credits(uint32_t nodes, struct sim_credit_cfg *cfg, char *why
         return -1;
     cfg->credits_per_node = cfg->plan.credits_per_node;
     cfg->banked = cfg->plan.banked_credits;
-    cfg->limits = (struct credit_limits){
-        .flow_control = gp_cfg.portal_flow_control,
-        .dynamic = gp_cfg.portal_dynamic_credits,
-        .lender_limit = (uint32_t)gp_cfg.portal_lender_limit,
-        .revoke_limit = (uint32_t)gp_cfg.portal_revoke_limit,
-        .num_scavenge = (uint32_t)gp_cfg.portal_num_scavenge,
-        .max_per_node = (uint32_t)gp_cfg.portal_max_cred_per_node,
-        .epoch_duration = (uint32_t)gp_cfg.portal_epoch_duration,
-        .low_bank = cfg->banked / 8 > CREDIT_MIN ? cfg->banked / 8 : CREDIT_MIN,
-    };
+    cfg->limits = gpc_credit_limits(cfg->banked);
     return 0;
 }
 

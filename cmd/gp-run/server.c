@@ -51,54 +51,53 @@ static int open_signals(sigset_t *saved_mask)
     return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
-/* Every interface, dual-stack where IPv6 exists, else every IPv4 one. */
-static int open_any_listener(char *addr, size_t addr_len, int backlog)
+/*
+ * A listening socket bound to sa (port 0: the kernel picks one); the port
+ * chosen, or -1 with errno.  v6only 0 makes an IPv6 socket take IPv4 too.
+ */
+static int listen_on(struct sockaddr_storage *sa, socklen_t len, int v6only, int backlog,
+                     int *port)
 {
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd >= 0) {
-        int off = 0;
-        struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6, .sin6_addr = in6addr_any };
-        socklen_t len = sizeof sin6;
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
-        if (bind(fd, (struct sockaddr *)&sin6, sizeof sin6) == 0 && listen(fd, backlog) == 0 &&
-            getsockname(fd, (struct sockaddr *)&sin6, &len) == 0) {
-            snprintf(addr, addr_len, "[::]:%d", ntohs(sin6.sin6_port));
-            return fd;
-        }
-        close(fd);
-    }
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
-    socklen_t sin_len = sizeof sin;
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, backlog) != 0 ||
-        getsockname(fd, (struct sockaddr *)&sin, &sin_len) != 0) {
+    if (sa->ss_family == AF_INET6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only);
+    if (bind(fd, (struct sockaddr *)sa, len) != 0 || listen(fd, backlog) != 0 ||
+        getsockname(fd, (struct sockaddr *)sa, &len) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;
         return -1;
     }
-    snprintf(addr, addr_len, "0.0.0.0:%d", ntohs(sin.sin_port));
+    *port = ntohs(sa->ss_family == AF_INET6 ? ((struct sockaddr_in6 *)sa)->sin6_port
+                                            : ((struct sockaddr_in *)sa)->sin_port);
     return fd;
 }
 
-static int open_listener(char *addr, size_t addr_len, int backlog)
+/* Loopback only (local spawner), or every interface, dual-stack where IPv6 exists (ssh). */
+static int open_listener(char *addr, size_t addr_len, int backlog, int remote)
 {
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = 0 };
-    socklen_t sin_len = sizeof sin;
-    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 || listen(fd, backlog) != 0 ||
-        getsockname(fd, (struct sockaddr *)&sin, &sin_len) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
+    struct sockaddr_storage sa;
+    int port = 0, fd = -1;
+    if (remote) {
+        memset(&sa, 0, sizeof sa);
+        struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&sa;
+        sin6->sin6_family = AF_INET6;
+        sin6->sin6_addr = in6addr_any;
+        fd = listen_on(&sa, sizeof *sin6, 0, backlog, &port);
+        if (fd >= 0) {
+            snprintf(addr, addr_len, "[::]:%d", port);
+            return fd;
+        }
     }
-    snprintf(addr, addr_len, "127.0.0.1:%d", ntohs(sin.sin_port));
+    memset(&sa, 0, sizeof sa);
+    struct sockaddr_in *sin = (struct sockaddr_in *)&sa;
+    sin->sin_family = AF_INET;
+    sin->sin_addr.s_addr = htonl(remote ? INADDR_ANY : INADDR_LOOPBACK);
+    fd = listen_on(&sa, sizeof *sin, 0, backlog, &port);
+    if (fd >= 0)
+        snprintf(addr, addr_len, "%s:%d", remote ? "0.0.0.0" : "127.0.0.1", port);
     return fd;
 }
 
@@ -113,8 +112,7 @@ int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mas
         return -1;
     }
     int backlog = job->nprocs + RUN_MAX_UNPROVEN;
-    srv->listen_fd = remote ? open_any_listener(srv->addr, sizeof srv->addr, backlog)
-                            : open_listener(srv->addr, sizeof srv->addr, backlog);
+    srv->listen_fd = open_listener(srv->addr, sizeof srv->addr, backlog, remote);
     if (srv->listen_fd < 0) {
         run_say("cannot listen on %s for the control channel: %m",
                 remote ? "every interface" : "127.0.0.1");

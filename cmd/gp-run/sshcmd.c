@@ -19,22 +19,7 @@
 
 void sshcmd_free(char **argv)
 {
-    for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
-        free(argv[i]);
-    free(argv);
-}
-
-static int push_word(char ***words, size_t *count, char *word)
-{
-    char **grown = realloc(*words, (*count + 2) * sizeof *grown);
-    if (grown == NULL) {
-        free(word);
-        return -1;
-    }
-    *words = grown;
-    grown[(*count)++] = word;
-    grown[*count] = NULL;
-    return 0;
+    gp_words_free(argv);
 }
 
 char *sshcmd_quote(const char *word)
@@ -103,15 +88,15 @@ char **sshcmd_build(const char *host, const char *remote_cmd)
     }
     char **argv = calloc(1, sizeof *argv);
     size_t count = 0;
-    int rc = argv == NULL ? -1 : push_word(&argv, &count, cmd_path);
+    int rc = argv == NULL ? -1 : gp_words_push(&argv, &count, cmd_path);
     for (size_t i = 0; rc == 0 && words[i] != NULL; i++) {
-        rc = push_word(&argv, &count, words[i]);
+        rc = gp_words_push(&argv, &count, words[i]);
         words[i] = NULL;
     }
     if (rc == 0)
-        rc = push_word(&argv, &count, strdup(host));
+        rc = gp_words_push(&argv, &count, strdup(host));
     if (rc == 0)
-        rc = push_word(&argv, &count, strdup(remote_cmd));
+        rc = gp_words_push(&argv, &count, strdup(remote_cmd));
     gp_words_free(words);
     if (rc != 0 || argv[count - 1] == NULL) {
         sshcmd_free(argv);

@@ -180,75 +180,20 @@ GP_EXPORT int _gasnet_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handle
     return rc;
 }
 
-/* The variable-argument forms (5.4.4): the same calls under GASNet's later names. */
-GP_EXPORT int gasnet_AMRequestShort(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = request(GPC_SHORT, dest, handler, NULL, 0, NULL, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMRequestMedium(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                  size_t nbytes, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = request(GPC_MEDIUM, dest, handler, source_addr, nbytes, NULL, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMRequestLong(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                size_t nbytes, void *dest_addr, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMRequestLongAsync(gasnet_node_t dest, gasnet_handler_t handler,
-                                     void *source_addr, size_t nbytes, void *dest_addr,
-                                     int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = request(GPC_LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMReplyShort(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = reply(GPC_SHORT, token, handler, NULL, 0, NULL, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMReplyMedium(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                                size_t nbytes, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = reply(GPC_MEDIUM, token, handler, source_addr, nbytes, NULL, numargs, ap);
-    va_end(ap);
-    return rc;
-}
-
-GP_EXPORT int gasnet_AMReplyLong(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                              size_t nbytes, void *dest_addr, int numargs, ...)
-{
-    va_list ap;
-    va_start(ap, numargs);
-    int rc = reply(GPC_LONG, token, handler, source_addr, nbytes, dest_addr, numargs, ap);
-    va_end(ap);
-    return rc;
-}
+/*
+ * The variable-argument forms (5.4.4) are the same calls under GASNet's later
+ * names, with the same signatures: aliases of the entry points above, not
+ * copies of them.
+ */
+#define AM_ALIAS(name, target) \
+    GP_EXPORT __typeof__(target) name __attribute__((alias(#target)))
+AM_ALIAS(gasnet_AMRequestShort, _gasnet_AMRequestShortM);
+AM_ALIAS(gasnet_AMRequestMedium, _gasnet_AMRequestMediumM);
+AM_ALIAS(gasnet_AMRequestLong, _gasnet_AMRequestLongM);
+AM_ALIAS(gasnet_AMRequestLongAsync, _gasnet_AMRequestLongAsyncM);
+AM_ALIAS(gasnet_AMReplyShort, _gasnet_AMReplyShortM);
+AM_ALIAS(gasnet_AMReplyMedium, _gasnet_AMReplyMediumM);
+AM_ALIAS(gasnet_AMReplyLong, _gasnet_AMReplyLongM);
 
 /* The AM limits as functions, for clients that #undef gasnet.h's macros. */
 GP_EXPORT size_t (gasnet_AMMaxArgs)(void)

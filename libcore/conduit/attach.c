@@ -198,17 +198,7 @@ static int setup_flow_control(void)
     if (gpc.conn == NULL)
         return GASNET_ERR_RESOURCE;
     uint32_t banked = gpc.credits.banked_credits;
-    struct credit_limits limits = {
-        .flow_control = gp_cfg.portal_flow_control,
-        .dynamic = gp_cfg.portal_dynamic_credits,
-        .lender_limit = (uint32_t)gp_cfg.portal_lender_limit,
-        .revoke_limit = (uint32_t)gp_cfg.portal_revoke_limit,
-        .num_scavenge = (uint32_t)gp_cfg.portal_num_scavenge,
-        .max_per_node = (uint32_t)gp_cfg.portal_max_cred_per_node,
-        .epoch_duration = (uint32_t)gp_cfg.portal_epoch_duration,
-        /* scavenge before the bank is empty: an eighth of it, at least a Medium's worth */
-        .low_bank = banked / 8 > CREDIT_MIN ? banked / 8 : CREDIT_MIN,
-    };
+    struct credit_limits limits = gpc_credit_limits(banked);
     credit_node_init(&gpc.credit, gpc.rank, gpc.nodes, gpc.conn, gpc.credits.credits_per_node,
                      banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);

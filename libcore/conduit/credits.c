@@ -149,3 +149,18 @@ int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, siz
                                     GPC_CREDIT_BYTES) + plan->reqrb_buffers + 64;
     return GASNET_OK;
 }
+
+struct credit_limits gpc_credit_limits(uint32_t banked)
+{
+    return (struct credit_limits){
+        .flow_control = gp_cfg.portal_flow_control,
+        .dynamic = gp_cfg.portal_dynamic_credits,
+        .lender_limit = (uint32_t)gp_cfg.portal_lender_limit,
+        .revoke_limit = (uint32_t)gp_cfg.portal_revoke_limit,
+        .num_scavenge = (uint32_t)gp_cfg.portal_num_scavenge,
+        .max_per_node = (uint32_t)gp_cfg.portal_max_cred_per_node,
+        .epoch_duration = (uint32_t)gp_cfg.portal_epoch_duration,
+        /* scavenge before the bank is empty: an eighth of it, at least a Medium's worth */
+        .low_bank = banked / 8 > CREDIT_MIN ? banked / 8 : CREDIT_MIN,
+    };
+}

@@ -11,7 +11,7 @@ void gp_words_free(char **words)
     free(words);
 }
 
-static int push_word(char ***words, size_t *count, char *word)
+int gp_words_push(char ***words, size_t *count, char *word)
 {
     char **grown = realloc(*words, (*count + 2) * sizeof *grown);
     if (grown == NULL) {
@@ -56,7 +56,7 @@ char **gp_words_split(const char *text, const char **why)
             free(word);
             break;
         }
-        if (push_word(&words, &count, word) != 0)
+        if (gp_words_push(&words, &count, word) != 0)
             break;
     }
     gp_words_free(words);
