@@ -25,7 +25,9 @@ static const struct {
     { "shm", "Shared memory (shm)", NULL },
     { "tcp", "TCP (tcp)", NULL },
     { "ibv", "InfiniBand verbs (ibv)",
-      "Read by the ibv transport; accepted and checked on every transport." },
+      "Read by the ibv transport; accepted and checked on every transport.  Some are "
+      "trimmed, once the HCA is open, to what it supports (seed 003 says which); a value "
+      "you set that is trimmed draws a warning." },
     { "launcher", "Launcher",
       "The GP_BOOT_ADDR, GP_RANK, GP_SIZE, GP_JOBID and GP_BOOT_KEY_FD variables are set "
       "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER and "
@@ -78,6 +80,8 @@ static void bound_text(const struct gp_cfg_row *row, double bound, char *buf, si
 static void form_text(const struct gp_cfg_row *row, char *buf, size_t len)
 {
     char low[32], high[32], choices[128];
+    const char *zero = (row->flags & GP_CFG_F_ZERO_OK) ? "0, or " : "";
+    const char *power = (row->flags & GP_CFG_F_POWER_OF_TWO) ? " (a power of two)" : "";
     bound_text(row, row->min, low, sizeof low);
     bound_text(row, row->max, high, sizeof high);
     switch (row->type) {
@@ -85,12 +89,13 @@ static void form_text(const struct gp_cfg_row *row, char *buf, size_t len)
         snprintf(buf, len, "Boolean");
         break;
     case GP_CFG_INT:
-        snprintf(buf, len, "Integer from %s to %s", low, high);
+        snprintf(buf, len, "%s%s from %s to %s%s", zero, *zero ? "integer" : "Integer", low,
+                 high, power);
         break;
     case GP_CFG_SIZE:
-        snprintf(buf, len, "Size from %s to %s%s", low, high,
-                 (row->flags & GP_CFG_F_BARE_MEGABYTES) ? " (a bare number means megabytes)"
-                                                         : "");
+        snprintf(buf, len, "%s%s from %s to %s%s%s", zero, *zero ? "size" : "Size", low, high,
+                 power, (row->flags & GP_CFG_F_BARE_MEGABYTES)
+                            ? " (a bare number means megabytes)" : "");
         break;
     case GP_CFG_DOUBLE:
         if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)

@@ -51,6 +51,7 @@
 
 #include <gasnet.h>
 
+#include "nal/ibv_ports.h"
 #include "util/log.h"
 
 struct gp_config gp_cfg;
@@ -219,12 +220,120 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_FIREHOSE_VERBOSE", .type = GP_CFG_BOOL, .default_text = "0",
       .transport = "ibv", .offset = FIELD(firehose_verbose),
       .doc = "print firehose internals, for bug reports" },
-    { .name = "GASNET_FIREHOSE_M", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "ibv", .offset = GP_CFG_NO_FIELD, .flags = GP_CFG_F_NO_EFFECT,
-      .doc = "not used by this firehose and should not be set (seed 000)" },
-    { .name = "GASNET_FIREHOSE_R", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "ibv", .offset = GP_CFG_NO_FIELD, .flags = GP_CFG_F_NO_EFFECT,
-      .doc = "not used by this firehose and should not be set (seed 000)" },
+    { .name = "GASNET_FIREHOSE_M", .type = GP_CFG_SIZE, .default_text = NULL,
+      .min = 0, .max = TIB, .flags = GP_CFG_F_BARE_MEGABYTES, .transport = "ibv",
+      .offset = FIELD(firehose_m), .unset_value = 0,
+      .unset_means = "none: gp pins each segment whole at attach (GASNet's SEGMENT_FAST)",
+      .doc = "memory of the main (remote) pool; since segments are pinned at attach it only "
+             "holds pinnable memory back from the victim pool (a bare number is MB)" },
+    { .name = "GASNET_FIREHOSE_R", .type = GP_CFG_INT, .default_text = NULL,
+      .min = 0, .max = 1048576, .transport = "ibv", .offset = FIELD(firehose_r),
+      .unset_value = 0, .unset_means = "GASNET_FIREHOSE_M / GASNET_FIREHOSE_MAXREGION_SIZE",
+      .doc = "pinned regions of the main pool (truncated to GASNET_FIREHOSE_M / "
+             "MAXREGION_SIZE)" },
+
+    /* ---- ibv (seed 003); trims against the device are in config_ibv.c ---- */
+    { .name = "GASNET_IBV_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
+      .transport = "ibv", .offset = FIELD(ibv_ports), .fallback = "GASNET_VAPI_PORTS",
+      .unset_means = "no filter: one active port on every HCA",
+      .doc = "HCAs and ports that may be used, HCA[:PORT[,PORT...]][+HCA...] such as "
+             "mlx5_0+mlx5_1:2; a filter (order and duplicates don't matter; an HCA without "
+             "ports allows its first active one)" },
+    { .name = "GASNET_VAPI_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
+      .transport = "ibv", .offset = GP_CFG_NO_FIELD,
+      .doc = "older name of GASNET_IBV_PORTS, read when that is unset; both set to different "
+             "values is an error" },
+    { .name = "GASNET_HCA_ID", .type = GP_CFG_STRING, .default_text = NULL, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .flags = GP_CFG_F_NO_EFFECT,
+      .doc = "unsupported since GASNet's older releases (seed 003); choose HCAs and ports "
+             "with GASNET_IBV_PORTS" },
+    { .name = "GASNET_PORT_NUM", .type = GP_CFG_STRING, .default_text = NULL, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .flags = GP_CFG_F_NO_EFFECT,
+      .doc = "unsupported since GASNet's older releases (seed 003); choose HCAs and ports "
+             "with GASNET_IBV_PORTS" },
+    { .name = "GASNET_NUM_QPS", .type = GP_CFG_INT, .default_text = "0", .min = 0, .max = 64,
+      .transport = "ibv", .offset = FIELD(num_qps),
+      .doc = "queue pairs each pair of peers stripes its traffic over, mapped round-robin "
+             "onto the ports; 0 means one per port used" },
+    { .name = "GASNET_QP_TIMEOUT", .type = GP_CFG_INT, .default_text = "18", .min = 0,
+      .max = 31, .transport = "ibv", .offset = FIELD(qp_timeout),
+      .doc = "ACK timeout of the queue pairs, 4.096 us * 2^value (18: about 1 s)" },
+    { .name = "GASNET_QP_RETRY_COUNT", .type = GP_CFG_INT, .default_text = "7", .min = 0,
+      .max = 7, .transport = "ibv", .offset = FIELD(qp_retry_count),
+      .doc = "retransmissions after an ACK timeout before the HCA reports a fatal error" },
+    { .name = "GASNET_QP_RD_ATOM", .type = GP_CFG_INT, .default_text = "0", .min = 0,
+      .max = 255, .transport = "ibv", .offset = FIELD(qp_rd_atom),
+      .doc = "RDMA reads each connection may have outstanding at the responder; 0 means the "
+             "HCA's maximum (a larger value is trimmed to it)" },
+    { .name = "GASNET_PHYSMEM_MAX", .type = GP_CFG_SIZE, .default_text = "0", .min = 0,
+      .max = 256 * TIB, .transport = "ibv", .offset = FIELD(physmem_max),
+      .doc = "most physical memory to pin (segment, buffers, firehose); 0 means probe the "
+             "limits of the system and the HCA" },
+    { .name = "GASNET_PHYSMEM_NOPROBE", .type = GP_CFG_BOOL, .default_text = "0",
+      .transport = "ibv", .offset = FIELD(physmem_noprobe),
+      .doc = "trust GASNET_PHYSMEM_MAX without probing: faster start-up, but pinning may fail "
+             "later if it is too high; ignored while GASNET_PHYSMEM_MAX is 0" },
+    { .name = "GASNET_INLINESEND_LIMIT", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
+      .max = 65536, .transport = "ibv", .offset = FIELD(inlinesend_limit),
+      .doc = "largest send copied into the work request (inline); -1 means the HCA's maximum, "
+             "0 no inline sends (a larger value is trimmed to the HCA's maximum)" },
+    { .name = "GASNET_PACKEDLONG_LIMIT", .type = GP_CFG_INT, .default_text = "4012", .min = 0,
+      .max = 4012, .transport = "ibv", .offset = FIELD(packedlong_limit),
+      .doc = "largest AM Long payload packed with its header into one 4K buffer; 0 sends "
+             "header and payload apart" },
+    { .name = "GASNET_NONBULKPUT_BOUNCE_LIMIT", .type = GP_CFG_SIZE, .default_text = "64K",
+      .min = 0, .max = GIB, .transport = "ibv", .offset = FIELD(nonbulkput_bounce_limit),
+      .doc = "largest non-bulk put (or AM Long payload) copied through bounce buffers; larger "
+             "ones block until the HCA reports completion; 0 disables bounce buffers" },
+    { .name = "GASNET_NETWORKDEPTH_PP", .type = GP_CFG_INT, .default_text = "64", .min = 1,
+      .max = 65536, .transport = "ibv", .offset = FIELD(networkdepth_pp),
+      .doc = "operations in flight from a node to each peer: the depth of each send queue "
+             "(trimmed to the HCA's max_qp_wr)" },
+    { .name = "GASNET_NETWORKDEPTH_TOTAL", .type = GP_CFG_INT, .default_text = "0", .min = 0,
+      .max = INT32_TOP, .transport = "ibv", .offset = FIELD(networkdepth_total),
+      .doc = "operations in flight from a node in all; the send completion queue holds "
+             "min(this, GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows" },
+    { .name = "GASNET_AM_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 1,
+      .max = 65536, .transport = "ibv", .offset = FIELD(am_credits_pp),
+      .doc = "AM requests in flight from a node to each peer, and receive buffers preposted "
+             "per peer; trimmed to GASNET_NETWORKDEPTH_PP" },
+    { .name = "GASNET_AM_CREDITS_TOTAL", .type = GP_CFG_INT, .default_text = NULL, .min = 0,
+      .max = INT32_TOP, .transport = "ibv", .offset = FIELD(am_credits_total),
+      .unset_value = -1, .unset_means = "MAX(1024, nodes)",
+      .doc = "AM requests in flight from a node in all (receive buffers for their replies); "
+             "0 means the most the HCA allows; trimmed to GASNET_NETWORKDEPTH_TOTAL" },
+    { .name = "GASNET_AM_CREDITS_SLACK", .type = GP_CFG_INT, .default_text = "1", .min = 0,
+      .max = 255, .transport = "ibv", .offset = FIELD(am_credits_slack),
+      .doc = "credits a responder may bank before a hidden reply returns them; reduced "
+             "below GASNET_AM_CREDITS_PP so that banking cannot deadlock" },
+    { .name = "GASNET_BBUF_COUNT", .type = GP_CFG_INT, .default_text = "1024", .min = 0,
+      .max = 1048576, .transport = "ibv", .offset = FIELD(bbuf_count),
+      .doc = "pre-pinned 4K bounce buffers (AM headers, Medium payloads, bounced puts), at "
+             "most GASNET_NETWORKDEPTH_TOTAL; 0 means GASNET_NETWORKDEPTH_TOTAL" },
+    { .name = "GASNET_PIN_MAXSZ", .type = GP_CFG_SIZE, .default_text = "0", .min = 4 * KIB,
+      .max = TIB, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK, .transport = "ibv",
+      .offset = FIELD(pin_maxsz),
+      .doc = "largest single registration; a larger segment is pinned in several; 0 means "
+             "the HCA's limit (a larger value is trimmed to it)" },
+    { .name = "GASNET_AMRDMA_LIMIT", .type = GP_CFG_INT, .default_text = "4092", .min = 0,
+      .max = 4092, .transport = "ibv", .offset = FIELD(amrdma_limit),
+      .doc = "largest AM sent by RDMA into a buffer reserved at the peer (4K less a 4-byte "
+             "header); 0 disables AMRDMA" },
+    { .name = "GASNET_AMRDMA_DEPTH", .type = GP_CFG_INT, .default_text = "16", .min = 1,
+      .max = 32, .flags = GP_CFG_F_POWER_OF_TWO, .transport = "ibv",
+      .offset = FIELD(amrdma_depth),
+      .doc = "4K AMRDMA receive buffers per AMRDMA peer" },
+    { .name = "GASNET_AMRDMA_MAX_PEERS", .type = GP_CFG_INT, .default_text = "32", .min = 0,
+      .max = 65535, .transport = "ibv", .offset = FIELD(amrdma_max_peers),
+      .doc = "peers a node receives AMs from by RDMA; 0 disables AMRDMA" },
+    { .name = "GASNET_AMRDMA_CYCLE", .type = GP_CFG_INT, .default_text = "1024", .min = 1,
+      .max = 1073741824, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK,
+      .transport = "ibv", .offset = FIELD(amrdma_cycle),
+      .doc = "AMs (up to GASNET_AMRDMA_LIMIT) received between choices of AMRDMA peers; 1 "
+             "takes the first senders; 0 disables AMRDMA" },
+    { .name = "GP_IBV_GID_INDEX", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
+      .max = 255, .transport = "ibv", .offset = FIELD(ibv_gid_index),
+      .doc = "GID table index for RoCE and other Ethernet ports; -1 chooses one automatically" },
 
     /* ---- gp's own ---- */
     { .name = "GP_LOG_LEVEL", .type = GP_CFG_STRING, .default_text = "warn",
@@ -238,9 +347,9 @@ static const struct gp_cfg_row rows[] = {
              "tcp to other hosts)" },
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
       .offset = FIELD(rcv_thread),
-      .doc = "1: a thread waits on the tcp sockets and serves peers (puts, gets, AM deposits; "
-             "handlers run at the next poll) while the application computes; PAR builds only "
-             "(seed 003)" },
+      .doc = "1: a thread waits on the network (tcp sockets; ibv completion events) and serves "
+             "peers (puts, gets, AM deposits; handlers run at the next poll) while the "
+             "application computes; tcp and ibv, PAR builds only (seed 003)" },
     { .name = "GP_TCP_ADDR", .type = GP_CFG_STRING, .default_text = NULL, .transport = "tcp",
       .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
       .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "
@@ -494,9 +603,23 @@ static long row_index(const struct gp_cfg_row *row)
     return (long)(row - rows);
 }
 
+/* Exact for every integer a SIZE or INT row can hold below 2^53, which covers their ranges. */
+static int is_power_of_two(double value)
+{
+    uint64_t integer;
+    if (!(value >= 1 && value < 18446744073709551616.0))
+        return 0;
+    integer = (uint64_t)value;
+    return (double)integer == value && (integer & (integer - 1)) == 0;
+}
+
 static int in_range(const struct gp_cfg_row *row, double value)
 {
+    if (value == 0 && (row->flags & GP_CFG_F_ZERO_OK))
+        return 1;
     if (value > row->max)
+        return 0;
+    if ((row->flags & GP_CFG_F_POWER_OF_TWO) && !is_power_of_two(value))
         return 0;
     if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
         return value > row->min;
@@ -539,17 +662,21 @@ static void describe_accepted(const struct gp_cfg_row *row, char *buf, size_t le
     char low[32], high[32];
     format_bound(row, row->min, low, sizeof low);
     format_bound(row, row->max, high, sizeof high);
+    const char *zero = (row->flags & GP_CFG_F_ZERO_OK) ? "0 or " : "";
+    int power = (row->flags & GP_CFG_F_POWER_OF_TWO) != 0;
     switch (row->type) {
     case GP_CFG_BOOL:
         snprintf(buf, len, "one of 0, 1, y, n, yes, no, true, false (any case)");
         break;
     case GP_CFG_INT:
-        snprintf(buf, len, "an integer from %s to %s", low, high);
+        snprintf(buf, len, "%s%s from %s to %s", zero, power ? "a power of two" : "an integer",
+                 low, high);
         break;
     case GP_CFG_SIZE:
-        snprintf(buf, len, "a size from %s to %s: digits with an optional K, M, G or T suffix%s",
-                 low, high, (row->flags & GP_CFG_F_BARE_MEGABYTES)
-                                ? " (a bare number means megabytes)" : "");
+        snprintf(buf, len, "%s%s from %s to %s: digits with an optional K, M, G or T suffix%s",
+                 zero, power ? "a power of two" : "a size", low, high,
+                 (row->flags & GP_CFG_F_BARE_MEGABYTES) ? " (a bare number means megabytes)"
+                                                        : "");
         break;
     case GP_CFG_DOUBLE:
         if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
@@ -714,6 +841,15 @@ static const char *fallback_problem(const struct gp_cfg_row *row)
     const struct gp_cfg_row *target = gp_config_find(row->fallback);
     if (target == NULL)
         return "its fallback is not in the table";
+    if (row->type == GP_CFG_STRING) {
+        /* An older name: read from the environment, never stored itself. */
+        if (target->type != GP_CFG_STRING || target->offset != GP_CFG_NO_FIELD ||
+            target->fallback != NULL || target->choices != NULL || row->choices != NULL)
+            return "a string row's fallback must be an unstored free-text row (its older name)";
+        if (row->default_text != NULL || row->offset == GP_CFG_NO_FIELD)
+            return "a row with a fallback must be stored and have no default";
+        return NULL;
+    }
     if (target->type != row->type || target->type == GP_CFG_STRING)
         return "its fallback is not a numeric row of the same type";
     if (target->fallback != NULL || target->offset == GP_CFG_NO_FIELD)
@@ -739,6 +875,9 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
         return "its min exceeds its max";
     if (row->choices != NULL && row->type != GP_CFG_STRING)
         return "only string rows may list choices";
+    if ((row->flags & (GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK)) &&
+        row->type != GP_CFG_INT && row->type != GP_CFG_SIZE)
+        return "only integer and size rows may be powers of two or accept 0 apart";
     if (row->type == GP_CFG_SIZE && row->unset_value < 0)
         return "a size row cannot stand for a negative value while unset";
     if (row->offset != GP_CFG_NO_FIELD && row->offset >= sizeof(struct gp_config))
@@ -750,7 +889,7 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
 
 static int check_table(char *errbuf, size_t errlen)
 {
-    char accepted[160];
+    char accepted[256];
     union cfg_value scratch;
     for (size_t i = 0; i < ROW_COUNT; i++) {
         const struct gp_cfg_row *row = &rows[i];
@@ -863,7 +1002,7 @@ static void warn_unknown_variables(void)
 static void report_bad_value(const struct gp_cfg_row *row, const char *text,
                              char *errbuf, size_t errlen)
 {
-    char accepted[160];
+    char accepted[256];
     int shown = (int)strlen(text) > 64 ? 64 : (int)strlen(text);
     describe_accepted(row, accepted, sizeof accepted);
     set_error(errbuf, errlen, "%s='%.*s%s' is not valid: expected %s", row->name, shown, text,
@@ -902,15 +1041,38 @@ static size_t index_of(const char *name)
     return (size_t)row_index(gp_config_find(name));
 }
 
+/* An unset string row takes its older name's text, if that is set. */
+static int take_older_name(struct gp_config *cfg, const struct gp_cfg_row *row,
+                           char *errbuf, size_t errlen)
+{
+    const char *older = getenv(row->fallback);
+    char *copy;
+    if (older == NULL)
+        return GASNET_OK;
+    copy = strdup(older);
+    if (copy == NULL) {
+        set_error(errbuf, errlen, "out of memory storing %s", row->name);
+        return GASNET_ERR_RESOURCE;
+    }
+    memcpy(field_of(cfg, row), &copy, sizeof copy);
+    return GASNET_OK;
+}
+
 /* Rules for rows whose default is another row's value or a product of rows. */
-static void apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
-                        unsigned char *known)
+static int apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
+                       unsigned char *known, char *errbuf, size_t errlen)
 {
     size_t victim_m = index_of("GASNET_FIREHOSE_MAXVICTIM_M");
+    size_t main_r = index_of("GASNET_FIREHOSE_R");
     for (size_t i = 0; i < ROW_COUNT; i++) {
         if (rows[i].fallback == NULL || source[i] != GP_CFG_FROM_DEFAULT)
             continue;
-        copy_field(cfg, &rows[i], gp_config_find(rows[i].fallback));
+        if (rows[i].type == GP_CFG_STRING) {
+            if (take_older_name(cfg, &rows[i], errbuf, errlen) != GASNET_OK)
+                return GASNET_ERR_RESOURCE;
+        } else {
+            copy_field(cfg, &rows[i], gp_config_find(rows[i].fallback));
+        }
         known[i] = 1;
     }
     if (source[victim_m] == GP_CFG_FROM_DEFAULT) {
@@ -919,11 +1081,54 @@ static void apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
             (uint64_t)cfg->firehose_maxvictim_r * cfg->firehose_maxregion_size;
         known[victim_m] = 1;
     }
+    if (source[main_r] == GP_CFG_FROM_DEFAULT) {
+        cfg->firehose_r = (int64_t)(cfg->firehose_m / cfg->firehose_maxregion_size);
+        known[main_r] = 1;
+    }
+    return GASNET_OK;
+}
+
+/* GASNET_IBV_PORTS and its older name: they must agree, and parse. */
+static int check_ibv_ports(const struct gp_config *cfg, char *errbuf, size_t errlen)
+{
+    const char *now = getenv("GASNET_IBV_PORTS"), *older = getenv("GASNET_VAPI_PORTS");
+    struct ibv_port_filter *filter;
+    if (now != NULL && older != NULL && strcmp(now, older) != 0) {
+        set_error(errbuf, errlen, "GASNET_IBV_PORTS='%.64s' and GASNET_VAPI_PORTS='%.64s' "
+                  "disagree: expected only GASNET_IBV_PORTS (GASNET_VAPI_PORTS is its older "
+                  "name), or both the same", now, older);
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (cfg->ibv_ports == NULL)
+        return GASNET_OK;
+    if (ibv_port_filter_parse(now != NULL ? "GASNET_IBV_PORTS" : "GASNET_VAPI_PORTS",
+                              cfg->ibv_ports, &filter, errbuf, errlen) != 0)
+        return GASNET_ERR_BAD_ARG;
+    ibv_port_filter_free(filter);
+    return GASNET_OK;
+}
+
+/* Regions are cut at multiples of their size, so the size must be whole pages. */
+static int check_firehose_region(const struct gp_config *cfg, char *errbuf, size_t errlen)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char size[32];
+    if (page <= 0 || cfg->firehose_maxregion_size % (uint64_t)page == 0)
+        return GASNET_OK;
+    format_size(cfg->firehose_maxregion_size, size, sizeof size);
+    set_error(errbuf, errlen, "GASNET_FIREHOSE_MAXREGION_SIZE='%s' is not valid: expected a "
+              "multiple of the page size (%ld bytes)", size, page);
+    return GASNET_ERR_BAD_ARG;
 }
 
 /* Checks between rows that a per-row range cannot express. */
 static int check_relations(const struct gp_config *cfg, char *errbuf, size_t errlen)
 {
+    int rc = check_ibv_ports(cfg, errbuf, errlen);
+    if (rc == GASNET_OK)
+        rc = check_firehose_region(cfg, errbuf, errlen);
+    if (rc != GASNET_OK)
+        return rc;
     if (cfg->portal_cred_per_node > cfg->portal_max_cred_per_node) {
         set_error(errbuf, errlen, "GASNET_PORTAL_CRED_PER_NODE='%lld' is not valid: expected at "
                   "most GASNET_PORTAL_MAX_CRED_PER_NODE (%lld)",
@@ -949,6 +1154,8 @@ static void warn_no_effect(void)
             continue;
         if (rows[i].type == GP_CFG_BOOL && gp_config_parse_bool(text, &on) != GASNET_OK)
             continue;
+        if (rows[i].type == GP_CFG_STRING && text[0] == '\0')
+            continue;   /* seed 003: only a non-empty GASNET_HCA_ID draws the warning */
         if (!on)
             continue;
         warned[i] = 1;
@@ -968,10 +1175,10 @@ int gp_config_load(char *errbuf, size_t errlen)
     memset(&next, 0, sizeof next);
     for (size_t i = 0; i < ROW_COUNT && rc == GASNET_OK; i++)
         rc = load_row(&next, i, &next_source[i], &next_known[i], errbuf, errlen);
-    if (rc == GASNET_OK) {
-        apply_rules(&next, next_source, next_known);
+    if (rc == GASNET_OK)
+        rc = apply_rules(&next, next_source, next_known, errbuf, errlen);
+    if (rc == GASNET_OK)
         rc = check_relations(&next, errbuf, errlen);
-    }
     if (rc != GASNET_OK) {
         free_strings(&next);
         return rc;

@@ -32,7 +32,11 @@ enum gp_cfg_source {
 /* gp_cfg_row.flags */
 #define GP_CFG_F_BARE_MEGABYTES 0x1u /* SIZE: a bare number means megabytes (firehose) */
 #define GP_CFG_F_MIN_EXCLUSIVE  0x2u /* DOUBLE: the value must be greater than min */
-#define GP_CFG_F_NO_EFFECT      0x4u /* accepted but ignored: warn once when set (bool: when true) */
+#define GP_CFG_F_NO_EFFECT      0x4u /* accepted but ignored: warn once when set (bool: when true,
+                                        string: when not empty) */
+#define GP_CFG_F_POWER_OF_TWO   0x8u /* INT, SIZE: the value must also be a power of two */
+#define GP_CFG_F_ZERO_OK        0x10u /* INT, SIZE: 0 is accepted too, outside [min, max]
+                                         (it means "off" or "automatic"; the doc says which) */
 
 /* gp_cfg_row.offset of a row that is validated but not stored (read with gp_config_getenv). */
 #define GP_CFG_NO_FIELD ((size_t)-1)
@@ -49,7 +53,10 @@ struct gp_cfg_row {
     const char *choices;       /* STRING: the accepted words, "shm|tcp|ibv" (any case) */
     const char *unset_means;   /* no default_text: what an unset variable stands for */
     double unset_value;        /* no default_text: the value stored while unset */
-    const char *fallback;      /* unset: take the value of this other row */
+    /* Unset: take the value of this other row.  For a STRING row the other
+     * row is an older name of the same variable (unstored); setting both
+     * names to different values is an error. */
+    const char *fallback;
     unsigned flags;            /* GP_CFG_F_* */
 };
 
@@ -101,6 +108,31 @@ struct gp_config {
     int64_t firehose_maxvictim_r;
     uint64_t firehose_maxvictim_m;
     int     firehose_verbose;
+    uint64_t firehose_m;               /* 0: no main pool (segments are pinned at attach) */
+    int64_t firehose_r;                /* 0 while unset: firehose_m / firehose_maxregion_size */
+    /* ibv (seed 003); the trims that need the device are in config_ibv.h */
+    const char *ibv_ports;             /* GASNET_IBV_PORTS or GASNET_VAPI_PORTS; NULL: no filter */
+    int64_t num_qps;                   /* 0: one QP per port used */
+    int64_t qp_timeout;
+    int64_t qp_retry_count;
+    int64_t qp_rd_atom;                /* 0: the device's maximum */
+    uint64_t physmem_max;              /* 0: probe */
+    int     physmem_noprobe;
+    int64_t inlinesend_limit;          /* -1: the device's maximum; 0: no inline sends */
+    int64_t packedlong_limit;          /* 0: header and payload always apart */
+    uint64_t nonbulkput_bounce_limit;  /* 0: no bounce buffers for non-bulk puts */
+    int64_t networkdepth_pp;
+    int64_t networkdepth_total;        /* 0: automatic */
+    int64_t am_credits_pp;
+    int64_t am_credits_total;          /* -1 while unset: MAX(1024, nodes); 0: automatic */
+    int64_t am_credits_slack;
+    int64_t bbuf_count;                /* 0: networkdepth_total */
+    uint64_t pin_maxsz;                /* 0: the device's limit; else a power of two */
+    int64_t amrdma_limit;              /* 0: no AMRDMA */
+    int64_t amrdma_depth;              /* a power of two, at most 32 */
+    int64_t amrdma_max_peers;          /* 0: no AMRDMA */
+    int64_t amrdma_cycle;              /* 0: no AMRDMA; else a power of two */
+    int64_t ibv_gid_index;             /* GP_IBV_GID_INDEX; -1: choose automatically */
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;

@@ -206,8 +206,8 @@ static void test_table_rows(void)
                 gp_test_fail(__FILE__, __LINE__, "%s and %s share a field", rows[i].name,
                              rows[j].name);
     }
-    /* One row per field of struct gp_config: 46 fields today; adding a field means a row. */
-    CHECK_EQ(stored, 46);
+    /* One row per field of struct gp_config: 70 fields today; adding a field means a row. */
+    CHECK_EQ(stored, 70);
     for (size_t i = 0; i < count; i++) {
         if (rows[i].doc == NULL || rows[i].doc[0] == '\0')
             gp_test_fail(__FILE__, __LINE__, "%s has no doc", rows[i].name);
@@ -571,12 +571,13 @@ static void test_accel_no_effect(void)
     set_and_load("GASNET_PORTAL_ACCEL", "0");
     set_and_load("GASNET_PORTAL_ACCEL", "yes");
     load_ok();
-    set_and_load("GASNET_FIREHOSE_M", "3");
+    set_and_load("GASNET_FIREHOSE_M", "3");   /* a real row now: no warning */
     end_capture(&cap, output, sizeof output);
     CHECK_EQ(gp_cfg.portal_accel, 1);
     CHECK_STR_CONTAINS(output, "GASNET_PORTAL_ACCEL=yes has no effect in gp");
     CHECK_EQ(count_occurrences(output, "GASNET_PORTAL_ACCEL="), 1);
-    CHECK_STR_CONTAINS(output, "GASNET_FIREHOSE_M=3 has no effect in gp");
+    CHECK(strstr(output, "GASNET_FIREHOSE_M") == NULL);
+    CHECK_EQ(gp_cfg.firehose_m, 3ull << 20);
     CHECK(strstr(output, "unknown variable") == NULL);
 }
 
@@ -682,6 +683,216 @@ static void test_long_value_in_message(void)
     snprintf(expected, sizeof expected, "GASNET_PORTAL_AM_LIMIT='%.64s...' is not valid: "
              "expected an integer from 1 to 65535", value);
     expect_rejected(__LINE__, "GASNET_PORTAL_AM_LIMIT", value, expected);
+}
+
+
+/* ---- ibv (seed 003) ---- */
+
+static void test_defaults_ibv(void)
+{
+    clear_our_environment();
+    load_ok();
+    CHECK(gp_cfg.ibv_ports == NULL);
+    CHECK_EQ(gp_cfg.num_qps, 0);
+    CHECK_EQ(gp_cfg.qp_timeout, 18);
+    CHECK_EQ(gp_cfg.qp_retry_count, 7);
+    CHECK_EQ(gp_cfg.qp_rd_atom, 0);
+    CHECK_EQ(gp_cfg.physmem_max, 0);
+    CHECK_EQ(gp_cfg.physmem_noprobe, 0);
+    CHECK_EQ(gp_cfg.inlinesend_limit, -1);
+    CHECK_EQ(gp_cfg.packedlong_limit, 4012);
+    CHECK_EQ(gp_cfg.nonbulkput_bounce_limit, 65536);
+    CHECK_EQ(gp_cfg.networkdepth_pp, 64);
+    CHECK_EQ(gp_cfg.networkdepth_total, 0);
+    CHECK_EQ(gp_cfg.am_credits_pp, 32);
+    CHECK_EQ(gp_cfg.am_credits_total, -1);
+    CHECK_EQ(gp_cfg.am_credits_slack, 1);
+    CHECK_EQ(gp_cfg.bbuf_count, 1024);
+    CHECK_EQ(gp_cfg.pin_maxsz, 0);
+    CHECK_EQ(gp_cfg.amrdma_limit, 4092);
+    CHECK_EQ(gp_cfg.amrdma_depth, 16);
+    CHECK_EQ(gp_cfg.amrdma_max_peers, 32);
+    CHECK_EQ(gp_cfg.amrdma_cycle, 1024);
+    CHECK_EQ(gp_cfg.ibv_gid_index, -1);
+    CHECK_EQ(gp_cfg.firehose_m, 0);
+    CHECK_EQ(gp_cfg.firehose_r, 0);
+    for (size_t i = 0; i < 2; i++) {
+        const char *name = i ? "GASNET_AM_CREDITS_TOTAL" : "GASNET_IBV_PORTS";
+        char value[128];
+        gp_config_format_value(gp_config_find(name), value, sizeof value);
+        CHECK(value[0] == '(');   /* shown as the rule, not as -1 or (null) */
+    }
+}
+
+/* Every ibv row rejects a value outside its range, naming itself and the range. */
+static void test_ibv_bad_values(void)
+{
+    static const struct { const char *name, *value, *expected; } bad[] = {
+        { "GASNET_NUM_QPS", "65", "an integer from 0 to 64" },
+        { "GASNET_NUM_QPS", "-1", "an integer from 0 to 64" },
+        { "GASNET_QP_TIMEOUT", "32", "an integer from 0 to 31" },
+        { "GASNET_QP_RETRY_COUNT", "8", "an integer from 0 to 7" },
+        { "GASNET_QP_RD_ATOM", "256", "an integer from 0 to 255" },
+        { "GASNET_PHYSMEM_MAX", "1X", "a size from 0 to 256T" },
+        { "GASNET_PHYSMEM_NOPROBE", "maybe", "one of 0, 1, y, n" },
+        { "GASNET_INLINESEND_LIMIT", "-2", "an integer from -1 to 65536" },
+        { "GASNET_INLINESEND_LIMIT", "65537", "an integer from -1 to 65536" },
+        { "GASNET_PACKEDLONG_LIMIT", "4013", "an integer from 0 to 4012" },
+        { "GASNET_NONBULKPUT_BOUNCE_LIMIT", "2G", "a size from 0 to 1G" },
+        { "GASNET_NETWORKDEPTH_PP", "0", "an integer from 1 to 65536" },
+        { "GASNET_NETWORKDEPTH_TOTAL", "-1", "an integer from 0 to 2147483647" },
+        { "GASNET_AM_CREDITS_PP", "0", "an integer from 1 to 65536" },
+        { "GASNET_AM_CREDITS_TOTAL", "-1", "an integer from 0 to 2147483647" },
+        { "GASNET_AM_CREDITS_SLACK", "256", "an integer from 0 to 255" },
+        { "GASNET_BBUF_COUNT", "x", "an integer from 0 to 1048576" },
+        { "GASNET_PIN_MAXSZ", "3000", "0 or a power of two from 4K to 1T" },
+        { "GASNET_PIN_MAXSZ", "96K", "0 or a power of two from 4K to 1T" },
+        { "GASNET_PIN_MAXSZ", "2K", "0 or a power of two from 4K to 1T" },
+        { "GASNET_PIN_MAXSZ", "2T", "0 or a power of two from 4K to 1T" },
+        { "GASNET_AMRDMA_LIMIT", "4093", "an integer from 0 to 4092" },
+        { "GASNET_AMRDMA_DEPTH", "0", "a power of two from 1 to 32" },
+        { "GASNET_AMRDMA_DEPTH", "3", "a power of two from 1 to 32" },
+        { "GASNET_AMRDMA_DEPTH", "64", "a power of two from 1 to 32" },
+        { "GASNET_AMRDMA_MAX_PEERS", "-1", "an integer from 0 to 65535" },
+        { "GASNET_AMRDMA_CYCLE", "1000", "0 or a power of two from 1 to 1073741824" },
+        { "GASNET_AMRDMA_CYCLE", "-4", "0 or a power of two from 1 to 1073741824" },
+        { "GP_IBV_GID_INDEX", "-2", "an integer from -1 to 255" },
+        { "GP_IBV_GID_INDEX", "256", "an integer from -1 to 255" },
+        { "GASNET_FIREHOSE_R", "-1", "an integer from 0 to 1048576" },
+        { "GASNET_FIREHOSE_M", "2T", "a size from 0 to 1T" },
+    };
+    clear_our_environment();
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[512] = "", prefix[256];
+        CHECK_EQ(setenv(bad[i].name, bad[i].value, 1), 0);
+        int rc = gp_config_load(err, sizeof err);
+        if (rc != GASNET_ERR_BAD_ARG)
+            gp_test_fail(__FILE__, __LINE__, "%s='%s' loaded with %d", bad[i].name,
+                         bad[i].value, rc);
+        snprintf(prefix, sizeof prefix, "%s='%s' is not valid: expected %s", bad[i].name,
+                 bad[i].value, bad[i].expected);
+        if (strncmp(err, prefix, strlen(prefix)) != 0)
+            gp_test_fail(__FILE__, __LINE__, "message \"%s\", expected it to start \"%s\"", err,
+                         prefix);
+        CHECK_EQ(unsetenv(bad[i].name), 0);
+    }
+    expect_rejected(__LINE__, "GASNET_PIN_MAXSZ", "3000", "GASNET_PIN_MAXSZ='3000' is not valid: "
+                    "expected 0 or a power of two from 4K to 1T: digits with an optional K, M, G "
+                    "or T suffix");
+}
+
+static void test_ibv_good_values(void)
+{
+    clear_our_environment();
+    set_and_load("GASNET_PIN_MAXSZ", "0");
+    CHECK_EQ(gp_cfg.pin_maxsz, 0);
+    set_and_load("GASNET_PIN_MAXSZ", "64K");
+    CHECK_EQ(gp_cfg.pin_maxsz, 65536);
+    set_and_load("GASNET_PIN_MAXSZ", "1T");
+    CHECK_EQ(gp_cfg.pin_maxsz, 1ull << 40);
+    set_and_load("GASNET_AMRDMA_DEPTH", "1");
+    CHECK_EQ(gp_cfg.amrdma_depth, 1);
+    set_and_load("GASNET_AMRDMA_DEPTH", "32");
+    CHECK_EQ(gp_cfg.amrdma_depth, 32);
+    set_and_load("GASNET_AMRDMA_CYCLE", "0");
+    CHECK_EQ(gp_cfg.amrdma_cycle, 0);
+    set_and_load("GASNET_AMRDMA_CYCLE", "1");
+    CHECK_EQ(gp_cfg.amrdma_cycle, 1);
+    set_and_load("GASNET_AM_CREDITS_TOTAL", "0");
+    CHECK_EQ(gp_cfg.am_credits_total, 0);
+    set_and_load("GASNET_INLINESEND_LIMIT", "0");
+    CHECK_EQ(gp_cfg.inlinesend_limit, 0);
+    set_and_load("GASNET_NONBULKPUT_BOUNCE_LIMIT", "0");
+    CHECK_EQ(gp_cfg.nonbulkput_bounce_limit, 0);
+    set_and_load("GASNET_PHYSMEM_MAX", "16G");
+    CHECK_EQ(gp_cfg.physmem_max, 16ull << 30);
+    set_and_load("GP_IBV_GID_INDEX", "3");
+    CHECK_EQ(gp_cfg.ibv_gid_index, 3);
+    CHECK_STR_CONTAINS(gp_config_find("GASNET_RCV_THREAD")->doc, "tcp and ibv");
+}
+
+static void test_ibv_ports_rows(void)
+{
+    char value[128];
+    clear_our_environment();
+    set_and_load("GASNET_IBV_PORTS", "mlx5_0+mlx5_1:2");
+    CHECK_STR_EQ(gp_cfg.ibv_ports, "mlx5_0+mlx5_1:2");
+    CHECK_EQ(unsetenv("GASNET_IBV_PORTS"), 0);
+    /* The older name alone is taken as is. */
+    set_and_load("GASNET_VAPI_PORTS", "InfiniHost0+InfiniHost1:2");
+    CHECK_STR_EQ(gp_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
+    gp_config_format_value(gp_config_find("GASNET_IBV_PORTS"), value, sizeof value);
+    CHECK_STR_EQ(value, "InfiniHost0+InfiniHost1:2");
+    /* Both, agreeing: fine; disagreeing: an error naming both. */
+    set_and_load("GASNET_IBV_PORTS", "InfiniHost0+InfiniHost1:2");
+    CHECK_STR_EQ(gp_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
+    CHECK_EQ(setenv("GASNET_VAPI_PORTS", "InfiniHost0", 1), 0);
+    expect_rejected(__LINE__, "GASNET_IBV_PORTS", "mlx5_0",
+                    "GASNET_IBV_PORTS='mlx5_0' and GASNET_VAPI_PORTS='InfiniHost0' disagree: "
+                    "expected only GASNET_IBV_PORTS (GASNET_VAPI_PORTS is its older name), or "
+                    "both the same");
+    /* Syntax errors name the variable the text came from. */
+    expect_rejected(__LINE__, "GASNET_VAPI_PORTS", "InfiniHost0:0",
+                    "GASNET_VAPI_PORTS='InfiniHost0:0' is not valid: port 0 is outside 1 to 255; "
+                    "expected HCA[:PORT[,PORT...]][+HCA[:PORT[,PORT...]]...] with ports from 1 to "
+                    "255, such as mlx5_0+mlx5_1:2");
+    expect_rejected(__LINE__, "GASNET_IBV_PORTS", "mlx5_0+",
+                    "GASNET_IBV_PORTS='mlx5_0+' is not valid: nothing after the last '+'; "
+                    "expected HCA[:PORT[,PORT...]][+HCA[:PORT[,PORT...]]...] with ports from 1 to "
+                    "255, such as mlx5_0+mlx5_1:2");
+    /* The empty string is no filter. */
+    set_and_load("GASNET_IBV_PORTS", "");
+    CHECK_STR_EQ(gp_cfg.ibv_ports, "");
+}
+
+static void test_hca_id_unsupported(void)
+{
+    char output[4096];
+    clear_our_environment();
+    struct capture cap = begin_capture();
+    set_and_load("GASNET_HCA_ID", "");
+    set_and_load("GASNET_PORT_NUM", "");
+    load_ok();
+    end_capture(&cap, output, sizeof output);
+    CHECK_EQ(output[0], '\0');   /* the empty string is allowed silently (seed 003) */
+    cap = begin_capture();
+    set_and_load("GASNET_HCA_ID", "mlx5_0");
+    set_and_load("GASNET_PORT_NUM", "1");
+    load_ok();
+    end_capture(&cap, output, sizeof output);
+    CHECK_STR_CONTAINS(output, "GASNET_HCA_ID=mlx5_0 has no effect in gp (unsupported");
+    CHECK_STR_CONTAINS(output, "GASNET_PORT_NUM=1 has no effect in gp (unsupported");
+    CHECK_EQ(count_occurrences(output, "with GASNET_IBV_PORTS"), 2);
+    CHECK_EQ(count_occurrences(output, "GASNET_HCA_ID="), 1);
+}
+
+static void test_firehose_main_pool(void)
+{
+    char value[128];
+    clear_our_environment();
+    load_ok();
+    gp_config_format_value(gp_config_find("GASNET_FIREHOSE_R"), value, sizeof value);
+    CHECK_STR_EQ(value, "0");
+    set_and_load("GASNET_FIREHOSE_M", "64");
+    CHECK_EQ(gp_cfg.firehose_m, 64ull << 20);
+    CHECK_EQ(gp_cfg.firehose_r, 512);   /* 64M / 128K */
+    set_and_load("GASNET_FIREHOSE_R", "100");
+    CHECK_EQ(gp_cfg.firehose_r, 100);
+    CHECK_EQ(gp_config_source(gp_config_find("GASNET_FIREHOSE_R")), GP_CFG_FROM_ENV);
+}
+
+static void test_firehose_region_pages(void)
+{
+    char expected[256];
+    long page = sysconf(_SC_PAGESIZE);
+    clear_our_environment();
+    if (page != 4096)
+        gp_test_skip("the expected message assumes 4K pages");
+    snprintf(expected, sizeof expected, "GASNET_FIREHOSE_MAXREGION_SIZE='6K' is not valid: "
+             "expected a multiple of the page size (%ld bytes)", page);
+    expect_rejected(__LINE__, "GASNET_FIREHOSE_MAXREGION_SIZE", "6K", expected);
+    set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "12K");
+    CHECK_EQ(gp_cfg.firehose_maxregion_size, 12288);
 }
 
 /* ---- the echo and the getenv door ---- */
@@ -815,6 +1026,13 @@ static const struct gp_test tests[] = {
     { "relations", test_relations, 0 },
     { "failed_reload_keeps_values", test_failed_reload_keeps_values, 0 },
     { "long_value_in_message", test_long_value_in_message, 0 },
+    { "defaults_ibv", test_defaults_ibv, 0 },
+    { "ibv_bad_values", test_ibv_bad_values, 0 },
+    { "ibv_good_values", test_ibv_good_values, 0 },
+    { "ibv_ports_rows", test_ibv_ports_rows, 0 },
+    { "hca_id_unsupported", test_hca_id_unsupported, 0 },
+    { "firehose_main_pool", test_firehose_main_pool, 0 },
+    { "firehose_region_pages", test_firehose_region_pages, 0 },
     { "print", test_print, 0 },
     { "print_aligned", test_print_aligned, 0 },
     { "getenv_door", test_getenv_door, 0 },
