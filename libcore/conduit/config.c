@@ -1046,15 +1046,15 @@ static int take_older_name(struct gp_config *cfg, const struct gp_cfg_row *row,
                            char *errbuf, size_t errlen)
 {
     const char *older = getenv(row->fallback);
-    char *copy;
+    union cfg_value value;
     if (older == NULL)
         return GASNET_OK;
-    copy = strdup(older);
-    if (copy == NULL) {
+    value.text.start = older;
+    value.text.len = strlen(older);
+    if (store_value(cfg, row, &value) != GASNET_OK) {
         set_error(errbuf, errlen, "out of memory storing %s", row->name);
         return GASNET_ERR_RESOURCE;
     }
-    memcpy(field_of(cfg, row), &copy, sizeof copy);
     return GASNET_OK;
 }
 
