@@ -36,7 +36,15 @@
  *     gasnetc_num_scavenge default to 64, 64 and 8;
  *   - GASNET_MAX_SEGSIZE defaults to 4G, GASNet-1's configure default for
  *     --with-segment-mmap-max; GASNET_PHYSMEM_PINNABLE_RATIO bounds it
- *     further against physical memory.
+ *     further against physical memory;
+ *   - the ibv rows keep seed 003's defaults; where it gives no bound, gp
+ *     takes GASNet's fixed sizes: 4012 for GASNET_PACKEDLONG_LIMIT and 4092
+ *     for GASNET_AMRDMA_LIMIT (a 4K buffer less its header), 64 queue pairs,
+ *     1G of non-bulk put bouncing; GASNET_AM_CREDITS_TOTAL is -1 while unset
+ *     (MAX(1024, nodes), resolved with the device in config_ibv.c);
+ *   - GASNET_FIREHOSE_M has no main pool by default: gp pins each segment
+ *     whole at attach (GASNet's SEGMENT_FAST), so a set value only holds
+ *     pinnable memory back from the victim pool.
  */
 #include "conduit/config.h"
 
