@@ -35,7 +35,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
              -Ilibcore/include -Ilibcore -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 OPT      ?= -O2
-LIBS     := -lcrypto -lpthread -lrt -lm $(PMIX_LIBS)
+LIBS     := -lcrypto -libverbs -lpthread -lrt -lm $(PMIX_LIBS)
 POPT_LIBS := -lpopt
 
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

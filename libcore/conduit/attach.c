@@ -169,7 +169,8 @@ static int setup_buffers(uintptr_t segsize)
     if (gpc_chunk_pool_init(&gpc.reqsb, reqsb, (uint32_t)gp_cfg.portal_sb_chunks) != GASNET_OK ||
         gpc_chunk_pool_init(&gpc.rplsb, rplsb, (uint32_t)gp_cfg.portal_rpl_chunks) != GASNET_OK)
         return GASNET_ERR_RESOURCE;
-    unsigned seg_options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE;
+    /* Permanent: transports with RDMA (ibv) may let initiators reach it directly. */
+    unsigned seg_options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_PERMANENT;
     uint64_t reqsb_bytes = (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES;
     int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, 0, &gpc.rar_md);
     if (rc == GASNET_OK)

@@ -53,6 +53,7 @@ int nal_no_progress(struct ptl_ni *ni);
 extern const struct nal_ops nal_hybrid_ops;
 extern const struct nal_ops nal_shm_ops;
 extern const struct nal_ops nal_tcp_ops;
+extern const struct nal_ops nal_ibv_ops;
 extern const struct nal_ops nal_loop_ops;
 
 #endif

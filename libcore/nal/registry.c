@@ -10,6 +10,7 @@ static const struct nal_ops *const transports[] = {
     &nal_hybrid_ops,
     &nal_shm_ops,
     &nal_tcp_ops,
+    &nal_ibv_ops,
     &nal_loop_ops,
 };
 
@@ -23,7 +24,7 @@ const struct nal_ops *nal_find(const char *name)
 
 const char *nal_names(void)
 {
-    return "hybrid|shm|tcp|loop";
+    return "hybrid|shm|tcp|ibv|loop";
 }
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op)

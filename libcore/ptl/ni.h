@@ -105,6 +105,16 @@ void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_even
                       unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
                       unsigned pt_index);
 
+/*
+ * Where the MD that an operation on (pt_index, match_bits) would reach lies
+ * in this process's region, when initiators may from now on skip matching
+ * and reach it by RDMA: the first MD that accepts those bits is permanent,
+ * remotely managed, takes puts and gets, has no threshold and no events,
+ * and accepts any match bits.  1 with *region_offset and *length set, or 0.
+ */
+int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
+                      uint64_t *region_offset, uint64_t *length);
+
 /* Both halves of an operation on a region this process can address directly. */
 int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
 int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op);

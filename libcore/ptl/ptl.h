@@ -76,6 +76,10 @@ typedef uint32_t ptl_handle_eq_t;
 #define PTL_MD_ACK_DISABLE      0x0010u  /* never send an ACK for puts into this MD */
 #define PTL_MD_SEND_END_DISABLE 0x0020u  /* no SEND_END for operations from this MD */
 #define PTL_MD_EVENT_DISABLE    0x0040u  /* no events at all except UNLINK */
+/* gp's own: the MD stays attached, unchanged, until ptl_ni_fini, so a
+ * transport may tell initiators where it lies once and let them reach it
+ * by RDMA from then on (ibv: ptl_target_window). */
+#define PTL_MD_PERMANENT        0x0080u
 
 #define PTL_MD_THRESH_INF (-1)
 /* Finite thresholds are limited by the width of the shared state word. */

@@ -272,6 +272,37 @@ int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *
     return PTL_OK;
 }
 
+int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
+                      uint64_t *region_offset, uint64_t *length)
+{
+    const struct ptl_region_header *hdr = region;
+    if (pt_index >= hdr->max_pt)
+        return 0;
+    struct ptl_pte_shared *pte = region_pte(region, pt_index);
+    uint32_t version = atomic_load_explicit(&pte->version, memory_order_acquire);
+    if (version & 1)
+        return 0;
+    uint32_t count = SHARED_LOAD(pte->count);
+    uint16_t *order = pte_order(hdr, pte);
+    const unsigned wanted = PTL_MD_PERMANENT | PTL_MD_MANAGE_REMOTE | PTL_MD_OP_PUT | PTL_MD_OP_GET;
+    int granted = 0;
+    for (uint32_t i = 0; i < count && i < hdr->max_me; i++) {
+        struct ptl_me_slot *slot = pte_slot(hdr, pte, SHARED_LOAD(order[i]) % hdr->max_me);
+        uint32_t options = SHARED_LOAD(slot->options);
+        if (!slot_accepts(slot, options, PTL_OP_PUT, match_bits))
+            continue;
+        uint64_t state = atomic_load_explicit(&slot->state, memory_order_acquire);
+        granted = (options & wanted) == wanted && SHARED_LOAD(slot->ignore_bits) == ~0ull &&
+                  md_state_ops(state) == MD_STATE_OPS_INF && !(state & MD_STATE_INACTIVE) &&
+                  SHARED_LOAD(slot->eq_index) == 0;
+        *region_offset = SHARED_LOAD(slot->region_offset);
+        *length = SHARED_LOAD(slot->length);
+        break;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    return granted && atomic_load_explicit(&pte->version, memory_order_relaxed) == version;
+}
+
 void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
                          enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
                          uint64_t length)

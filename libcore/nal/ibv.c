@@ -1,0 +1,328 @@
+/*
+ * ibv: the InfiniBand verbs transport (seed 003 over the Portals-style
+ * ptl layer).  As on tcp, the target side of a message runs in the
+ * target's progress engine on its own region, with the same matching code
+ * shm runs in the initiator; unlike tcp, operations on a permanent plain MD
+ * (the RAR segment) go by RDMA with no target CPU at all once the target
+ * has described it (ibv_rdma.c).  doc/wire-ibv.md has the protocol.
+ *
+ * GP_TRANSPORT=ibv reaches every peer this way, even on one host (that is
+ * how the tests run on one Soft-RoCE device); the hybrid transport uses
+ * the same state for the peers on other hosts when every host has a port.
+ *
+ * Progress is made whenever the application enters the library, and
+ * inside an operation that waits for credits, slots or queue room.
+ */
+#include "nal/ibv.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "util/log.h"
+
+/* ---- the state ------------------------------------------------------------------------ */
+
+static unsigned cap(unsigned value, int device_max)
+{
+    return device_max > 0 && value > (unsigned)device_max ? (unsigned)device_max : value;
+}
+
+struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
+{
+    struct ibv_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return NULL;
+    st->ni = ni;
+    gp_mutex_init(&st->lock);
+    ibv_settings_load(&st->set, ni->size);
+    if (ibv_dev_open(st, quiet) != PTL_OK) {
+        ibv_state_free(st);
+        return NULL;
+    }
+    const struct ibv_device_attr *attr = &st->hca[st->port[0].hca].attr;
+    st->inflight_per_peer = (unsigned)st->set.networkdepth_pp;
+    if (st->inflight_per_peer > 0xfffe)
+        st->inflight_per_peer = 0xfffe;
+    st->request_credits = st->set.am_credits_pp;
+    st->rq_depth = cap((unsigned)st->request_credits + st->inflight_per_peer + IBV_CREDIT_SLACK,
+                       attr->max_qp_wr);
+    st->sq_depth = cap((unsigned)st->set.networkdepth_pp + 2u * (unsigned)st->request_credits +
+                           IBV_CREDIT_SLACK, attr->max_qp_wr);
+    int device_rd_atom = attr->max_qp_rd_atom < attr->max_qp_init_rd_atom ? attr->max_qp_rd_atom
+                                                                           : attr->max_qp_init_rd_atom;
+    st->rd_atom = st->set.qp_rd_atom > 0 && st->set.qp_rd_atom < device_rd_atom ? st->set.qp_rd_atom
+                                                                                : device_rd_atom;
+    if (st->rd_atom < 1)
+        st->rd_atom = 1;
+    st->inline_limit = st->set.inline_limit < 0 ? 1024 : st->set.inline_limit;
+    st->bbuf_count = (unsigned)st->set.bbuf_count;
+    return st;
+}
+
+void ibv_state_free(struct ibv_state *st)
+{
+    if (st == NULL)
+        return;
+    ibv_qp_destroy_all(st);
+    ibv_dev_close(st);
+    for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
+        free(st->peers[rank].inflight);
+        free(st->peers[rank].deferred);
+    }
+    free(st->peers);
+    free(st->rbuf_owner);
+    free(st->rbuf_bytes);
+    free(st->bbuf_free);
+    free(st->sctx);
+    gp_mutex_destroy(&st->lock);
+    free(st);
+}
+
+static int alloc_peers(struct ibv_state *st)
+{
+    int size = st->ni->size;
+    st->peers = calloc((size_t)size, sizeof *st->peers);
+    if (st->peers == NULL)
+        return PTL_NO_SPACE;
+    size_t reached = 0;
+    for (int rank = 0; rank < size; rank++) {
+        struct ibv_peer *peer = &st->peers[rank];
+        peer->rank = rank;
+        if (!ibv_wanted(st, rank))
+            continue;
+        peer->reached = 1;
+        peer->send_credits = st->request_credits;
+        peer->inflight = calloc(st->inflight_per_peer, sizeof *peer->inflight);
+        peer->deferred = calloc(st->rq_depth, sizeof *peer->deferred);
+        if (peer->inflight == NULL || peer->deferred == NULL)
+            return PTL_NO_SPACE;
+        for (unsigned i = 0; i < st->inflight_per_peer; i++)
+            peer->inflight[i].next_free = (uint16_t)(i + 2 <= st->inflight_per_peer ? i + 2 : 0);
+        peer->inflight_free = 1;
+        reached++;
+    }
+    st->rbuf_count = st->nports ? reached * st->rq_depth : 0;
+    st->rbuf_owner = calloc(st->rbuf_count + 1, sizeof *st->rbuf_owner);
+    st->rbuf_bytes = calloc(st->rbuf_count + 1, sizeof *st->rbuf_bytes);
+    st->sctx_count = (unsigned)(reached * st->sq_depth * (st->nqps ? st->nqps : 1)) + 64;
+    st->sctx = calloc(st->sctx_count, sizeof *st->sctx);
+    st->bbuf_free = calloc(st->bbuf_count, sizeof *st->bbuf_free);
+    if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->sctx == NULL ||
+        st->bbuf_free == NULL)
+        return PTL_NO_SPACE;
+    size_t index = 0;
+    for (int rank = 0; rank < size && st->nports; rank++)
+        for (unsigned k = 0; st->peers[rank].reached && k < st->rq_depth; k++)
+            st->rbuf_owner[index++] = (uint32_t)rank;
+    for (unsigned i = 0; i < st->sctx_count; i++)
+        st->sctx[i].next_free = i + 2 <= st->sctx_count ? i + 2 : 0;
+    st->sctx_free = 1;
+    for (unsigned i = 0; i < st->bbuf_count; i++)
+        st->bbuf_free[i] = (int)(st->bbuf_count - 1 - i);
+    st->bbuf_free_count = st->bbuf_count;
+    return PTL_OK;
+}
+
+static void *firehose_reg(void *ctx, void *addr, size_t len)
+{
+    struct ibv_hca *hca = ctx;
+    return ibv_reg_mr(hca->pd, addr, len,
+                      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+}
+
+static int firehose_dereg(void *ctx, void *handle)
+{
+    (void)ctx;
+    return ibv_dereg_mr(handle);
+}
+
+static int start_firehose(struct ibv_state *st)
+{
+    if (!st->set.use_firehose)
+        return PTL_OK;
+    for (unsigned h = 0; h < st->nhcas; h++) {
+        struct firehose_ops ops = { firehose_reg, firehose_dereg, &st->hca[h] };
+        st->hca[h].firehose = firehose_new(&st->set.firehose, &ops);
+        if (st->hca[h].firehose == NULL)
+            return PTL_NO_SPACE;
+    }
+    return PTL_OK;
+}
+
+int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
+{
+    st->wanted = wanted;
+    int rc = alloc_peers(st);
+    if (rc == PTL_OK && st->nports)
+        rc = ibv_dev_register(st);
+    if (rc == PTL_OK && st->nports)
+        rc = start_firehose(st);
+    /* Collective: every rank exchanges, even one that failed above (it offers no QPs). */
+    if (rc != PTL_OK)
+        st->nports = 0;
+    int qp_rc = ibv_qp_setup(st);
+    if (rc == PTL_OK)
+        rc = qp_rc;
+    if (rc == PTL_OK && st->nports)
+        rc = ibv_msg_post_receives(st);
+    if (rc == PTL_OK)
+        gp_debug("ibv", "%u port%s, %u QP%s per peer, inline %d, %u-deep queues, %u bounce buffers",
+                 st->nports, st->nports == 1 ? "" : "s", st->nqps, st->nqps == 1 ? "" : "s",
+                 st->inline_limit, st->sq_depth, st->bbuf_count);
+    return rc;
+}
+
+void ibv_state_progress(struct ibv_state *st)
+{
+    if (gp_mutex_trylock(&st->lock) != 0)
+        return;
+    ibv_cq_poll(st);
+    gp_mutex_unlock(&st->lock);
+    ibv_raise_if_failed(st);
+}
+
+static int self_op(struct ibv_state *st, const struct nal_op *op, int is_put)
+{
+    return is_put ? ptl_direct_put(st->ni, st->ni->region, op)
+                  : ptl_direct_get(st->ni, st->ni->region, op);
+}
+
+int ibv_state_put(struct ibv_state *st, const struct nal_op *op)
+{
+    if (op->target == (unsigned)st->ni->rank)
+        return self_op(st, op, 1);
+    gp_mutex_lock(&st->lock);
+    int rc = ibv_rdma_put(st, op);
+    if (rc == 1)
+        rc = ibv_msg_put(st, op);
+    gp_mutex_unlock(&st->lock);
+    ibv_raise_if_failed(st);
+    return rc;
+}
+
+int ibv_state_get(struct ibv_state *st, const struct nal_op *op)
+{
+    if (op->target == (unsigned)st->ni->rank)
+        return self_op(st, op, 0);
+    gp_mutex_lock(&st->lock);
+    int rc = ibv_rdma_get(st, op);
+    if (rc == 1)
+        rc = ibv_msg_get(st, op);
+    gp_mutex_unlock(&st->lock);
+    ibv_raise_if_failed(st);
+    return rc;
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int sends_outstanding(const struct ibv_state *st)
+{
+    for (int rank = 0; st->peers && rank < st->ni->size; rank++)
+        for (unsigned q = 0; q < st->peers[rank].nqps; q++)
+            if (st->peers[rank].sq_used[q] && !st->peers[rank].failed)
+                return 1;
+    return 0;
+}
+
+void ibv_state_close(struct ibv_state *st)
+{
+    gp_mutex_lock(&st->lock);
+    /* Best effort, bounded: what was posted (answers, the exit's messages) leaves first. */
+    int64_t deadline = now_ms() + 2000;
+    while (st->nports && sends_outstanding(st) && now_ms() < deadline)
+        ibv_cq_poll(st);
+    st->fatal_pending = 1; /* from here on a failure is the job ending, not news */
+    st->fatal_raised = 1;
+    ibv_qp_destroy_all(st);
+    gp_mutex_unlock(&st->lock);
+    gp_debug("ibv", "%llu operations by RDMA into windows, %llu by messages",
+             (unsigned long long)st->window_ops, (unsigned long long)st->message_ops);
+}
+
+int ibv_device_present(void)
+{
+    int count = 0;
+    struct ibv_device **list = ibv_get_device_list(&count);
+    if (list)
+        ibv_free_device_list(list);
+    return count > 0;
+}
+
+/* ---- the ops ------------------------------------------------------------------------------ */
+
+static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
+{
+    struct ibv_state *st = ibv_state_new(ni, 0);
+    if (st == NULL)
+        return PTL_FAIL;
+    ni->nal_state = st;
+    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (region == MAP_FAILED) {
+        gp_error("ibv", "mmap of %llu bytes for the registered region failed: %m",
+                 (unsigned long long)bytes);
+        ibv_state_free(st);
+        ni->nal_state = NULL;
+        return PTL_NO_SPACE;
+    }
+    ni->region = region;
+    ni->region_bytes = bytes;
+    return PTL_OK;
+}
+
+static int ibv_connect(struct ptl_ni *ni)
+{
+    ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
+    if (ni->peer_region == NULL)
+        return PTL_NO_SPACE;
+    ni->peer_region[ni->rank] = ni->region;
+    if (ni->size == 1)
+        return PTL_OK;
+    return ibv_state_connect(ibv_state_of(ni), NULL);
+}
+
+static int ibv_put(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ibv_state_put(ibv_state_of(ni), op);
+}
+
+static int ibv_get(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ibv_state_get(ibv_state_of(ni), op);
+}
+
+static int ibv_progress(struct ptl_ni *ni)
+{
+    ibv_state_progress(ibv_state_of(ni));
+    return PTL_OK;
+}
+
+static void ibv_fini(struct ptl_ni *ni)
+{
+    struct ibv_state *st = ibv_state_of(ni);
+    if (st != NULL) {
+        ibv_state_close(st);
+        ibv_state_free(st);
+    }
+    ni->nal_state = NULL;
+    if (ni->region != NULL)
+        munmap(ni->region, ni->region_bytes);
+    ni->region = NULL;
+}
+
+const struct nal_ops nal_ibv_ops = {
+    .name = "ibv",
+    .region_create = ibv_region_create,
+    .connect = ibv_connect,
+    .put = ibv_put,
+    .get = ibv_get,
+    .progress = ibv_progress,
+    .fini = ibv_fini,
+};

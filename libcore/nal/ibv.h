@@ -1,0 +1,360 @@
+/*
+ * What the files of the ibv transport share (nothing outside libcore/nal
+ * includes this).  doc/wire-ibv.md describes the protocol; this header the
+ * state behind it.
+ *
+ *   ibv.c          the ops table, and the state API the hybrid transport drives
+ *   ibv_settings.c seed 003's runtime variables as this transport uses them
+ *   ibv_dev.c      devices, ports, GIDs, the region's memory regions, CQs
+ *   ibv_qp.c       queue pairs: creation, the bootstrap exchange, RTR / RTS
+ *   ibv_msg.c      messages over send/recv: requests, ACK / REPLY, credits,
+ *                  the target side (matching, deposits, rendezvous reads)
+ *   ibv_rdma.c     RDMA WRITE / READ straight into a peer's window (the RAR
+ *                  segment), local keys (region, firehose, bounce buffers)
+ *   ibv_cq.c       completion reaping and the failed-completion path
+ *   firehose.c     the registration cache for out-of-region local memory
+ *
+ * Locking: one mutex (PAR builds only) guards all of it, as on tcp.
+ * Progress takes it with trylock; events go to lock-free rings, and nothing
+ * here calls back into the conduit, so posting events under it is safe.
+ */
+#ifndef GP_NAL_IBV_H
+#define GP_NAL_IBV_H
+
+#include <infiniband/verbs.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nal/firehose.h"
+#include "ptl/ni.h"
+#include "util/thread.h"
+
+/* ---- limits ---------------------------------------------------------------------- */
+
+#define IBV_MAX_PORTS 8         /* ports used by one process (multi-rail) */
+#define IBV_MAX_HCAS 4
+#define IBV_MAX_QPS 64          /* GASNET_NUM_QPS upper bound */
+#define IBV_MAX_PIN_MRS 64      /* memory regions the region may be split into (GASNET_PIN_MAXSZ) */
+#define IBV_BUF_BYTES 4096      /* a receive buffer, a bounce buffer (the seed's 4 KiB bbuf) */
+#define IBV_WINDOW_PTS 16       /* portal entries whose windows a peer caches */
+#define IBV_CREDIT_SLACK 4      /* receive buffers beyond requests and answers (CREDIT messages) */
+
+/* ---- messages (ibv_msg.c) ------------------------------------------------------------ */
+
+enum ibv_msg_type {
+    IBV_MSG_PUT = 1,   /* request: header + data in the same buffer */
+    IBV_MSG_PUT_RNDV,  /* request: header naming the source (addr, rkey); the target reads it */
+    IBV_MSG_GET,       /* request: small ones come back in the REPLY, large ones are written to (addr, rkey) */
+    IBV_MSG_ACK,       /* answer to a PUT / PUT_RNDV */
+    IBV_MSG_REPLY,     /* answer to a GET, with the data when it was small */
+    IBV_MSG_CREDIT,    /* only returns credits */
+    IBV_MSG_TYPE_END
+};
+
+#define IBV_FLAG_ANSWER  0x01u  /* PUT: the initiator holds a slot and awaits an ACK */
+#define IBV_FLAG_ACK_REQ 0x10u  /* PUT: the initiator wants the ACK event */
+#define IBV_FLAG_EVENT   0x02u  /* ACK / REPLY: post the initiator's event (else only release the op) */
+#define IBV_FLAG_DATA    0x04u  /* REPLY: data follows the header */
+#define IBV_FLAG_WINDOW  0x08u  /* ACK / REPLY: win_offset / win_length describe a window */
+
+struct ibv_msg_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t credits;        /* receive buffers the sender has re-posted for the receiver */
+    uint32_t op_id;          /* the initiator's in-flight slot, echoed by ACK / REPLY */
+    uint32_t pt_index;
+    uint32_t rkey;           /* PUT_RNDV, large GET: the initiator's buffer */
+    uint64_t match_bits;
+    uint64_t offset;         /* request: remote offset; ACK / REPLY: offset in the target MD */
+    uint64_t hdr_data;
+    uint64_t length;         /* request: bytes; ACK / REPLY: mlength */
+    uint64_t addr;           /* PUT_RNDV, large GET: the initiator's buffer */
+    uint64_t win_offset;     /* WINDOW: the MD's start, from the target region's base */
+    uint64_t win_length;
+};
+
+#define IBV_EAGER_BYTES (IBV_BUF_BYTES - sizeof(struct ibv_msg_hdr))
+
+/* ---- settings (ibv_settings.c) ------------------------------------------------------ */
+
+struct ibv_settings {
+    const char *ports_text;       /* GASNET_IBV_PORTS (or GASNET_VAPI_PORTS) */
+    const char *ports_var;        /* which of the two it came from */
+    int num_qps;                  /* 0: one per port */
+    int qp_timeout, qp_retry_count, qp_rd_atom;
+    int inline_limit;             /* -1: the device's */
+    uint64_t nonbulkput_bounce_limit;
+    int networkdepth_pp, networkdepth_total;
+    int am_credits_pp;
+    int bbuf_count;
+    uint64_t pin_maxsz;           /* 0: one memory region */
+    uint64_t physmem_max;
+    int gid_index;                /* -1: chosen here */
+    int use_firehose;
+    struct firehose_limits firehose;
+};
+
+int ibv_settings_load(struct ibv_settings *out, int nodes);
+
+/* ---- devices and ports (ibv_dev.c) ---------------------------------------------------- */
+
+struct ibv_hca {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_device_attr attr;
+    char name[IBV_SYSFS_NAME_MAX];
+    struct ibv_mr *region_mr[IBV_MAX_PIN_MRS];
+    unsigned region_mrs;
+    struct ibv_mr *bbuf_mr;       /* the bounce-buffer pool */
+    struct ibv_mr *rbuf_mr;       /* the receive-buffer pool (hca 0 only) */
+    struct ibv_cq *send_cq;
+    struct ibv_cq *recv_cq;
+    struct firehose *firehose;    /* NULL when GASNET_USE_FIREHOSE=0 */
+};
+
+struct ibv_port {
+    unsigned hca;
+    uint8_t num;
+    uint8_t link_layer;           /* IBV_LINK_LAYER_* */
+    uint16_t lid;
+    uint8_t mtu;                  /* enum ibv_mtu */
+    int gid_index;
+    union ibv_gid gid;
+};
+
+/* What one process tells every other about one of its ports. */
+struct ibv_port_wire {
+    uint8_t gid[16];
+    uint16_t lid;
+    uint8_t link_layer;
+    uint8_t mtu;
+    uint32_t rkey[IBV_MAX_PIN_MRS];
+};
+
+/* ---- peers ------------------------------------------------------------------------- */
+
+enum ibv_op_kind { IBV_OP_FREE = 0, IBV_OP_PUT, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET };
+
+/* An operation of this process awaiting its answer or its completions. */
+struct ibv_inflight {
+    struct nal_op op;
+    uint16_t gen;                 /* bumped on every reuse: a stale op id is refused */
+    uint8_t kind;                 /* enum ibv_op_kind */
+    uint8_t failed;
+    uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK */
+    uint32_t parts_left;          /* RDMA: work requests not completed yet */
+    struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
+    uint16_t next_free;           /* index + 1, 0 = none */
+};
+
+struct ibv_window {
+    uint64_t region_offset;       /* 0 length: not known */
+    uint64_t length;
+};
+
+struct ibv_peer {
+    int rank;
+    int reached;                  /* this transport reaches it */
+    int failed;                   /* a completion to or from it failed: nothing more is sent */
+    unsigned nqps;
+    struct ibv_qp *qp[IBV_MAX_QPS];
+    unsigned next_qp;             /* round robin of RDMA over the QPs */
+    unsigned sq_used[IBV_MAX_QPS];/* work requests posted and not reaped */
+    /* the remote side */
+    uint64_t region_base;
+    uint64_t pin_maxsz;
+    struct ibv_port_wire port[IBV_MAX_QPS]; /* the remote port each of our QPs talks to */
+    /* message flow control on QP 0 */
+    int send_credits;             /* requests it can still take */
+    int owed_credits;             /* buffers re-posted for it, not told yet */
+    /* operations awaiting answers */
+    struct ibv_inflight *inflight;
+    unsigned inflight_free;       /* index + 1, 0 = none */
+    unsigned inflight_used;
+    /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
+    unsigned reads_pending;
+    uint32_t *deferred;           /* receive-buffer indexes, FIFO */
+    unsigned deferred_head, deferred_count;
+    struct ibv_window window[IBV_WINDOW_PTS];
+};
+
+/* ---- send contexts: what a send completion finishes ------------------------------------ */
+
+enum ibv_send_kind {
+    IBV_SEND_MSG = 1,             /* a message: releases its bounce buffer */
+    IBV_SEND_RDMA,                /* one part of an initiator RDMA op */
+    IBV_SEND_RNDV_READ,           /* the target's read of a rendezvous put */
+    IBV_SEND_GET_WRITE,           /* the target's write of a large get's data */
+    IBV_SEND_GET_REPLY            /* the REPLY that follows it: GET_END then */
+};
+
+/* Target-side facts a rendezvous read or a served get needs at its completion. */
+struct ibv_served {
+    struct ptl_match match;
+    uint64_t match_bits;
+    uint64_t hdr_data;
+    uint64_t rlength;
+    uint32_t pt_index;
+    uint32_t op_id;
+    uint8_t flags;
+};
+
+struct ibv_send_ctx {
+    uint8_t kind;                 /* enum ibv_send_kind */
+    uint8_t qp_index;
+    int peer;
+    int bbuf;                     /* -1: none */
+    uint32_t op_index;            /* IBV_SEND_RDMA: the in-flight slot */
+    uint16_t op_gen;
+    struct firehose_region *pinned;
+    void *copy_to;                /* a bounced get part: where the bytes go at completion */
+    uint64_t copy_len;
+    struct ibv_served served;
+    uint32_t next_free;
+};
+
+/* ---- the state ------------------------------------------------------------------------ */
+
+struct ibv_state {
+    struct ptl_ni *ni;
+    struct ibv_settings set;
+    const uint8_t *wanted;        /* wanted[rank]: reached through ibv (NULL: every peer) */
+    struct ibv_hca hca[IBV_MAX_HCAS];
+    unsigned nhcas;
+    struct ibv_port port[IBV_MAX_PORTS];
+    unsigned nports;
+    unsigned nqps;                /* QPs per peer this process offers */
+    int inline_limit;             /* what the QPs accept */
+    int rd_atom;
+    unsigned sq_depth, rq_depth;  /* per QP */
+    unsigned inflight_per_peer;
+    int request_credits;          /* per peer */
+    struct ibv_peer *peers;       /* [size] */
+    /* receive buffers: rq_depth per reached peer, on QP 0 */
+    uint8_t *rbuf;
+    size_t rbuf_count;
+    uint32_t *rbuf_owner;         /* rank of each */
+    uint32_t *rbuf_bytes;         /* length of a message waiting behind a rendezvous read */
+    /* bounce buffers: messages out, bounced RDMA parts */
+    uint8_t *bbuf;
+    unsigned bbuf_count;
+    int *bbuf_free;               /* stack */
+    unsigned bbuf_free_count;
+    /* send contexts */
+    struct ibv_send_ctx *sctx;
+    unsigned sctx_count;
+    uint32_t sctx_free;           /* index + 1, 0 = none */
+    int fatal_pending;            /* a failed completion was logged: the graceful exit starts */
+    char fatal_text[256];
+    int fatal_raised;
+    uint64_t posted_sends, posted_rdma, window_ops, message_ops;
+    gp_mutex_t lock;
+};
+
+static inline struct ibv_state *ibv_state_of(struct ptl_ni *ni)
+{
+    return ni->nal_state;
+}
+
+static inline int ibv_wanted(const struct ibv_state *st, int rank)
+{
+    return rank != st->ni->rank && (st->wanted == NULL || st->wanted[rank]);
+}
+
+static inline uint8_t *ibv_rbuf_addr(const struct ibv_state *st, uint32_t index)
+{
+    return st->rbuf + (size_t)index * IBV_BUF_BYTES;
+}
+
+static inline uint8_t *ibv_bbuf_addr(const struct ibv_state *st, int index)
+{
+    return st->bbuf + (size_t)index * IBV_BUF_BYTES;
+}
+
+/* ---- the state as a whole (ibv.c), also driven by the hybrid transport ------------------ */
+
+/* Opens devices and ports; NULL (after saying why at the given level) when there are none. */
+struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
+void ibv_state_free(struct ibv_state *st);
+/* Collective: registers the region, creates and connects the QPs of the wanted peers. */
+int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted);
+void ibv_state_progress(struct ibv_state *st);
+int ibv_state_put(struct ibv_state *st, const struct nal_op *op);
+int ibv_state_get(struct ibv_state *st, const struct nal_op *op);
+void ibv_state_close(struct ibv_state *st);
+/* Whether a device with an active port is present (for the hybrid's choice), without opening it for use. */
+int ibv_device_present(void);
+
+/* ---- ibv_dev.c ------------------------------------------------------------------------ */
+
+int ibv_dev_open(struct ibv_state *st, int quiet);
+/* Registers the region (in GASNET_PIN_MAXSZ pieces), buffers, CQs. */
+int ibv_dev_register(struct ibv_state *st);
+void ibv_dev_close(struct ibv_state *st);
+/* The local key and bytes covered from addr for memory in the region, or 0 covered. */
+uint64_t ibv_region_lkey(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
+                         uint32_t *lkey);
+void ibv_port_describe(const struct ibv_state *st, unsigned port, struct ibv_port_wire *out);
+
+/* ---- ibv_qp.c ------------------------------------------------------------------------- */
+
+/* Collective: creates, exchanges and connects every wanted peer's QPs. */
+int ibv_qp_setup(struct ibv_state *st);
+void ibv_qp_destroy_all(struct ibv_state *st);
+
+/* ---- ibv_msg.c ------------------------------------------------------------------------ */
+
+int ibv_msg_post_receives(struct ibv_state *st);
+int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
+int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
+/* A receive completed into buffer index (from peer rank). */
+void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes);
+/* A rendezvous read or a served get finished (ctx from the send CQ). */
+void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx);
+
+/* ---- ibv_rdma.c ----------------------------------------------------------------------- */
+
+/* PTL_OK if done through the peer's window; 1 if the op has no window: use messages. */
+int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op);
+int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op);
+/* One part of an initiator RDMA op completed. */
+void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx);
+/* A local key for [addr, addr+len) on hca: region, firehose, or a registration for this op
+ * alone (*transient set).  Returns bytes covered (0: none, the caller bounces). */
+uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
+                       uint32_t *lkey, uint32_t *rkey, struct firehose_region **pinned);
+
+/* ---- ibv_cq.c ------------------------------------------------------------------------- */
+
+/* Reaps completions; returns how many. Caller holds st->lock. */
+int ibv_cq_poll(struct ibv_state *st);
+/* Progress (locked) until cond(st, arg) holds or the job is failing. */
+void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg);
+/* Logs a failure once; the graceful exit starts when the lock is dropped. */
+void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ibv_raise_if_failed(struct ibv_state *st);
+
+/* Send contexts and bounce buffers (ibv_cq.c). */
+struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st);
+/* The same, waiting (with progress) while none is free; NULL only when the job is failing. */
+struct ibv_send_ctx *ibv_sctx_take(struct ibv_state *st);
+int ibv_bbuf_take(struct ibv_state *st);
+void ibv_sctx_put(struct ibv_state *st, struct ibv_send_ctx *ctx);
+int ibv_bbuf_get(struct ibv_state *st);
+void ibv_bbuf_put(struct ibv_state *st, int index);
+/* Posts one send work request on peer's QP, waiting (with progress) for room in its queue. */
+int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_index,
+                     struct ibv_send_wr *wr, struct ibv_send_ctx *ctx);
+
+/* In-flight ops (ibv_msg.c). */
+struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
+                                       const struct nal_op *op);
+struct ibv_inflight *ibv_inflight_find(struct ibv_peer *peer, uint32_t op_id, unsigned kind);
+uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot);
+void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
+/* Progress until the op with this id has finished (or the peer failed). */
+void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id);
+int ibv_md_still_valid(struct ptl_ni *ni, const struct nal_op *op);
+
+#endif

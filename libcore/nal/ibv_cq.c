@@ -1,0 +1,202 @@
+/*
+ * Completions: reaping the send and receive CQs of every HCA, the pools a
+ * completion gives back (send contexts, bounce buffers, send-queue room),
+ * and what a failed completion starts: one error naming the operation, the
+ * peer and the verbs status (seed 003's "aborting on reap of failed send"),
+ * then the graceful exit once the transport's lock is dropped.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nal/ibv.h"
+#include "util/log.h"
+
+#define IBV_POLL_BATCH 32
+
+struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st)
+{
+    if (st->sctx_free == 0)
+        return NULL;
+    struct ibv_send_ctx *ctx = &st->sctx[st->sctx_free - 1];
+    st->sctx_free = ctx->next_free;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->bbuf = -1;
+    return ctx;
+}
+
+static int sctx_available(struct ibv_state *st, void *arg)
+{
+    (void)arg;
+    return st->sctx_free != 0;
+}
+
+struct ibv_send_ctx *ibv_sctx_take(struct ibv_state *st)
+{
+    ibv_wait_locked(st, sctx_available, NULL);
+    return ibv_sctx_get(st);
+}
+
+static int bbuf_available(struct ibv_state *st, void *arg)
+{
+    (void)arg;
+    return st->bbuf_free_count != 0;
+}
+
+int ibv_bbuf_take(struct ibv_state *st)
+{
+    ibv_wait_locked(st, bbuf_available, NULL);
+    return ibv_bbuf_get(st);
+}
+
+void ibv_sctx_put(struct ibv_state *st, struct ibv_send_ctx *ctx)
+{
+    ctx->kind = 0;
+    ctx->next_free = st->sctx_free;
+    st->sctx_free = (uint32_t)(ctx - st->sctx) + 1;
+}
+
+int ibv_bbuf_get(struct ibv_state *st)
+{
+    return st->bbuf_free_count ? st->bbuf_free[--st->bbuf_free_count] : -1;
+}
+
+void ibv_bbuf_put(struct ibv_state *st, int index)
+{
+    st->bbuf_free[st->bbuf_free_count++] = index;
+}
+
+void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
+{
+    if (peer >= 0 && peer < st->ni->size)
+        st->peers[peer].failed = 1;
+    if (st->fatal_pending)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->fatal_text, sizeof st->fatal_text, fmt, ap);
+    va_end(ap);
+    st->fatal_pending = 1;
+}
+
+void ibv_raise_if_failed(struct ibv_state *st)
+{
+    if (!__atomic_load_n(&st->fatal_pending, __ATOMIC_ACQUIRE) ||
+        __atomic_exchange_n(&st->fatal_raised, 1, __ATOMIC_ACQ_REL))
+        return;
+    gp_fatal("%s", st->fatal_text);
+}
+
+static const char *send_kind_str(const struct ibv_send_ctx *ctx)
+{
+    switch (ctx->kind) {
+    case IBV_SEND_MSG: return "message send";
+    case IBV_SEND_RDMA: return "RDMA operation";
+    case IBV_SEND_RNDV_READ: return "RDMA READ of a rendezvous put";
+    case IBV_SEND_GET_WRITE: return "RDMA WRITE of a get's data";
+    case IBV_SEND_GET_REPLY: return "get reply";
+    default: return "operation";
+    }
+}
+
+static void send_done(struct ibv_state *st, const struct ibv_wc *wc)
+{
+    struct ibv_send_ctx *ctx = &st->sctx[wc->wr_id];
+    struct ibv_peer *peer = &st->peers[ctx->peer];
+    if (peer->sq_used[ctx->qp_index] > 0)
+        peer->sq_used[ctx->qp_index]--;
+    if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR)
+        ibv_fail(st, ctx->peer, "aborting on reap of failed %s to node %d: %s (verbs status %d, "
+                 "vendor error 0x%x)", send_kind_str(ctx), ctx->peer,
+                 ibv_wc_status_str(wc->status), (int)wc->status, wc->vendor_err);
+    else if (wc->status == IBV_WC_WR_FLUSH_ERR)
+        peer->failed = 1;
+    switch (ctx->kind) {
+    case IBV_SEND_RDMA:
+        ibv_rdma_part_done(st, ctx);
+        break;
+    case IBV_SEND_RNDV_READ:
+    case IBV_SEND_GET_REPLY:
+        ibv_msg_served(st, ctx);
+        break;
+    default:
+        break;
+    }
+    if (ctx->bbuf >= 0)
+        ibv_bbuf_put(st, ctx->bbuf);
+    ibv_sctx_put(st, ctx);
+}
+
+static void recv_done(struct ibv_state *st, const struct ibv_wc *wc)
+{
+    uint32_t index = (uint32_t)wc->wr_id;
+    int rank = (int)st->rbuf_owner[index];
+    if (wc->status != IBV_WC_SUCCESS) {
+        if (wc->status != IBV_WC_WR_FLUSH_ERR)
+            ibv_fail(st, rank, "aborting on reap of failed receive from node %d: %s (verbs "
+                     "status %d)", rank, ibv_wc_status_str(wc->status), (int)wc->status);
+        st->peers[rank].failed = 1;
+        return;
+    }
+    ibv_msg_received(st, index, wc->byte_len);
+}
+
+int ibv_cq_poll(struct ibv_state *st)
+{
+    struct ibv_wc wc[IBV_POLL_BATCH];
+    int total = 0;
+    for (unsigned h = 0; h < st->nhcas; h++) {
+        int n = ibv_poll_cq(st->hca[h].send_cq, IBV_POLL_BATCH, wc);
+        for (int i = 0; i < n; i++)
+            send_done(st, &wc[i]);
+        total += n > 0 ? n : 0;
+        n = ibv_poll_cq(st->hca[h].recv_cq, IBV_POLL_BATCH, wc);
+        for (int i = 0; i < n; i++)
+            recv_done(st, &wc[i]);
+        total += n > 0 ? n : 0;
+    }
+    return total;
+}
+
+void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg)
+{
+    while (!cond(st, arg) && !st->fatal_pending)
+        ibv_cq_poll(st);
+}
+
+static int sq_has_room(struct ibv_state *st, void *arg)
+{
+    const unsigned *used = arg;
+    return *used < st->sq_depth;
+}
+
+int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_index,
+                     struct ibv_send_wr *wr, struct ibv_send_ctx *ctx)
+{
+    if (peer->failed) {
+        if (ctx->bbuf >= 0)
+            ibv_bbuf_put(st, ctx->bbuf);
+        ibv_sctx_put(st, ctx);
+        return PTL_FAIL;
+    }
+    ibv_wait_locked(st, sq_has_room, &peer->sq_used[qp_index]);
+    ctx->qp_index = (uint8_t)qp_index;
+    ctx->peer = peer->rank;
+    wr->wr_id = (uint64_t)(ctx - st->sctx);
+    wr->next = NULL;
+    wr->send_flags |= IBV_SEND_SIGNALED;
+    struct ibv_send_wr *bad = NULL;
+    int rc = peer->failed ? -1 : ibv_post_send(peer->qp[qp_index], wr, &bad);
+    if (rc != 0) {
+        if (!peer->failed)
+            ibv_fail(st, peer->rank, "cannot post a %s to node %d: %s", send_kind_str(ctx),
+                     peer->rank, strerror(rc));
+        if (ctx->bbuf >= 0)
+            ibv_bbuf_put(st, ctx->bbuf);
+        ibv_sctx_put(st, ctx);
+        return PTL_FAIL;
+    }
+    peer->sq_used[qp_index]++;
+    st->posted_sends++;
+    return PTL_OK;
+}

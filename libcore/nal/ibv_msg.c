@@ -1,0 +1,561 @@
+/*
+ * Messages over send/recv on each peer's QP 0: the operations that need
+ * the target's matching (deposits into ReqRB, AM Long payloads whose MD
+ * has events, SYS messages, and the first operation on a window).
+ *
+ * Small puts travel with their data in one send (inline when it fits);
+ * larger ones are a rendezvous: the target matches, then reads the data
+ * straight from the initiator's buffer into the MD with an RDMA READ, and
+ * answers.  Small gets come back in the REPLY; larger ones are written by
+ * the target straight into the initiator's buffer, followed by the REPLY
+ * (RC keeps the two in order).
+ *
+ * Flow control: a request costs a credit, one receive buffer the target
+ * posted for this peer; answers are covered by buffers posted for the
+ * initiator's own in-flight slots, CREDIT messages by a small slack.  The
+ * target returns credits in the header of every message it sends to the
+ * peer (the seed's credit byte), and in a CREDIT message when half of them
+ * are owed.  RNR retry is infinite as well, so a miscount delays, never drops.
+ *
+ * Per-peer order: while a rendezvous read from a peer is in progress, the
+ * peer's later messages wait in arrival order -- an AM Long's header must
+ * not run its handler before its payload is in.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nal/ibv.h"
+#include "util/log.h"
+
+int ibv_md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ptl_md_lookup(ni, op->md) == op->md_local;
+}
+
+/* ---- in-flight slots ------------------------------------------------------------------ */
+
+uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
+{
+    return ((uint32_t)slot->gen << 16) | (uint32_t)(slot - peer->inflight);
+}
+
+static int slot_available(struct ibv_state *st, void *arg)
+{
+    (void)st;
+    const struct ibv_peer *peer = arg;
+    return peer->inflight_free != 0 || peer->failed;
+}
+
+struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
+                                       const struct nal_op *op)
+{
+    ibv_wait_locked(st, slot_available, peer);
+    if (peer->inflight_free == 0)
+        return NULL;
+    struct ibv_inflight *slot = &peer->inflight[peer->inflight_free - 1];
+    peer->inflight_free = slot->next_free;
+    uint16_t gen = (uint16_t)(slot->gen + 1);
+    memset(slot, 0, sizeof *slot);
+    slot->gen = gen;
+    slot->kind = (uint8_t)kind;
+    slot->op = *op;
+    peer->inflight_used++;
+    return slot;
+}
+
+struct ibv_inflight *ibv_inflight_find(struct ibv_peer *peer, uint32_t op_id, unsigned kind)
+{
+    uint32_t index = op_id & 0xffffu;
+    if (peer->inflight == NULL || index >= 0xffffu)
+        return NULL;
+    struct ibv_inflight *slot = &peer->inflight[index];
+    if (slot->kind != kind || slot->gen != (uint16_t)(op_id >> 16))
+        return NULL;
+    return slot;
+}
+
+struct slot_ref {
+    struct ibv_peer *peer;
+    uint32_t id;
+};
+
+static int slot_gone(struct ibv_state *st, void *arg)
+{
+    (void)st;
+    const struct slot_ref *ref = arg;
+    const struct ibv_inflight *slot = &ref->peer->inflight[ref->id & 0xffffu];
+    return slot->kind == IBV_OP_FREE || slot->gen != (uint16_t)(ref->id >> 16) ||
+           ref->peer->failed;
+}
+
+void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id)
+{
+    struct slot_ref ref = { peer, id };
+    ibv_wait_locked(st, slot_gone, &ref);
+}
+
+void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
+{
+    (void)st;
+    if (slot->transient_mr)
+        ibv_dereg_mr(slot->transient_mr);
+    slot->transient_mr = NULL;
+    slot->kind = IBV_OP_FREE;
+    slot->next_free = (uint16_t)peer->inflight_free;
+    peer->inflight_free = (unsigned)(slot - peer->inflight) + 1;
+    peer->inflight_used--;
+}
+
+/* ---- sending ------------------------------------------------------------------------------ */
+
+static int has_credit(struct ibv_state *st, void *arg)
+{
+    (void)st;
+    const struct ibv_peer *peer = arg;
+    return peer->send_credits > 0 || peer->failed;
+}
+
+static uint16_t take_owed(struct ibv_peer *peer)
+{
+    int owed = peer->owed_credits > 0xffff ? 0xffff : peer->owed_credits;
+    peer->owed_credits -= owed;
+    return (uint16_t)owed;
+}
+
+/*
+ * Sends header + data (data may be NULL) on the peer's QP 0.  Requests wait
+ * for a credit.  Inline when it fits, else through a bounce buffer; either
+ * way the caller's data may be reused on return.
+ */
+static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_msg_hdr *hdr,
+                        const void *data, uint64_t len, int is_request,
+                        const struct ibv_served *served)
+{
+    if (is_request) {
+        ibv_wait_locked(st, has_credit, peer);
+        if (peer->failed)
+            return PTL_FAIL;
+        peer->send_credits--;
+    }
+    struct ibv_send_ctx *ctx = ibv_sctx_take(st);
+    if (ctx == NULL)
+        return PTL_FAIL;
+    ctx->kind = served ? IBV_SEND_GET_REPLY : IBV_SEND_MSG;
+    if (served)
+        ctx->served = *served;
+    hdr->credits = take_owed(peer);
+    struct ibv_sge sge[2];
+    struct ibv_send_wr wr = { .opcode = IBV_WR_SEND, .sg_list = sge };
+    uint64_t total = sizeof *hdr + len;
+    if ((int64_t)total <= st->inline_limit) {
+        sge[0] = (struct ibv_sge){ (uint64_t)(uintptr_t)hdr, sizeof *hdr, 0 };
+        sge[1] = (struct ibv_sge){ (uint64_t)(uintptr_t)data, (uint32_t)len, 0 };
+        wr.num_sge = len ? 2 : 1;
+        wr.send_flags = IBV_SEND_INLINE;
+    } else {
+        ctx->bbuf = ibv_bbuf_take(st);
+        if (ctx->bbuf < 0) {
+            ibv_sctx_put(st, ctx);
+            return PTL_FAIL;
+        }
+        uint8_t *buf = ibv_bbuf_addr(st, ctx->bbuf);
+        memcpy(buf, hdr, sizeof *hdr);
+        if (len)
+            memcpy(buf + sizeof *hdr, data, len);
+        sge[0] = (struct ibv_sge){ (uint64_t)(uintptr_t)buf, (uint32_t)total,
+                                   st->hca[st->port[0].hca].bbuf_mr->lkey };
+        wr.num_sge = 1;
+    }
+    st->message_ops++;
+    return ibv_post_send_wr(st, peer, 0, &wr, ctx);
+}
+
+static int send_answer(struct ibv_state *st, struct ibv_peer *peer, struct ibv_msg_hdr *hdr,
+                       const void *data, uint64_t len, const struct ibv_served *served)
+{
+    return send_message(st, peer, hdr, data, len, 0, served);
+}
+
+/* The local buffer of a rendezvous put or a large get, reachable by the peer. */
+static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t *rkey)
+{
+    const struct nal_op *op = &slot->op;
+    uint32_t lkey;
+    struct firehose_region *pinned = NULL;
+    uint64_t covered = ibv_local_key(st, st->port[0].hca, op->local_addr, op->length, &lkey, rkey,
+                                     &pinned);
+    if (pinned != NULL)
+        firehose_release(st->hca[st->port[0].hca].firehose, pinned); /* stays cached */
+    if (covered >= op->length)
+        return 0;
+    /* Not in one registration: this operation gets its own. */
+    slot->transient_mr = ibv_reg_mr(st->hca[st->port[0].hca].pd, op->local_addr, op->length,
+                                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+                                        IBV_ACCESS_REMOTE_READ);
+    if (slot->transient_mr == NULL) {
+        gp_error("ibv", "cannot register %llu bytes at %p for a transfer with node %u: %m "
+                 "(ulimit -l may be too small)", (unsigned long long)op->length, op->local_addr,
+                 op->target);
+        return -1;
+    }
+    *rkey = slot->transient_mr->rkey;
+    return 0;
+}
+
+int ibv_msg_put(struct ibv_state *st, const struct nal_op *op)
+{
+    struct ibv_peer *peer = &st->peers[op->target];
+    if (peer->failed)
+        return PTL_FAIL;
+    int eager = op->length <= IBV_EAGER_BYTES;
+    struct ibv_msg_hdr hdr = {
+        .type = eager ? IBV_MSG_PUT : IBV_MSG_PUT_RNDV,
+        .flags = op->ack_req == PTL_ACK_REQ ? IBV_FLAG_ACK_REQ : 0,
+        .pt_index = op->pt_index, .match_bits = op->match_bits, .offset = op->remote_offset,
+        .hdr_data = op->hdr_data, .length = op->length,
+    };
+    struct ibv_inflight *slot = NULL;
+    /* Eager puts that want no ACK need no slot; RAR puts ask for one (the window comes back in it). */
+    if (!eager || op->ack_req == PTL_ACK_REQ) {
+        slot = ibv_inflight_take(st, peer, IBV_OP_PUT, op);
+        if (slot == NULL)
+            return PTL_FAIL;
+        hdr.flags |= IBV_FLAG_ANSWER;
+        hdr.op_id = ibv_inflight_id(peer, slot);
+    }
+    if (!eager) {
+        slot->rndv = 1;
+        hdr.addr = (uint64_t)(uintptr_t)op->local_addr;
+        if (remote_key(st, slot, &hdr.rkey) != 0) {
+            ibv_inflight_release(st, peer, slot);
+            return PTL_FAIL;
+        }
+    }
+    uint32_t slot_id = slot ? ibv_inflight_id(peer, slot) : 0;
+    int rc = send_message(st, peer, &hdr, eager ? op->local_addr : NULL, eager ? op->length : 0, 1,
+                          NULL);
+    if (rc != PTL_OK) {
+        if (slot)
+            ibv_inflight_release(st, peer, slot);
+        return rc;
+    }
+    if (eager) /* the data was copied or sent inline: the source may be reused */
+        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+    else /* the conduit reuses the source when the put returns: wait for the target's read */
+        ibv_inflight_wait(st, peer, slot_id);
+    return PTL_OK;
+}
+
+int ibv_msg_get(struct ibv_state *st, const struct nal_op *op)
+{
+    struct ibv_peer *peer = &st->peers[op->target];
+    if (peer->failed)
+        return PTL_FAIL;
+    struct ibv_inflight *slot = ibv_inflight_take(st, peer, IBV_OP_GET, op);
+    if (slot == NULL)
+        return PTL_FAIL;
+    struct ibv_msg_hdr hdr = {
+        .type = IBV_MSG_GET, .op_id = ibv_inflight_id(peer, slot), .pt_index = op->pt_index,
+        .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,
+    };
+    if (op->length > IBV_EAGER_BYTES) {
+        hdr.addr = (uint64_t)(uintptr_t)op->local_addr;
+        if (remote_key(st, slot, &hdr.rkey) != 0) {
+            ibv_inflight_release(st, peer, slot);
+            return PTL_FAIL;
+        }
+    }
+    int rc = send_message(st, peer, &hdr, NULL, 0, 1, NULL);
+    if (rc != PTL_OK)
+        ibv_inflight_release(st, peer, slot);
+    return rc;
+}
+
+/* ---- the target side ---------------------------------------------------------------------- */
+
+static void grant_window(struct ibv_state *st, const struct ibv_msg_hdr *in, struct ibv_msg_hdr *out)
+{
+    uint64_t offset, length;
+    if (in->pt_index < IBV_WINDOW_PTS &&
+        ptl_target_window(st->ni->region, in->pt_index, in->match_bits, &offset, &length)) {
+        out->flags |= IBV_FLAG_WINDOW;
+        out->win_offset = offset;
+        out->win_length = length;
+    }
+}
+
+static void answer_put(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+                       int matched, const struct ptl_match *match)
+{
+    if (!(in->flags & IBV_FLAG_ANSWER))
+        return;
+    int event = matched && (in->flags & IBV_FLAG_ACK_REQ) && !(match->options & PTL_MD_ACK_DISABLE);
+    struct ibv_msg_hdr ack = {
+        .type = IBV_MSG_ACK, .flags = event ? IBV_FLAG_EVENT : 0, .op_id = in->op_id,
+        .pt_index = in->pt_index, .match_bits = in->match_bits,
+        .offset = matched ? match->md_offset : 0, .length = matched ? match->mlength : 0,
+    };
+    grant_window(st, in, &ack);
+    send_answer(st, peer, &ack, NULL, 0, NULL);
+}
+
+static void take_put(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+                     const uint8_t *data, uint64_t bytes)
+{
+    struct ptl_match match;
+    int matched = bytes >= in->length &&
+                  ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
+                                   in->offset, in->length, &match) == PTL_OK;
+    if (matched) {
+        if (match.mlength)
+            memcpy((char *)st->ni->region + match.data_offset, data, match.mlength);
+        ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
+                         in->match_bits, in->hdr_data, in->length, in->pt_index);
+    } else {
+        gp_debug("ibv", "put of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
+                 (unsigned long long)in->length, peer->rank, in->pt_index,
+                 (unsigned long long)in->match_bits);
+    }
+    answer_put(st, peer, in, matched, &match);
+}
+
+/* Posts the reads (or writes) moving mlength bytes between the region and the peer's buffer. */
+static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enum ibv_wr_opcode opcode,
+                                const struct ptl_match *match, uint64_t remote_addr, uint32_t rkey,
+                                unsigned kind, const struct ibv_served *served, unsigned *parts)
+{
+    unsigned hca = st->port[0].hca;
+    char *local = (char *)st->ni->region + match->data_offset;
+    uint64_t left = match->mlength, done = 0;
+    *parts = 0;
+    while (left > 0) {
+        uint32_t lkey;
+        uint64_t chunk = ibv_region_lkey(st, hca, local + done, left, &lkey);
+        if (chunk > (1u << 30))
+            chunk = 1u << 30;
+        struct ibv_send_ctx *ctx = ibv_sctx_take(st);
+        if (ctx == NULL)
+            return PTL_FAIL;
+        ctx->kind = (uint8_t)kind;
+        ctx->served = *served;
+        struct ibv_sge sge = { (uint64_t)(uintptr_t)(local + done), (uint32_t)chunk, lkey };
+        struct ibv_send_wr wr = { .opcode = opcode, .sg_list = &sge, .num_sge = 1 };
+        wr.wr.rdma.remote_addr = remote_addr + done;
+        wr.wr.rdma.rkey = rkey;
+        left -= chunk;
+        done += chunk;
+        /* Only the last part of a read completes the put. */
+        if (left > 0 && kind == IBV_SEND_RNDV_READ)
+            ctx->kind = IBV_SEND_GET_WRITE; /* a plain part: nothing to do at completion */
+        if (ibv_post_send_wr(st, peer, 0, &wr, ctx) != PTL_OK)
+            return PTL_FAIL;
+        (*parts)++;
+    }
+    return PTL_OK;
+}
+
+static void take_put_rndv(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+{
+    struct ptl_match match;
+    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
+                                   in->offset, in->length, &match) == PTL_OK;
+    if (!matched || match.mlength == 0) {
+        if (matched)
+            ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
+                             in->match_bits, in->hdr_data, in->length, in->pt_index);
+        answer_put(st, peer, in, matched, &match);
+        return;
+    }
+    struct ibv_served served = { match, in->match_bits, in->hdr_data, in->length, in->pt_index,
+                                 in->op_id, in->flags };
+    unsigned parts;
+    gp_log(GP_LOG_TRACE, "ibv", "rendezvous put from %d: pt %u, reading %llu bytes at 0x%llx",
+           peer->rank, in->pt_index, (unsigned long long)match.mlength,
+           (unsigned long long)in->addr);
+    peer->reads_pending++;
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_READ, &match, in->addr, in->rkey,
+                             IBV_SEND_RNDV_READ, &served, &parts) != PTL_OK && parts == 0)
+        peer->reads_pending--;
+}
+
+static void serve_get(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+{
+    struct ptl_match match;
+    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_GET, in->match_bits,
+                                   in->offset, in->length, &match) == PTL_OK;
+    struct ibv_msg_hdr reply = {
+        .type = IBV_MSG_REPLY, .flags = matched ? IBV_FLAG_EVENT : 0, .op_id = in->op_id,
+        .pt_index = in->pt_index, .match_bits = in->match_bits,
+        .offset = matched ? match.md_offset : 0, .length = matched ? match.mlength : 0,
+    };
+    grant_window(st, in, &reply);
+    if (!matched) {
+        gp_debug("ibv", "get of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
+                 (unsigned long long)in->length, peer->rank, in->pt_index,
+                 (unsigned long long)in->match_bits);
+        send_answer(st, peer, &reply, NULL, 0, NULL);
+        return;
+    }
+    struct ibv_served served = { match, in->match_bits, 0, in->length, in->pt_index, in->op_id,
+                                 in->flags };
+    if (match.mlength <= IBV_EAGER_BYTES) {
+        reply.flags |= IBV_FLAG_DATA;
+        send_answer(st, peer, &reply, (char *)st->ni->region + match.data_offset, match.mlength,
+                    NULL);
+        ptl_target_event(st->ni->region, &match, PTL_EVENT_GET_END, (unsigned)peer->rank,
+                         in->match_bits, 0, in->length, in->pt_index);
+        return;
+    }
+    unsigned parts;
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_WRITE, &match, in->addr, in->rkey,
+                             IBV_SEND_GET_WRITE, &served, &parts) == PTL_OK)
+        send_answer(st, peer, &reply, NULL, 0, &served); /* GET_END at its completion */
+}
+
+static void record_window(struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+{
+    if ((in->flags & IBV_FLAG_WINDOW) && in->pt_index < IBV_WINDOW_PTS)
+        peer->window[in->pt_index] = (struct ibv_window){ in->win_offset, in->win_length };
+}
+
+static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+{
+    struct ibv_inflight *slot = ibv_inflight_find(peer, in->op_id, IBV_OP_PUT);
+    if (slot == NULL) {
+        ibv_fail(st, peer->rank, "node %d sent an ACK for op id 0x%x, which names no put "
+                 "awaiting one", peer->rank, in->op_id);
+        return;
+    }
+    record_window(peer, in);
+    if (ibv_md_still_valid(st->ni, &slot->op)) {
+        if (slot->rndv) /* the target has read the source: it may be reused */
+            ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_SEND_END, slot->op.length, 0);
+        if (in->flags & IBV_FLAG_EVENT)
+            ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_ACK, in->length, in->offset);
+    }
+    ibv_inflight_release(st, peer, slot);
+}
+
+static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+                       const uint8_t *data, uint64_t bytes)
+{
+    struct ibv_inflight *slot = ibv_inflight_find(peer, in->op_id, IBV_OP_GET);
+    if (slot == NULL || in->length > slot->op.length ||
+        ((in->flags & IBV_FLAG_DATA) && bytes < in->length)) {
+        ibv_fail(st, peer->rank, "node %d sent a REPLY (op id 0x%x, %llu bytes) that answers no "
+                 "get awaiting that much", peer->rank, in->op_id, (unsigned long long)in->length);
+        return;
+    }
+    record_window(peer, in);
+    if ((in->flags & IBV_FLAG_EVENT) && ibv_md_still_valid(st->ni, &slot->op)) {
+        if (in->flags & IBV_FLAG_DATA)
+            memcpy(slot->op.local_addr, data, in->length);
+        ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_REPLY_END, in->length, in->offset);
+    }
+    ibv_inflight_release(st, peer, slot);
+}
+
+static int repost(struct ibv_state *st, uint32_t index)
+{
+    struct ibv_peer *peer = &st->peers[st->rbuf_owner[index]];
+    struct ibv_sge sge = { (uint64_t)(uintptr_t)ibv_rbuf_addr(st, index), IBV_BUF_BYTES,
+                           st->hca[st->port[0].hca].rbuf_mr->lkey };
+    struct ibv_recv_wr wr = { .wr_id = index, .sg_list = &sge, .num_sge = 1 }, *bad;
+    if (peer->qp[0] == NULL || peer->failed)
+        return -1;
+    int rc = ibv_post_recv(peer->qp[0], &wr, &bad);
+    if (rc != 0)
+        ibv_fail(st, peer->rank, "cannot post a receive buffer for node %d: %s", peer->rank,
+                 strerror(rc));
+    return rc;
+}
+
+static void send_credits_back(struct ibv_state *st, struct ibv_peer *peer)
+{
+    struct ibv_msg_hdr credit = { .type = IBV_MSG_CREDIT };
+    send_answer(st, peer, &credit, NULL, 0, NULL);
+}
+
+static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
+{
+    struct ibv_peer *peer = &st->peers[st->rbuf_owner[index]];
+    struct ibv_msg_hdr in;
+    const uint8_t *buf = ibv_rbuf_addr(st, index);
+    if (bytes < sizeof in) {
+        ibv_fail(st, peer->rank, "node %d sent a %u-byte message, shorter than a header",
+                 peer->rank, bytes);
+        return;
+    }
+    memcpy(&in, buf, sizeof in);
+    const uint8_t *data = buf + sizeof in;
+    uint64_t data_bytes = bytes - sizeof in;
+    peer->send_credits += in.credits;
+    int request = in.type == IBV_MSG_PUT || in.type == IBV_MSG_PUT_RNDV || in.type == IBV_MSG_GET;
+    switch (in.type) {
+    case IBV_MSG_PUT: take_put(st, peer, &in, data, data_bytes); break;
+    case IBV_MSG_PUT_RNDV: take_put_rndv(st, peer, &in); break;
+    case IBV_MSG_GET: serve_get(st, peer, &in); break;
+    case IBV_MSG_ACK: take_ack(st, peer, &in); break;
+    case IBV_MSG_REPLY: take_reply(st, peer, &in, data, data_bytes); break;
+    case IBV_MSG_CREDIT: break;
+    default:
+        ibv_fail(st, peer->rank, "node %d sent a message of unknown type %u", peer->rank, in.type);
+        return;
+    }
+    if (repost(st, index) != 0 || !request)
+        return;
+    if (++peer->owed_credits >= (st->request_credits + 1) / 2)
+        send_credits_back(st, peer);
+}
+
+static void drain_deferred(struct ibv_state *st, struct ibv_peer *peer)
+{
+    while (peer->reads_pending == 0 && peer->deferred_count > 0) {
+        uint32_t index = peer->deferred[peer->deferred_head];
+        peer->deferred_head = (peer->deferred_head + 1) % st->rq_depth;
+        peer->deferred_count--;
+        handle(st, index, st->rbuf_bytes[index]);
+    }
+}
+
+void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes)
+{
+    struct ibv_peer *peer = &st->peers[st->rbuf_owner[index]];
+    if (peer->reads_pending == 0 && peer->deferred_count == 0) {
+        handle(st, index, bytes);
+        return;
+    }
+    /* Behind a rendezvous read from the same peer: wait, in arrival order. */
+    uint32_t slot = (peer->deferred_head + peer->deferred_count) % st->rq_depth;
+    peer->deferred[slot] = index;
+    peer->deferred_count++;
+    st->rbuf_bytes[index] = bytes;
+}
+
+void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx)
+{
+    struct ibv_peer *peer = &st->peers[ctx->peer];
+    const struct ibv_served *s = &ctx->served;
+    if (ctx->kind == IBV_SEND_GET_REPLY) {
+        ptl_target_event(st->ni->region, &s->match, PTL_EVENT_GET_END, (unsigned)peer->rank,
+                         s->match_bits, 0, s->rlength, s->pt_index);
+        return;
+    }
+    /* the last part of a rendezvous read: the put is in */
+    ptl_target_event(st->ni->region, &s->match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
+                     s->match_bits, s->hdr_data, s->rlength, s->pt_index);
+    struct ibv_msg_hdr in = { .type = IBV_MSG_PUT_RNDV, .flags = s->flags, .op_id = s->op_id,
+                              .pt_index = s->pt_index, .match_bits = s->match_bits };
+    answer_put(st, peer, &in, 1, &s->match);
+    if (peer->reads_pending > 0)
+        peer->reads_pending--;
+    drain_deferred(st, peer);
+}
+
+int ibv_msg_post_receives(struct ibv_state *st)
+{
+    for (size_t index = 0; index < st->rbuf_count; index++)
+        if (repost(st, (uint32_t)index) != 0)
+            return PTL_FAIL;
+    return PTL_OK;
+}
