@@ -342,6 +342,10 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GP_IBV_GID_INDEX", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
       .max = 255, .transport = "ibv", .offset = FIELD(ibv_gid_index),
       .doc = "GID table index for RoCE and other Ethernet ports; -1 chooses one automatically" },
+    { .name = "GP_IBV_FAULT_RKEY", .type = GP_CFG_INT, .default_text = "0", .min = 0,
+      .max = 1000000000, .transport = "ibv", .offset = FIELD(ibv_fault_rkey),
+      .doc = "for tests: the Nth RDMA operation into a peer's window uses a wrong remote key, "
+             "so its completion fails and the job takes the graceful exit (0: never)" },
 
     /* ---- gp's own ---- */
     { .name = "GP_LOG_LEVEL", .type = GP_CFG_STRING, .default_text = "warn",

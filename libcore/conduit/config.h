@@ -133,6 +133,7 @@ struct gp_config {
     int64_t amrdma_max_peers;          /* 0: no AMRDMA */
     int64_t amrdma_cycle;              /* 0: no AMRDMA; else a power of two */
     int64_t ibv_gid_index;             /* GP_IBV_GID_INDEX; -1: choose automatically */
+    int64_t ibv_fault_rkey;            /* GP_IBV_FAULT_RKEY: tests only; 0: never */
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;

@@ -1,7 +1,8 @@
 /*
  * hybrid: the default transport.  Peers on this host are reached the shm
  * way (their regions mapped here, operations are copies by the initiator);
- * peers on other hosts through the tcp transport's sockets.  The conduit
+ * peers on other hosts through InfiniBand verbs when both hosts have an
+ * active port (ibv.c), else through the tcp transport's sockets.  The conduit
  * above sees one ptl layer: which path an operation takes is decided per
  * target by whether its region is mapped here (ni->peer_region).
  *
@@ -18,6 +19,8 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "conduit/config.h"
+#include "nal/ibv.h"
 #include "nal/shm.h"
 #include "nal/tcp.h"
 #include "util/log.h"
@@ -26,12 +29,16 @@
 struct hybrid_address {
     char host[GP_BOOT_HOST_ID_LEN];
     uint64_t region_bytes;
+    uint8_t has_ibv;            /* an active verbs port here, and GP_TRANSPORT does not say otherwise */
 };
 
 struct hybrid_state {
     struct shm_object object;
-    struct tcp_state *tcp;      /* NULL when every peer shares this host */
+    struct tcp_state *tcp;      /* NULL when no peer is reached by tcp */
+    struct ibv_state *ibv;      /* NULL when no peer is reached by ibv */
     uint8_t *remote;            /* remote[rank]: on another host, reached by tcp */
+    uint8_t *remote_ibv;        /* remote_ibv[rank]: on another host, reached by ibv */
+    int *host_index;            /* host_index[rank]: which host, numbered in rank order */
     int hosts;
 };
 
@@ -61,6 +68,13 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
         for (int other = 0; other < rank && first_of_host; other++)
             first_of_host = strcmp(all[other].host, all[rank].host) != 0;
         hosts += first_of_host;
+        if (first_of_host)
+            state->host_index[rank] = hosts - 1;
+        for (int other = 0; other < rank && !first_of_host; other++)
+            if (strcmp(all[other].host, all[rank].host) == 0) {
+                state->host_index[rank] = state->host_index[other];
+                break;
+            }
         if (rank == ni->rank) {
             ni->peer_region[rank] = ni->region;
         } else if (strcmp(all[rank].host, mine) != 0) {
@@ -74,6 +88,68 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
     return hosts;
 }
 
+/* Is some pair of processes on different hosts reached by ibv (both=1) / by tcp (both=0)? */
+static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const uint8_t *host_of, int both)
+{
+    for (int a = 0; a < ni->size; a++)
+        for (int b = a + 1; b < ni->size; b++)
+            if (host_of[a] != host_of[b] && (all_ibv[a] && all_ibv[b]) == both)
+                return 1;
+    return 0;
+}
+
+/*
+ * Collective: the verbs and socket set-ups, each run by every rank when any
+ * pair needs it (so each is a collective every rank takes part in), each
+ * rank wanting only its own peers.
+ */
+static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
+                          int mine_ibv)
+{
+    /* Two ranks are on one host exactly when one maps the other: ask our own view of hosts. */
+    uint8_t *host_of = calloc((size_t)ni->size, 1);
+    state->remote_ibv = calloc((size_t)ni->size, 1);
+    if (host_of == NULL || state->remote_ibv == NULL) {
+        free(host_of);
+        free(all_ibv);
+        return PTL_NO_SPACE;
+    }
+    for (int rank = 0; rank < ni->size; rank++)
+        host_of[rank] = (uint8_t)(state->host_index ? state->host_index[rank] : 0);
+    for (int rank = 0; rank < ni->size; rank++) {
+        if (!state->remote[rank] || !mine_ibv || !all_ibv[rank])
+            continue;
+        state->remote_ibv[rank] = 1;
+        state->remote[rank] = 0;
+    }
+    int need_ibv = some_pair(ni, all_ibv, host_of, 1);
+    int need_tcp = some_pair(ni, all_ibv, host_of, 0);
+    free(host_of);
+    free(all_ibv);
+    int rc = PTL_OK;
+    if (need_ibv) {
+        if (state->ibv == NULL)
+            state->ibv = ibv_state_participant(ni);
+        if (state->ibv == NULL)
+            return PTL_NO_SPACE;
+        rc = ibv_state_connect(state->ibv, state->remote_ibv);
+    } else if (state->ibv != NULL) {
+        ibv_state_free(state->ibv);
+        state->ibv = NULL;
+    }
+    if (need_tcp) {
+        state->tcp = tcp_state_new(ni);
+        if (state->tcp == NULL)
+            return PTL_NO_SPACE;
+        int tcp_rc = tcp_state_connect(state->tcp, state->remote);
+        if (rc == PTL_OK)
+            rc = tcp_rc;
+    }
+    gp_debug("hybrid", "%d hosts: shm to this host's peers, %s to the others", state->hosts,
+             need_ibv && need_tcp ? "ibv or tcp" : need_ibv ? "ibv" : "tcp");
+    return rc;
+}
+
 static int hybrid_connect(struct ptl_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
@@ -81,31 +157,39 @@ static int hybrid_connect(struct ptl_ni *ni)
     memset(&mine, 0, sizeof mine);
     gp_boot_host_identity(mine.host, sizeof mine.host);
     mine.region_bytes = ni->region_bytes;
+    /* Verbs across hosts unless GP_TRANSPORT chose otherwise (hybrid is its default). */
+    if (gp_cfg.gp_transport == NULL || strcmp(gp_cfg.gp_transport, "hybrid") == 0) {
+        state->ibv = ibv_state_new(ni, 1);
+        mine.has_ibv = state->ibv != NULL;
+    }
     struct hybrid_address *all = calloc((size_t)ni->size, sizeof *all);
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
     state->remote = calloc((size_t)ni->size, 1);
-    int rc = (all == NULL || ni->peer_region == NULL || state->remote == NULL) ? PTL_NO_SPACE
-                                                                               : PTL_OK;
+    state->host_index = calloc((size_t)ni->size, sizeof *state->host_index);
+    int rc = (all == NULL || ni->peer_region == NULL || state->remote == NULL ||
+              state->host_index == NULL) ? PTL_NO_SPACE : PTL_OK;
     /* Every rank takes part in every collective below, even after a local failure. */
     if (gp_boot_allgather(&mine, all, sizeof mine) != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
     if (rc == PTL_OK)
         state->hosts = sort_peers(ni, state, all, &rc);
+    uint8_t *all_ibv = calloc((size_t)(unsigned)ni->size, 1);
+    for (int rank = 0; all_ibv && rc == PTL_OK && rank < ni->size; rank++)
+        all_ibv[rank] = all[rank].has_ibv;
     free(all);
     /* Every local peer has mapped this region (or failed): the name can go. */
     if (gp_boot_barrier() != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
     shm_object_unlink(&state->object);
+    if (rc == PTL_OK && all_ibv == NULL)
+        rc = PTL_NO_SPACE;
     if (rc != PTL_OK || state->hosts <= 1) {
         gp_debug("hybrid", "%d process%s on one host: shm only", ni->size,
                  ni->size == 1 ? "" : "es");
+        free(all_ibv);
         return rc;
     }
-    state->tcp = tcp_state_new(ni);
-    if (state->tcp == NULL)
-        return PTL_NO_SPACE;
-    gp_debug("hybrid", "%d hosts: shm to this host's peers, tcp to the others", state->hosts);
-    return tcp_state_connect(state->tcp, state->remote);
+    return connect_remote(ni, state, all_ibv, mine.has_ibv);
 }
 
 static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
@@ -113,7 +197,10 @@ static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
     void *region = ni->peer_region[op->target];
     if (region != NULL)
         return ptl_direct_put(ni, region, op);
-    return tcp_state_put(hybrid_of(ni)->tcp, op);
+    struct hybrid_state *state = hybrid_of(ni);
+    if (state->remote_ibv != NULL && state->remote_ibv[op->target])
+        return ibv_state_put(state->ibv, op);
+    return tcp_state_put(state->tcp, op);
 }
 
 static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
@@ -121,7 +208,10 @@ static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
     void *region = ni->peer_region[op->target];
     if (region != NULL)
         return ptl_direct_get(ni, region, op);
-    return tcp_state_get(hybrid_of(ni)->tcp, op);
+    struct hybrid_state *state = hybrid_of(ni);
+    if (state->remote_ibv != NULL && state->remote_ibv[op->target])
+        return ibv_state_get(state->ibv, op);
+    return tcp_state_get(state->tcp, op);
 }
 
 static int hybrid_progress(struct ptl_ni *ni)
@@ -129,6 +219,8 @@ static int hybrid_progress(struct ptl_ni *ni)
     struct hybrid_state *state = hybrid_of(ni);
     if (state->tcp != NULL)
         tcp_state_progress(state->tcp);
+    if (state->ibv != NULL && state->remote_ibv != NULL)
+        ibv_state_progress(state->ibv);
     return PTL_OK;
 }
 
@@ -141,6 +233,13 @@ static void hybrid_fini(struct ptl_ni *ni)
         tcp_state_close(state->tcp);
         tcp_state_free(state->tcp);
     }
+    if (state->ibv != NULL) {
+        if (state->remote_ibv != NULL)
+            ibv_state_close(state->ibv);
+        ibv_state_free(state->ibv);
+    }
+    free(state->remote_ibv);
+    free(state->host_index);
     shm_unmap_all(ni, &state->object);
     free(state->remote);
     free(state);

@@ -61,6 +61,17 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
     return st;
 }
 
+struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
+{
+    struct ibv_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return NULL;
+    st->ni = ni;
+    gp_mutex_init(&st->lock);
+    ibv_settings_load(&st->set, ni->size);
+    return st;
+}
+
 void ibv_state_free(struct ibv_state *st)
 {
     if (st == NULL)

@@ -248,6 +248,7 @@ struct ibv_state {
     char fatal_text[256];
     int fatal_raised;
     uint64_t posted_sends, posted_rdma, window_ops, message_ops;
+    uint64_t rdma_parts_posted;   /* for GP_IBV_FAULT_RKEY */
     gp_mutex_t lock;
 };
 
@@ -275,6 +276,8 @@ static inline uint8_t *ibv_bbuf_addr(const struct ibv_state *st, int index)
 
 /* Opens devices and ports; NULL (after saying why at the given level) when there are none. */
 struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
+/* A state with no device, for a rank that only takes part in the collective set-up. */
+struct ibv_state *ibv_state_participant(struct ptl_ni *ni);
 void ibv_state_free(struct ibv_state *st);
 /* Collective: registers the region, creates and connects the QPs of the wanted peers. */
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted);
