@@ -129,8 +129,15 @@ $$($(1)_DIR)/tests/integration/%: $$($(1)_DIR)/obj/tests/integration/%.o $$($(1)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
 
+# verbs_smoke: plain verbs without libgp, run inside the ibv VM (tests/ibv)
+$(1)_IBVTESTS := $$($(1)_DIR)/tests/ibv/verbs_smoke
+$$($(1)_DIR)/tests/ibv/verbs_smoke: $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.o
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -o $$@ $$^ -libverbs
+-include $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.d
+
 .PHONY: $(1)
-$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS)
+$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
 
 -include $$($(1)_LIBOBJ:.o=.d)
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
