@@ -11,6 +11,7 @@
 #             everything else the guest writes is lost at power-off
 #   -o DIR    job directory: cmd.sh, cwd, rc, console.log (always writable;
 #             default $GP_IBV_VM_DIR/jobs/STAMP)
+#   -m MB     guest memory (default 3072: ext_core at -n 4 pins about 400 MB)
 #   -c CPUS   vCPUs, default 4: rxe does its work in kernel tasklets, and
 #             with fewer vCPUs than busy-polling processes they starve
 #   -t S      qemu is killed after S seconds (default 600); the exit status is then 124
@@ -23,7 +24,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 W=${GP_IBV_VM_DIR:-/var/tmp/gp-ibv-vm}
-net=dummy mem=2048 cpus=4 tmo=600 job="" interactive=0 rw=()
+net=dummy mem=3072 cpus=4 tmo=600 job="" interactive=0 rw=()
 usage() { sed -n '/^# usage:/,/^# The guest/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts "w:o:c:m:t:n:i" o; do
     case $o in
