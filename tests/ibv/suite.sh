@@ -46,8 +46,10 @@ if [ "$transport" = ibv ]; then P=ibv; else P=ibv/$transport; fi
 failed=0
 fail() { echo "FAIL $1: $2"; failed=1; }
 
-# case NAME FUNCTION: runs FUNCTION as test P/NAME unless TEST... leaves it out.
-case_() {
+# run_case NAME FUNCTION: runs FUNCTION as test P/NAME unless TEST... leaves it out.
+known=" "
+run_case() {
+    known="$known$1 "
     name=$P/$1
     case "$only" in "  ") ;; *" $1 "*) ;; *) return ;; esac
     [ -z "$resdir" ] || echo "$name" >"$resdir/running"
@@ -167,24 +169,27 @@ t_bad_ibv_port_number() { ibv_only "$name" && bad GASNET_IBV_PORTS rxe0:9; }
 t_bad_use_firehose() { bad GASNET_USE_FIREHOSE maybe; }
 t_bad_firehose_maxregion() { bad GASNET_FIREHOSE_MAXREGION_SIZE 2048; }
 
-case_ devinfo t_devinfo
-case_ verbs_smoke t_verbs_smoke
-case_ transport t_transport
-case_ am_core_n2 t_am_core_n2
-case_ am_core_n4 t_am_core_n4
-case_ ext_core_n2 t_ext_core_n2
-case_ ext_core_n4 t_ext_core_n4
-case_ ext_stress_n4 t_ext_stress_n4
-case_ num_qps_2 t_num_qps_2
-case_ firehose_0 t_firehose_0
-case_ firehose_1 t_firehose_1
-case_ ports_rxe0 t_ports_rxe0
-case_ bad_num_qps t_bad_num_qps
-case_ bad_qp_timeout t_bad_qp_timeout
-case_ bad_qp_retry_count t_bad_qp_retry_count
-case_ bad_ibv_ports t_bad_ibv_ports
-case_ bad_ibv_port_number t_bad_ibv_port_number
-case_ bad_use_firehose t_bad_use_firehose
-case_ bad_firehose_maxregion t_bad_firehose_maxregion
+run_case devinfo t_devinfo
+run_case verbs_smoke t_verbs_smoke
+run_case transport t_transport
+run_case am_core_n2 t_am_core_n2
+run_case am_core_n4 t_am_core_n4
+run_case ext_core_n2 t_ext_core_n2
+run_case ext_core_n4 t_ext_core_n4
+run_case ext_stress_n4 t_ext_stress_n4
+run_case num_qps_2 t_num_qps_2
+run_case firehose_0 t_firehose_0
+run_case firehose_1 t_firehose_1
+run_case ports_rxe0 t_ports_rxe0
+run_case bad_num_qps t_bad_num_qps
+run_case bad_qp_timeout t_bad_qp_timeout
+run_case bad_qp_retry_count t_bad_qp_retry_count
+run_case bad_ibv_ports t_bad_ibv_ports
+run_case bad_ibv_port_number t_bad_ibv_port_number
+run_case bad_use_firehose t_bad_use_firehose
+run_case bad_firehose_maxregion t_bad_firehose_maxregion
+for t in "$@"; do
+    case "$known" in *" $t "*) ;; *) fail "$P/$t" "no such case in $0" ;; esac
+done
 [ -z "$resdir" ] || rm -f "$resdir/running"
 exit $failed
