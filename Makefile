@@ -13,6 +13,8 @@
 #   make demo       install missing Debian packages, build, run the put/AM-style ping-pong demo
 #   make bench      gp-bench side by side with UCX, MPI and the physical limits (bench/compare)
 #   make check      install missing Debian packages, build every variant, run every test
+#   make check-ibv  the ibv suite on Soft-RoCE in a qemu VM (tests/ibv; a few minutes)
+#   make bench-ibv  gp over ibv beside perftest in that VM (bench/ibv-compare)
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change)
 #   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
@@ -129,8 +131,15 @@ $$($(1)_DIR)/tests/integration/%: $$($(1)_DIR)/obj/tests/integration/%.o $$($(1)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
 
+# verbs_smoke: plain verbs without libgp, run inside the ibv VM (tests/ibv)
+$(1)_IBVTESTS := $$($(1)_DIR)/tests/ibv/verbs_smoke
+$$($(1)_DIR)/tests/ibv/verbs_smoke: $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.o
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -o $$@ $$^ -libverbs
+-include $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.d
+
 .PHONY: $(1)
-$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS)
+$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
 
 -include $$($(1)_LIBOBJ:.o=.d)
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
@@ -161,6 +170,21 @@ check: deps
 .PHONY: bench
 bench: seq
 	python3 bench/compare
+
+# check-ibv: boots the Soft-RoCE VM once and runs tests/ibv/suite.sh in it
+# over the SEQ build (tests/ibv/check.sh); here, unlike in make check, a VM
+# that cannot start is a failure.  IBV_TESTS=... runs only those cases;
+# GP_IBV_TRANSPORT=tcp runs the suite's jobs over tcp, to check the harness.
+.PHONY: check-ibv bench-ibv
+IBV_TESTS ?=
+check-ibv: deps
+	$(MAKE) -j2 seq
+	@GP_IBV_REQUIRE=1 GP_IBV_SUMMARY=1 sh tests/ibv/check.sh $(BUILD)/seq $(IBV_TESTS)
+
+# bench-ibv: perftest and gp-bench over rxe0 in one VM boot, with ratios (doc/performance.md).
+bench-ibv: deps
+	$(MAKE) -j2 seq
+	python3 bench/ibv-compare
 
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq

@@ -1,0 +1,195 @@
+#!/bin/sh
+# The ibv suite: runs INSIDE the VM of tests/ibv/vm (as root, on Soft-RoCE
+# rxe0), started there by tests/ibv/check.sh.  Real gp jobs through gp-run
+# with GP_TRANSPORT=TRANSPORT: the core and extended API suites, the ibv
+# variables with good values, and a bad value of each, which must end the
+# job with a non-zero status and a message naming the variable.
+#
+# usage: suite.sh [-t TRANSPORT] [-b VARIANT_DIR] [-r RESULT_DIR] [-s SECONDS] [TEST...]
+#   -t  the transport the jobs use (default ibv); any other (tcp) checks the
+#       harness itself: the names become ibv/TRANSPORT/..., and the cases that
+#       only mean something for ibv are skipped
+#   -b  the build variant to run (default build/seq of this checkout)
+#   -r  where to note the running test (RESULT_DIR/running), for check.sh
+#       to name it if the VM is killed
+#   -s  the time limit of each job (default 120 s; the VM is emulated)
+#   TEST...  only these cases (names without the ibv/ prefix, e.g. am_core_n2)
+# Prints "ok NAME (S s)", "FAIL NAME: why" or "skip NAME: why" per case,
+# exits 1 if one failed.  Nothing of the host's environment reaches the
+# guest, so everything a job needs is set here.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+transport=ibv vdir=$top/build/seq resdir= job_limit=120
+while getopts "t:b:r:s:" o; do
+    case $o in
+    t) transport=$OPTARG ;;
+    b) vdir=$OPTARG ;;
+    r) resdir=$OPTARG ;;
+    s) job_limit=$OPTARG ;;
+    *) sed -n '/^# usage:/,/^#   TEST/p' "$0" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+only=" $* "
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export GP_TRANSPORT=$transport
+# What a cluster node's limits.conf grants RDMA users; root could pin
+# without it, but gp sizes what it registers by this limit.
+ulimit -l unlimited 2>/dev/null
+GPTEST_BIN=$vdir/bin GPTEST_ITEST=$vdir/tests/integration GPTEST_VARIANT=$(basename "$vdir")
+. "$top/tests/lib.sh"
+# The emulated machine is slow: short runs of the same suites make check
+# runs at full length on shm and tcp.
+case "$GPTEST_VARIANT" in *asan) barriers=20 ops=300 ;; *) barriers=100 ops=1000 ;; esac
+
+if [ "$transport" = ibv ]; then P=ibv; else P=ibv/$transport; fi
+failed=0
+fail() { echo "FAIL $1: $2"; failed=1; }
+
+# run_case NAME FUNCTION: runs FUNCTION as test P/NAME unless TEST... leaves it out.
+known=" "
+run_case() {
+    known="$known$1 "
+    name=$P/$1
+    case "$only" in "  ") ;; *" $1 "*) ;; *) return ;; esac
+    [ -z "$resdir" ] || echo "$name" >"$resdir/running"
+    started=$(date +%s.%N)
+    "$2"
+}
+pass() {
+    now=$(date +%s.%N)
+    echo "ok $1 ($(awk -v a="$started" -v b="$now" 'BEGIN { printf "%.1f", b - a }') s)"
+}
+skip() { echo "skip $1: $2"; }
+ibv_only() { # NAME: true on ibv, else prints skip
+    [ "$transport" = ibv ] && return 0
+    skip "$1" "means something for the ibv transport only"
+    return 1
+}
+
+check_line() { # NAME PATTERN: the last expect_rc's output must contain PATTERN
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
+}
+
+# job NAME PATTERN CMD...: a job that must exit 0 after a coordinated exit
+# and print PATTERN.
+job() {
+    jname=$1 pattern=$2; shift 2
+    expect_rc "$jname" 0 "$job_limit" "$@" || { failed=1; return 1; }
+    if printf '%s\n' "$out" | grep -q "the exit could not be coordinated"; then
+        fail "$jname" "exit status 0, but the exit was not coordinated"
+        return 1
+    fi
+    check_line "$jname" "$pattern"
+}
+
+am_core() { # N [VAR=VALUE...]
+    n=$1; shift
+    job "$name" "am_core: $n nodes, 1 rounds, every category" \
+        env "$@" "$GP_RUN" -n "$n" "$GPTEST_ITEST/am_core" 1
+}
+# Every put/get form with local buffers in and out of the segment (the
+# out-of-segment ones are what GASNET_USE_FIREHOSE is about), up to 1 MiB:
+# 16 MiB transfers take minutes under emulation.
+ext_core() { # N [VAR=VALUE...]
+    n=$1; shift
+    job "$name" "ext_core: $n nodes, every put/get/memset form verified" \
+        env "$@" "$GP_RUN" -n "$n" "$GPTEST_ITEST/ext_core" "$barriers" 1M
+}
+ext_stress() { # N [VAR=VALUE...]
+    n=$1; shift
+    job "$name" "every area's checksum matched" \
+        env "$@" "$GP_RUN" -n "$n" "$GPTEST_ITEST/ext_stress" "$ops" "$n"
+}
+
+# bad VAR VALUE: the job must end non-zero, within the limit, with VAR named
+# on stderr (stdout may carry the program's own lines).
+bad() {
+    err=$(mktemp)
+    timeout -k 5 "$job_limit" env "$1=$2" GASNET_EXITTIMEOUT=5 \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1 >/dev/null 2>"$err"
+    rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        fail "$name" "$1=$2: the job ran past ${job_limit}s"
+    elif [ "$rc" -eq 0 ]; then
+        fail "$name" "$1=$2: the job exited 0"
+    elif ! grep -q -- "$1" "$err"; then
+        fail "$name" "$1=$2: exit status $rc, but stderr does not name $1: $(tail -3 "$err")"
+    else
+        pass "$name"
+    fi
+    rm -f "$err"
+}
+
+# ---- the device and plain verbs -------------------------------------------------------------
+t_devinfo() {
+    out=$(ibv_devinfo -d rxe0 2>&1)
+    if printf '%s\n' "$out" | grep -q 'state:.*PORT_ACTIVE' &&
+       printf '%s\n' "$out" | grep -q 'link_layer:.*Ethernet'; then
+        pass "$name"
+    else
+        fail "$name" "rxe0 is not an active RoCE port: $(printf '%s\n' "$out" | tr '\n' ' ' | cut -c1-300)"
+    fi
+}
+t_verbs_smoke() {
+    expect_rc "$name" 0 60 "$vdir/tests/ibv/verbs_smoke" rxe0 1 &&
+        check_line "$name" "verbs_smoke: RDMA WRITE, RDMA READ and SEND/RECV of 65536 bytes over rxe0 verified"
+}
+
+# ---- gp jobs ----------------------------------------------------------------------------------
+# The transport is the one asked for: its debug log has its own lines, and
+# over ibv they name the device.
+t_transport() {
+    expect_rc "$name" 0 "$job_limit" env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1 || return
+    if ! printf '%s\n' "$out" | grep -q "^gp\[[01]/2\] debug $transport: "; then
+        fail "$name" "no 'gp[R/2] debug $transport: ' line with GP_LOG_LEVEL=debug: did the job run over $transport?"
+    elif [ "$transport" = ibv ] && ! printf '%s\n' "$out" | grep -q "^gp\[[01]/2\] debug ibv: .*rxe0"; then
+        fail "$name" "no 'debug ibv:' line names the device rxe0"
+    else
+        pass "$name"
+    fi
+}
+t_am_core_n2() { am_core 2; }
+t_am_core_n4() { am_core 4; }
+t_ext_core_n2() { ext_core 2; }
+t_ext_core_n4() { ext_core 4; }
+t_ext_stress_n4() { ext_stress 4; }
+t_num_qps_2() { ext_stress 2 GASNET_NUM_QPS=2; }
+t_firehose_0() { ext_core 2 GASNET_USE_FIREHOSE=0; }
+t_firehose_1() { ext_core 2 GASNET_USE_FIREHOSE=1; }
+t_ports_rxe0() { ibv_only "$name" && am_core 2 GASNET_IBV_PORTS=rxe0:1; }
+
+# ---- bad values: one per ibv variable ---------------------------------------------------------
+t_bad_num_qps() { ibv_only "$name" && bad GASNET_NUM_QPS -1; }
+t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
+t_bad_qp_retry_count() { ibv_only "$name" && bad GASNET_QP_RETRY_COUNT 8; }
+t_bad_ibv_ports() { ibv_only "$name" && bad GASNET_IBV_PORTS nosuchhca; }
+t_bad_ibv_port_number() { ibv_only "$name" && bad GASNET_IBV_PORTS rxe0:9; }
+# Rows of the configuration table already, whatever the transport.
+t_bad_use_firehose() { bad GASNET_USE_FIREHOSE maybe; }
+t_bad_firehose_maxregion() { bad GASNET_FIREHOSE_MAXREGION_SIZE 2048; }
+
+run_case devinfo t_devinfo
+run_case verbs_smoke t_verbs_smoke
+run_case transport t_transport
+run_case am_core_n2 t_am_core_n2
+run_case am_core_n4 t_am_core_n4
+run_case ext_core_n2 t_ext_core_n2
+run_case ext_core_n4 t_ext_core_n4
+run_case ext_stress_n4 t_ext_stress_n4
+run_case num_qps_2 t_num_qps_2
+run_case firehose_0 t_firehose_0
+run_case firehose_1 t_firehose_1
+run_case ports_rxe0 t_ports_rxe0
+run_case bad_num_qps t_bad_num_qps
+run_case bad_qp_timeout t_bad_qp_timeout
+run_case bad_qp_retry_count t_bad_qp_retry_count
+run_case bad_ibv_ports t_bad_ibv_ports
+run_case bad_ibv_port_number t_bad_ibv_port_number
+run_case bad_use_firehose t_bad_use_firehose
+run_case bad_firehose_maxregion t_bad_firehose_maxregion
+for t in "$@"; do
+    case "$known" in *" $t "*) ;; *) fail "$P/$t" "no such case in $0" ;; esac
+done
+[ -z "$resdir" ] || rm -f "$resdir/running"
+exit $failed
