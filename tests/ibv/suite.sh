@@ -159,6 +159,46 @@ t_firehose_0() { ext_core 2 GASNET_USE_FIREHOSE=0; }
 t_firehose_1() { ext_core 2 GASNET_USE_FIREHOSE=1; }
 t_ports_rxe0() { ibv_only "$name" && am_core 2 GASNET_IBV_PORTS=rxe0:1; }
 
+# The default (hybrid) transport with two pretended hosts of two ranks each:
+# shm on a host, verbs between the hosts.
+t_hybrid_hosts() {
+    ibv_only "$name" || return
+    wrap=$(mktemp /tmp/gp-hostwrap.XXXXXX)
+    printf '#!/bin/sh\nGP_HOST_ID=h$((GP_RANK / 2)) exec "$@"\n' >"$wrap"
+    chmod +x "$wrap"
+    expect_rc "$name" 0 "$job_limit" env -u GP_TRANSPORT GP_LOG_LEVEL=debug "$GP_RUN" -n 4 "$wrap" \
+        "$GPTEST_ITEST/ext_core" "$barriers" 64K
+    rc=$?
+    rm -f "$wrap"
+    [ $rc -eq 0 ] || return
+    if ! printf '%s\n' "$out" | grep -q "debug hybrid: 2 hosts: shm to this host's peers, ibv to the others"; then
+        fail "$name" "the hybrid transport did not choose verbs between the hosts"
+    else
+        check_line "$name" "ext_core: 4 nodes, every put/get/memset form verified"
+    fi
+}
+
+# A failed work completion (a wrong remote key, forced): reported with the
+# verbs status, the operation and the peer, then the job ends non-zero and
+# nothing hangs.
+t_failed_completion() {
+    ibv_only "$name" || return
+    err=$(mktemp)
+    timeout -k 5 "$job_limit" env GP_IBV_FAULT_RKEY=3 GASNET_EXITTIMEOUT=5 \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 10 64K >/dev/null 2>"$err"
+    rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        fail "$name" "the job ran past ${job_limit}s"
+    elif [ "$rc" -eq 0 ]; then
+        fail "$name" "the job exited 0"
+    elif ! grep -q "FATAL ERROR.*aborting on reap of failed RDMA operation to node [01]: remote access error" "$err"; then
+        fail "$name" "exit status $rc, but no fatal line naming the operation, node and status: $(tail -3 "$err")"
+    else
+        pass "$name"
+    fi
+    rm -f "$err"
+}
+
 # ---- bad values: one per ibv variable ---------------------------------------------------------
 t_bad_num_qps() { ibv_only "$name" && bad GASNET_NUM_QPS -1; }
 t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
@@ -181,6 +221,8 @@ run_case num_qps_2 t_num_qps_2
 run_case firehose_0 t_firehose_0
 run_case firehose_1 t_firehose_1
 run_case ports_rxe0 t_ports_rxe0
+run_case hybrid_hosts t_hybrid_hosts
+run_case failed_completion t_failed_completion
 run_case bad_num_qps t_bad_num_qps
 run_case bad_qp_timeout t_bad_qp_timeout
 run_case bad_qp_retry_count t_bad_qp_retry_count
