@@ -34,7 +34,7 @@ static unsigned credits_for(unsigned category, unsigned nargs, int packed, uint6
 
 static int is_packed(unsigned category, unsigned nargs, uint64_t nbytes)
 {
-    return category == GPC_LONG && gpc.packed_long &&
+    return category == GPC_LONG && gpc.packed_long && nbytes <= gpc.packed_long_limit &&
            gpc_body_bytes(GPC_LONG, nargs, 1, nbytes) <= GPC_CHUNK_BYTES;
 }
 

@@ -207,6 +207,8 @@ static int setup_flow_control(void)
     gpc.send_tickets_limit = gp_cfg.portal_msg_limit;
     gpc.tmpmd_tickets_limit = gp_cfg.portal_num_tmpmd;
     gpc.packed_long = gp_cfg.portal_packed_long;
+    /* seed 003's knob, on every transport: a Long packs only up to it (and to what a chunk holds) */
+    gpc.packed_long_limit = (uint64_t)gp_cfg.packedlong_limit;
     gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
     gpc.am_limit = (int)gp_cfg.portal_am_limit;
     gpc.sys_limit = (int)gp_cfg.portal_sys_limit;

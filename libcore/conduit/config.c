@@ -286,9 +286,9 @@ static const struct gp_cfg_row rows[] = {
       .doc = "largest send copied into the work request (inline); -1 means the HCA's maximum, "
              "0 no inline sends (a larger value is trimmed to the HCA's maximum)" },
     { .name = "GASNET_PACKEDLONG_LIMIT", .type = GP_CFG_INT, .default_text = "4012", .min = 0,
-      .max = 4012, .transport = "ibv", .offset = FIELD(packedlong_limit),
-      .doc = "largest AM Long payload packed with its header into one 4K buffer; 0 sends "
-             "header and payload apart" },
+      .max = 4012, .transport = "all", .offset = FIELD(packedlong_limit),
+      .doc = "largest AM Long payload packed with its header (a ReqSB chunk bounds it further, "
+             "to about 960 bytes); 0 sends header and payload apart" },
     { .name = "GASNET_NONBULKPUT_BOUNCE_LIMIT", .type = GP_CFG_SIZE, .default_text = "64K",
       .min = 0, .max = GIB, .transport = "ibv", .offset = FIELD(nonbulkput_bounce_limit),
       .doc = "largest non-bulk put (or AM Long payload) copied through bounce buffers; larger "

@@ -274,6 +274,7 @@ struct gpc_state {
     struct gpc_lid_cache reply_lids; /* unpacked Long replies, SAFE side */
     gpc_handler_fn handlers[256];
     int packed_long;
+    uint64_t packed_long_limit;  /* GASNET_PACKEDLONG_LIMIT: the chunk bounds it further */
     int safe_limit;
     int am_limit;
     int sys_limit;

@@ -24,39 +24,43 @@
 
 /* ---- the state ------------------------------------------------------------------------ */
 
-static unsigned cap(unsigned value, int device_max)
-{
-    return device_max > 0 && value > (unsigned)device_max ? (unsigned)device_max : value;
-}
-
 struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
 {
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
         return NULL;
     st->ni = ni;
+    st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set, ni->size);
     if (ibv_dev_open(st, quiet) != PTL_OK) {
         ibv_state_free(st);
         return NULL;
     }
-    const struct ibv_device_attr *attr = &st->hca[st->port[0].hca].attr;
-    st->inflight_per_peer = (unsigned)st->set.networkdepth_pp;
+    if (ibv_settings_apply_caps(st, quiet) != PTL_OK) {
+        ibv_state_free(st);
+        return NULL;
+    }
+    const struct ibv_settings *set = &st->set;
+    int peers = ni->size > 1 ? ni->size - 1 : 1;
+    st->inflight_per_peer = (unsigned)set->networkdepth_pp;
     if (st->inflight_per_peer > 0xfffe)
         st->inflight_per_peer = 0xfffe;
-    st->request_credits = st->set.am_credits_pp;
-    st->rq_depth = cap((unsigned)st->request_credits + st->inflight_per_peer + IBV_CREDIT_SLACK,
-                       attr->max_qp_wr);
-    st->sq_depth = cap((unsigned)st->set.networkdepth_pp + 2u * (unsigned)st->request_credits +
-                           IBV_CREDIT_SLACK, attr->max_qp_wr);
-    int device_rd_atom = attr->max_qp_rd_atom < attr->max_qp_init_rd_atom ? attr->max_qp_rd_atom
-                                                                           : attr->max_qp_init_rd_atom;
-    st->rd_atom = st->set.qp_rd_atom > 0 && st->set.qp_rd_atom < device_rd_atom ? st->set.qp_rd_atom
-                                                                                : device_rd_atom;
-    if (st->rd_atom < 1)
-        st->rd_atom = 1;
-    st->inline_limit = st->set.inline_limit < 0 ? 1024 : st->set.inline_limit;
+    st->request_credits = set->am_credits_pp;
+    /* GASNET_AM_CREDITS_TOTAL shares the answer buffers out over the peers */
+    st->answers_per_peer = (unsigned)(set->am_credits_total / peers);
+    if (st->answers_per_peer < 1)
+        st->answers_per_peer = 1;
+    if (st->answers_per_peer > st->inflight_per_peer)
+        st->answers_per_peer = st->inflight_per_peer;
+    st->rq_depth = (unsigned)st->request_credits + st->answers_per_peer + IBV_CREDIT_SLACK;
+    st->sq_depth = (unsigned)set->networkdepth_pp + 2u * (unsigned)st->request_credits +
+                   IBV_CREDIT_SLACK;
+    for (unsigned h = 0; h < st->nhcas; h++) /* the HCAs' own limit on a queue's depth */
+        if (st->hca[h].attr.max_qp_wr > 0 && st->sq_depth > (unsigned)st->hca[h].attr.max_qp_wr)
+            st->sq_depth = (unsigned)st->hca[h].attr.max_qp_wr;
+    st->rd_atom = set->qp_rd_atom;
+    st->inline_limit = set->inline_limit < 0 ? 1024 : set->inline_limit;
     st->bbuf_count = (unsigned)st->set.bbuf_count;
     return st;
 }
@@ -67,6 +71,7 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     if (st == NULL)
         return NULL;
     st->ni = ni;
+    st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set, ni->size);
     return st;
@@ -76,6 +81,7 @@ void ibv_state_free(struct ibv_state *st)
 {
     if (st == NULL)
         return;
+    ibv_rcv_stop(st);
     ibv_qp_destroy_all(st);
     ibv_dev_close(st);
     for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
@@ -86,6 +92,7 @@ void ibv_state_free(struct ibv_state *st)
     free(st->rbuf_owner);
     free(st->rbuf_bytes);
     free(st->bbuf_free);
+    free(st->owing);
     free(st->sctx);
     gp_mutex_destroy(&st->lock);
     free(st);
@@ -120,8 +127,9 @@ static int alloc_peers(struct ibv_state *st)
     st->sctx_count = (unsigned)(reached * st->sq_depth * (st->nqps ? st->nqps : 1)) + 64;
     st->sctx = calloc(st->sctx_count, sizeof *st->sctx);
     st->bbuf_free = calloc(st->bbuf_count, sizeof *st->bbuf_free);
+    st->owing = calloc((size_t)size, sizeof *st->owing);
     if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->sctx == NULL ||
-        st->bbuf_free == NULL)
+        st->bbuf_free == NULL || st->owing == NULL)
         return PTL_NO_SPACE;
     size_t index = 0;
     for (int rank = 0; rank < size && st->nports; rank++)
@@ -167,6 +175,8 @@ int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
     st->wanted = wanted;
     int rc = alloc_peers(st);
     if (rc == PTL_OK && st->nports)
+        rc = ibv_rcv_prepare(st);
+    if (rc == PTL_OK && st->nports)
         rc = ibv_dev_register(st);
     if (rc == PTL_OK && st->nports)
         rc = start_firehose(st);
@@ -178,6 +188,8 @@ int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
         rc = qp_rc;
     if (rc == PTL_OK && st->nports)
         rc = ibv_msg_post_receives(st);
+    if (rc == PTL_OK && st->nports)
+        rc = ibv_rcv_start(st);
     if (rc == PTL_OK)
         gp_debug("ibv", "%u port%s, %u QP%s per peer, inline %d, %u-deep queues, %u bounce buffers",
                  st->nports, st->nports == 1 ? "" : "s", st->nqps, st->nqps == 1 ? "" : "s",
@@ -189,6 +201,7 @@ void ibv_state_progress(struct ibv_state *st)
 {
     if (gp_mutex_trylock(&st->lock) != 0)
         return;
+    ibv_msg_flush_credits(st);
     ibv_cq_poll(st);
     gp_mutex_unlock(&st->lock);
     ibv_raise_if_failed(st);
@@ -244,6 +257,7 @@ static int sends_outstanding(const struct ibv_state *st)
 
 void ibv_state_close(struct ibv_state *st)
 {
+    ibv_rcv_stop(st);
     gp_mutex_lock(&st->lock);
     /* Best effort, bounded: what was posted (answers, the exit's messages) leaves first. */
     int64_t deadline = now_ms() + 2000;

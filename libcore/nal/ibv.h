@@ -22,12 +22,15 @@
 #define GP_NAL_IBV_H
 
 #include <infiniband/verbs.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "nal/firehose.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
+
+struct ibv_state;
 
 /* ---- limits ---------------------------------------------------------------------- */
 
@@ -86,6 +89,8 @@ struct ibv_settings {
     uint64_t nonbulkput_bounce_limit;
     int networkdepth_pp, networkdepth_total;
     int am_credits_pp;
+    int am_credits_total;         /* receive buffers for answers, over every peer */
+    int am_credits_slack;         /* credits owed before a CREDIT message goes back */
     int bbuf_count;
     uint64_t pin_maxsz;           /* 0: one memory region */
     uint64_t physmem_max;
@@ -95,6 +100,8 @@ struct ibv_settings {
 };
 
 int ibv_settings_load(struct ibv_settings *out, int nodes);
+/* The device-dependent values (gp_config_ibv_limits), once the HCAs are open. */
+int ibv_settings_apply_caps(struct ibv_state *st, int quiet);
 
 /* ---- devices and ports (ibv_dev.c) ---------------------------------------------------- */
 
@@ -110,6 +117,7 @@ struct ibv_hca {
     struct ibv_cq *send_cq;
     struct ibv_cq *recv_cq;
     struct firehose *firehose;    /* NULL when GASNET_USE_FIREHOSE=0 */
+    struct ibv_comp_channel *channel; /* GASNET_RCV_THREAD=1: wakes the receive thread */
 };
 
 struct ibv_port {
@@ -167,10 +175,12 @@ struct ibv_peer {
     /* message flow control on QP 0 */
     int send_credits;             /* requests it can still take */
     int owed_credits;             /* buffers re-posted for it, not told yet */
+    int owing_listed;             /* on st->owing */
     /* operations awaiting answers */
     struct ibv_inflight *inflight;
     unsigned inflight_free;       /* index + 1, 0 = none */
     unsigned inflight_used;
+    unsigned answers_pending;     /* message-path ops awaiting their ACK / REPLY */
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
     unsigned reads_pending;
     uint32_t *deferred;           /* receive-buffer indexes, FIFO */
@@ -228,6 +238,7 @@ struct ibv_state {
     int rd_atom;
     unsigned sq_depth, rq_depth;  /* per QP */
     unsigned inflight_per_peer;
+    unsigned answers_per_peer;    /* receive buffers for ACK / REPLY, per peer */
     int request_credits;          /* per peer */
     struct ibv_peer *peers;       /* [size] */
     /* receive buffers: rq_depth per reached peer, on QP 0 */
@@ -244,9 +255,16 @@ struct ibv_state {
     struct ibv_send_ctx *sctx;
     unsigned sctx_count;
     uint32_t sctx_free;           /* index + 1, 0 = none */
+    /* peers owed credits: at the next progress call, those a reply did not carry them back
+     * to get a CREDIT message once more than GASNET_AM_CREDITS_SLACK are owed */
+    int *owing;
+    unsigned owing_count;
     int fatal_pending;            /* a failed completion was logged: the graceful exit starts */
     char fatal_text[256];
     int fatal_raised;
+    /* the receive thread (ibv_rcv.c), GASNET_RCV_THREAD=1 in PAR builds */
+    int rcv_wanted, rcv_running, rcv_wake_fd;
+    pthread_t rcv_thread;
     uint64_t posted_sends, posted_rdma, window_ops, message_ops;
     uint64_t rdma_parts_posted;   /* for GP_IBV_FAULT_RKEY */
     gp_mutex_t lock;
@@ -312,6 +330,8 @@ int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
 /* A receive completed into buffer index (from peer rank). */
 void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes);
+/* Returns credits banked past GASNET_AM_CREDITS_SLACK that no message carried back. */
+void ibv_msg_flush_credits(struct ibv_state *st);
 /* A rendezvous read or a served get finished (ctx from the send CQ). */
 void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx);
 
@@ -326,6 +346,15 @@ void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx);
  * alone (*transient set).  Returns bytes covered (0: none, the caller bounces). */
 uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
                        uint32_t *lkey, uint32_t *rkey, struct firehose_region **pinned);
+
+/* ---- ibv_rcv.c ------------------------------------------------------------------------ */
+
+/* Before the CQs exist: completion channels when GASNET_RCV_THREAD=1 (PAR). */
+int ibv_rcv_prepare(struct ibv_state *st);
+/* After the QPs are connected: arms the CQs and starts the thread. */
+int ibv_rcv_start(struct ibv_state *st);
+/* Stops and joins it, and takes the events left (before the CQs go). */
+void ibv_rcv_stop(struct ibv_state *st);
 
 /* ---- ibv_cq.c ------------------------------------------------------------------------- */
 

@@ -264,8 +264,10 @@ int ibv_dev_register(struct ibv_state *st)
                 return PTL_FAIL;
         }
         int max_cqe = hca->attr.max_cqe;
-        hca->send_cq = ibv_create_cq(hca->ctx, cq_send < max_cqe ? cq_send : max_cqe, NULL, NULL, 0);
-        hca->recv_cq = ibv_create_cq(hca->ctx, cq_recv < max_cqe ? cq_recv : max_cqe, NULL, NULL, 0);
+        hca->send_cq = ibv_create_cq(hca->ctx, cq_send < max_cqe ? cq_send : max_cqe, NULL,
+                                     hca->channel, 0);
+        hca->recv_cq = ibv_create_cq(hca->ctx, cq_recv < max_cqe ? cq_recv : max_cqe, NULL,
+                                     hca->channel, 0);
         if (hca->send_cq == NULL || hca->recv_cq == NULL) {
             gp_error("ibv", "cannot create completion queues on %s (%d and %d entries): %m",
                      hca->name, cq_send, cq_recv);
@@ -291,6 +293,8 @@ void ibv_dev_close(struct ibv_state *st)
             ibv_destroy_cq(hca->send_cq);
         if (hca->recv_cq)
             ibv_destroy_cq(hca->recv_cq);
+        if (hca->channel)
+            ibv_destroy_comp_channel(hca->channel);
         if (hca->pd)
             ibv_dealloc_pd(hca->pd);
         if (hca->ctx)

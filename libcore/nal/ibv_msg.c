@@ -46,12 +46,28 @@ static int slot_available(struct ibv_state *st, void *arg)
     return peer->inflight_free != 0 || peer->failed;
 }
 
+/* A message-path op also needs a receive buffer for its answer. */
+static int answer_room(struct ibv_state *st, void *arg)
+{
+    const struct ibv_peer *peer = arg;
+    return peer->answers_pending < st->answers_per_peer || peer->failed;
+}
+
+static int answered(unsigned kind)
+{
+    return kind == IBV_OP_PUT || kind == IBV_OP_GET;
+}
+
 struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
                                        const struct nal_op *op)
 {
     ibv_wait_locked(st, slot_available, peer);
-    if (peer->inflight_free == 0)
+    if (answered(kind))
+        ibv_wait_locked(st, answer_room, peer);
+    if (peer->inflight_free == 0 || peer->failed)
         return NULL;
+    if (answered(kind))
+        peer->answers_pending++;
     struct ibv_inflight *slot = &peer->inflight[peer->inflight_free - 1];
     peer->inflight_free = slot->next_free;
     uint16_t gen = (uint16_t)(slot->gen + 1);
@@ -100,6 +116,8 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
+    if (answered(slot->kind) && peer->answers_pending > 0)
+        peer->answers_pending--;
     slot->kind = IBV_OP_FREE;
     slot->next_free = (uint16_t)peer->inflight_free;
     peer->inflight_free = (unsigned)(slot - peer->inflight) + 1;
@@ -504,8 +522,31 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     }
     if (repost(st, index) != 0 || !request)
         return;
-    if (++peer->owed_credits >= (st->request_credits + 1) / 2)
-        send_credits_back(st, peer);
+    ++peer->owed_credits;
+    if (peer->owed_credits >= (st->request_credits + 1) / 2) {
+        send_credits_back(st, peer); /* a sender must never wait long for half its credits */
+    } else if (!peer->owing_listed) {
+        peer->owing_listed = 1;
+        st->owing[st->owing_count++] = peer->rank;
+    }
+}
+
+void ibv_msg_flush_credits(struct ibv_state *st)
+{
+    /* Sending may reap receives that list more peers: they are kept after the ones seen. */
+    unsigned kept = 0, seen = st->owing_count;
+    for (unsigned i = 0; i < seen; i++) {
+        struct ibv_peer *peer = &st->peers[st->owing[i]];
+        if (peer->owed_credits > st->set.am_credits_slack && !peer->failed)
+            send_credits_back(st, peer);
+        if (peer->owed_credits > 0 && !peer->failed)
+            st->owing[kept++] = peer->rank;
+        else
+            peer->owing_listed = 0;
+    }
+    for (unsigned i = seen; i < st->owing_count; i++)
+        st->owing[kept++] = st->owing[i];
+    st->owing_count = kept;
 }
 
 static void drain_deferred(struct ibv_state *st, struct ibv_peer *peer)

@@ -1,20 +1,24 @@
 /*
  * Seed 003's runtime variables as the ibv transport uses them.  The table
  * in conduit/config.c parses and validates each one; the rules that tie
- * several together (the seed's "trimmed to") are applied here, once.
+ * them to each other, to the job and to the HCA (the seed's "trimmed to",
+ * "0 means the device's maximum") are gp_config_ibv_limits, applied here
+ * once the devices are open.
  */
 #include <string.h>
+#include <sys/resource.h>
 
 #include "conduit/config.h"
+#include "conduit/config_ibv.h"
 #include "nal/ibv.h"
+#include "util/log.h"
 
-static int at_most(int64_t value, int64_t limit)
-{
-    return (int)(value < limit ? value : limit);
-}
+/* The largest inline send a QP is asked for; QP creation halves it until the device agrees. */
+#define IBV_INLINE_PROBE 1024
 
 int ibv_settings_load(struct ibv_settings *out, int nodes)
 {
+    (void)nodes;
     memset(out, 0, sizeof *out);
     out->ports_text = gp_cfg.ibv_ports;
     out->ports_var = gp_config_source(gp_config_find("GASNET_IBV_PORTS")) == GP_CFG_FROM_ENV
@@ -22,33 +26,79 @@ int ibv_settings_load(struct ibv_settings *out, int nodes)
     out->num_qps = (int)gp_cfg.num_qps;
     out->qp_timeout = (int)gp_cfg.qp_timeout;
     out->qp_retry_count = (int)gp_cfg.qp_retry_count;
-    out->qp_rd_atom = (int)gp_cfg.qp_rd_atom;
-    out->inline_limit = (int)gp_cfg.inlinesend_limit;
-    out->nonbulkput_bounce_limit = gp_cfg.nonbulkput_bounce_limit;
-    out->networkdepth_pp = (int)gp_cfg.networkdepth_pp;
-    int peers = nodes > 1 ? nodes - 1 : 1;
-    /* seed 003: the total defaults to what the per-peer depth asks for */
-    int64_t total = gp_cfg.networkdepth_total > 0 ? gp_cfg.networkdepth_total
-                                                  : (int64_t)out->networkdepth_pp * peers;
-    out->networkdepth_total = at_most(total, 1 << 20);
-    /* "trimmed to GASNET_NETWORKDEPTH_PP if larger" */
-    out->am_credits_pp = at_most(gp_cfg.am_credits_pp, out->networkdepth_pp);
-    int64_t bbufs = gp_cfg.bbuf_count > 0 ? gp_cfg.bbuf_count : out->networkdepth_total;
-    /* "the lesser of GASNET_BBUF_COUNT and GASNET_NETWORKDEPTH_TOTAL" -- but never so few
-     * that one message per peer cannot be in flight */
-    out->bbuf_count = at_most(bbufs, out->networkdepth_total);
-    if (out->bbuf_count < 16)
-        out->bbuf_count = 16;
-    out->pin_maxsz = gp_cfg.pin_maxsz;
-    out->physmem_max = gp_cfg.physmem_max;
     out->gid_index = (int)gp_cfg.ibv_gid_index;
+    out->physmem_max = gp_cfg.physmem_max;
     out->use_firehose = gp_cfg.use_firehose;
-    out->firehose.max_region_bytes = gp_cfg.firehose_maxregion_size;
-    out->firehose.max_victim_regions = (uint64_t)gp_cfg.firehose_maxvictim_r;
-    out->firehose.max_victim_bytes = gp_cfg.firehose_maxvictim_m
-                                         ? gp_cfg.firehose_maxvictim_m
-                                         : (uint64_t)gp_cfg.firehose_maxvictim_r *
-                                               gp_cfg.firehose_maxregion_size;
-    out->firehose.verbose = gp_cfg.firehose_verbose;
     return 0;
+}
+
+/*
+ * Pinnable memory: GASNET_PHYSMEM_MAX when set (trusted as is with
+ * GASNET_PHYSMEM_NOPROBE=1), bounded by the locked-memory limit otherwise;
+ * 0 when nothing says (unlimited, or privileged).
+ */
+static uint64_t pinnable_bytes(void)
+{
+    uint64_t physmem_max = gp_cfg.physmem_max;
+    if (physmem_max && gp_cfg.physmem_noprobe)
+        return physmem_max;
+    struct rlimit lim;
+    uint64_t memlock = 0;
+    if (getrlimit(RLIMIT_MEMLOCK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+        memlock = (uint64_t)lim.rlim_cur;
+    if (physmem_max && memlock)
+        return physmem_max < memlock ? physmem_max : memlock;
+    return physmem_max ? physmem_max : memlock;
+}
+
+int ibv_settings_apply_caps(struct ibv_state *st, int quiet)
+{
+    struct gp_ibv_caps caps = { .nodes = (uint64_t)st->ni->size, .ports = st->nports,
+                                .max_inline = IBV_INLINE_PROBE };
+    for (unsigned h = 0; h < st->nhcas; h++) {
+        const struct ibv_device_attr *attr = &st->hca[h].attr;
+        uint64_t rd_atom = (uint64_t)(attr->max_qp_rd_atom < attr->max_qp_init_rd_atom
+                                          ? attr->max_qp_rd_atom : attr->max_qp_init_rd_atom);
+#define LEAST(field, value) caps.field = (h == 0 || (uint64_t)(value) < caps.field) ? (uint64_t)(value) : caps.field
+        LEAST(max_qp_wr, attr->max_qp_wr);
+        LEAST(max_cqe, attr->max_cqe);
+        LEAST(max_qp_rd_atom, rd_atom);
+        LEAST(max_mr_size, attr->max_mr_size);
+#undef LEAST
+    }
+    caps.pinnable_bytes = pinnable_bytes();
+    caps.pinned_elsewhere = st->ni->region_bytes;
+    if (caps.pinnable_bytes && st->ni->region_bytes > caps.pinnable_bytes) {
+        gp_log(quiet ? GP_LOG_DEBUG : GP_LOG_ERROR, "ibv",
+               "the registered region (segment and buffers, %llu bytes) exceeds the "
+                 "%llu bytes that may be pinned (%s): lower GASNET_MAX_SEGSIZE or raise %s",
+                 (unsigned long long)st->ni->region_bytes,
+                 (unsigned long long)caps.pinnable_bytes,
+                 gp_cfg.physmem_max ? "GASNET_PHYSMEM_MAX / ulimit -l" : "ulimit -l",
+                 gp_cfg.physmem_max ? "GASNET_PHYSMEM_MAX or ulimit -l" : "ulimit -l");
+        return PTL_FAIL;
+    }
+    struct gp_ibv_limits lim;
+    gp_config_ibv_limits(&gp_cfg, &caps, &lim);
+    struct ibv_settings *set = &st->set;
+    set->num_qps = (int)lim.num_qps;
+    set->qp_rd_atom = (int)(lim.qp_rd_atom > 0 ? lim.qp_rd_atom : 1);
+    set->inline_limit = gp_cfg.inlinesend_limit < 0 ? -1 : (int)lim.inlinesend_limit;
+    set->nonbulkput_bounce_limit = gp_cfg.nonbulkput_bounce_limit;
+    set->networkdepth_pp = (int)lim.networkdepth_pp;
+    set->networkdepth_total = (int)lim.networkdepth_total;
+    set->am_credits_pp = (int)lim.am_credits_pp;
+    set->am_credits_total = (int)lim.am_credits_total;
+    set->am_credits_slack = (int)lim.am_credits_slack;
+    /* at least a few per peer pair in flight, whatever the depth computed */
+    set->bbuf_count = (int)(lim.bbuf_count < 16 ? 16 : lim.bbuf_count);
+    /* PIN_MAXSZ 0 is "the device's limit": one piece when the region fits in it */
+    set->pin_maxsz = gp_cfg.pin_maxsz ? lim.pin_maxsz
+                                      : (lim.pin_maxsz >= st->ni->region_bytes ? 0 : lim.pin_maxsz);
+    set->use_firehose = gp_cfg.use_firehose && lim.fh_victim_regions > 0;
+    set->firehose.max_region_bytes = lim.fh_region_bytes;
+    set->firehose.max_victim_bytes = lim.fh_victim_bytes;
+    set->firehose.max_victim_regions = lim.fh_victim_regions;
+    set->firehose.verbose = gp_cfg.firehose_verbose;
+    return PTL_OK;
 }

@@ -199,6 +199,57 @@ t_failed_completion() {
     rm -f "$err"
 }
 
+# GASNET_RCV_THREAD=1 (PAR build, when it was built beside this one): node 1
+# computes without calling the library while node 0's first get and put,
+# which need node 1's matching, complete.
+t_rcv_thread() {
+    ibv_only "$name" || return
+    pdir=$(dirname "$vdir")/par
+    if [ ! -x "$pdir/tests/integration/rcv_thread" ]; then
+        skip "$name" "no PAR build beside $vdir (make par)"
+        return
+    fi
+    job "$name" "rcv_thread: node 1 served a get and a put while it computed" \
+        env GASNET_RCV_THREAD=1 "$pdir/bin/gp-run" -n 2 "$pdir/tests/integration/rcv_thread"
+}
+
+# Multi-rail: a second Soft-RoCE device on its own interface; two QPs per
+# peer, one on each device's port.
+t_multirail() {
+    ibv_only "$name" || return
+    if ! rdma link show rxe1/1 >/dev/null 2>&1; then
+        ip link add gpdummy1 type dummy && ip addr add 10.9.1.1/24 dev gpdummy1 &&
+            ip link set gpdummy1 up && rdma link add rxe1 type rxe netdev gpdummy1 ||
+            { fail "$name" "cannot add a second rxe device"; return; }
+    fi
+    expect_rc "$name" 0 "$job_limit" env GASNET_IBV_PORTS=rxe0+rxe1 GP_LOG_LEVEL=debug \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 256K || return
+    if ! printf '%s\n' "$out" | grep -q "debug ibv: 2 ports, 2 QPs per peer"; then
+        fail "$name" "the job did not open both devices: $(printf '%s\n' "$out" | grep 'debug ibv' | head -4)"
+    else
+        check_line "$name" "ext_core: 2 nodes, every put/get/memset form verified"
+    fi
+}
+
+# The memory that may be pinned is too small for the region: a clear error
+# saying what to raise, for the locked-memory limit (without the privilege
+# that bypasses it) and for GASNET_PHYSMEM_MAX.
+t_memlock() {
+    ibv_only "$name" || return
+    err=$(mktemp)
+    timeout -k 5 "$job_limit" setpriv --inh-caps=-ipc_lock --ambient-caps=-ipc_lock \
+        --bounding-set=-ipc_lock sh -c 'ulimit -l 64 && exec "$@"' sh \
+        env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1 >/dev/null 2>"$err"
+    rc=$?
+    if [ "$rc" -eq 0 ] || ! grep -q "raise ulimit -l" "$err"; then
+        fail "$name" "exit status $rc, stderr: $(tail -3 "$err")"
+    else
+        pass "$name"
+    fi
+    rm -f "$err"
+}
+t_physmem_max() { ibv_only "$name" && bad GASNET_PHYSMEM_MAX 1M; }
+
 # ---- bad values: one per ibv variable ---------------------------------------------------------
 t_bad_num_qps() { ibv_only "$name" && bad GASNET_NUM_QPS -1; }
 t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
@@ -222,6 +273,10 @@ run_case firehose_0 t_firehose_0
 run_case firehose_1 t_firehose_1
 run_case ports_rxe0 t_ports_rxe0
 run_case hybrid_hosts t_hybrid_hosts
+run_case rcv_thread t_rcv_thread
+run_case multirail t_multirail
+run_case memlock t_memlock
+run_case physmem_max t_physmem_max
 run_case failed_completion t_failed_completion
 run_case bad_num_qps t_bad_num_qps
 run_case bad_qp_timeout t_bad_qp_timeout

@@ -16,6 +16,10 @@ done
 expect_rc "am/core_unpacked_longs" 0 180 env GASNET_PORTAL_PACKED_LONG=0 \
     "$GP_RUN" -n 4 "$GPTEST_ITEST/am_core" 1 &&
     check_line "am/core_unpacked_longs" "every category and argument count verified"
+# Seed 003's limit on packing: Longs up to 100 bytes packed, the rest apart.
+expect_rc "am/core_packedlong_limit" 0 180 env GASNET_PACKEDLONG_LIMIT=100 \
+    "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1 &&
+    check_line "am/core_packedlong_limit" "every category and argument count verified"
 
 # A flood into a small ReqRB: flow control makes it complete...
 for n in 2 8; do
