@@ -207,36 +207,32 @@ void ibv_state_progress(struct ibv_state *st)
     ibv_raise_if_failed(st);
 }
 
-static int self_op(struct ibv_state *st, const struct nal_op *op, int is_put)
+/*
+ * One operation: to this process itself a copy on its own region; else by
+ * RDMA when the target described a window for it, else by messages.
+ */
+static int start_op(struct ibv_state *st, const struct nal_op *op, int is_put)
 {
-    return is_put ? ptl_direct_put(st->ni, st->ni->region, op)
-                  : ptl_direct_get(st->ni, st->ni->region, op);
+    if (op->target == (unsigned)st->ni->rank)
+        return is_put ? ptl_direct_put(st->ni, st->ni->region, op)
+                      : ptl_direct_get(st->ni, st->ni->region, op);
+    gp_mutex_lock(&st->lock);
+    int rc = is_put ? ibv_rdma_put(st, op) : ibv_rdma_get(st, op);
+    if (rc == 1)
+        rc = is_put ? ibv_msg_put(st, op) : ibv_msg_get(st, op);
+    gp_mutex_unlock(&st->lock);
+    ibv_raise_if_failed(st);
+    return rc;
 }
 
 int ibv_state_put(struct ibv_state *st, const struct nal_op *op)
 {
-    if (op->target == (unsigned)st->ni->rank)
-        return self_op(st, op, 1);
-    gp_mutex_lock(&st->lock);
-    int rc = ibv_rdma_put(st, op);
-    if (rc == 1)
-        rc = ibv_msg_put(st, op);
-    gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
-    return rc;
+    return start_op(st, op, 1);
 }
 
 int ibv_state_get(struct ibv_state *st, const struct nal_op *op)
 {
-    if (op->target == (unsigned)st->ni->rank)
-        return self_op(st, op, 0);
-    gp_mutex_lock(&st->lock);
-    int rc = ibv_rdma_get(st, op);
-    if (rc == 1)
-        rc = ibv_msg_get(st, op);
-    gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
-    return rc;
+    return start_op(st, op, 0);
 }
 
 static int64_t now_ms(void)
