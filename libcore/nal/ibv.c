@@ -24,7 +24,7 @@
 
 /* ---- the state ------------------------------------------------------------------------ */
 
-struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
+struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
 {
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -33,11 +33,15 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
     st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set, ni->size);
-    if (ibv_dev_open(st, quiet) != PTL_OK) {
-        ibv_state_free(st);
+    return st;
+}
+
+struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
+{
+    struct ibv_state *st = ibv_state_participant(ni);
+    if (st == NULL)
         return NULL;
-    }
-    if (ibv_settings_apply_caps(st, quiet) != PTL_OK) {
+    if (ibv_dev_open(st, quiet) != PTL_OK || ibv_settings_apply_caps(st, quiet) != PTL_OK) {
         ibv_state_free(st);
         return NULL;
     }
@@ -62,18 +66,6 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
     st->rd_atom = set->qp_rd_atom;
     st->inline_limit = set->inline_limit < 0 ? 1024 : set->inline_limit;
     st->bbuf_count = (unsigned)st->set.bbuf_count;
-    return st;
-}
-
-struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
-{
-    struct ibv_state *st = calloc(1, sizeof *st);
-    if (st == NULL)
-        return NULL;
-    st->ni = ni;
-    st->rcv_wake_fd = -1;
-    gp_mutex_init(&st->lock);
-    ibv_settings_load(&st->set, ni->size);
     return st;
 }
 
