@@ -12,20 +12,17 @@
  *
  * Usage: mpirun -n 2 mpi_bench [scale]   (scale multiplies the counts)
  */
+#define _GNU_SOURCE /* probe.h pins to CPUs */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
+
 #define BATCHES 9
 #define BIG (1 << 20)
 #define WINDOW 64
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double median(double *v)
 {

@@ -21,38 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
+
 #define CHUNK (1 << 20)
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* Parent on the first allowed CPU, child on the second, as the tools compared
- * with bind theirs: two spinning processes sharing one CPU would measure the
- * scheduler's tick instead. */
-static void pin(int nth)
-{
-    cpu_set_t allowed, one;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2)
-        return;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (!CPU_ISSET(cpu, &allowed) || nth-- > 0)
-            continue;
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        sched_setaffinity(0, sizeof one, &one);
-        return;
-    }
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void die(const char *what)
 {

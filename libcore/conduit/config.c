@@ -41,7 +41,7 @@
  *     takes GASNet's fixed sizes: 4012 for GASNET_PACKEDLONG_LIMIT and 4092
  *     for GASNET_AMRDMA_LIMIT (a 4K buffer less its header), 64 queue pairs,
  *     1G of non-bulk put bouncing; GASNET_AM_CREDITS_TOTAL is -1 while unset
- *     (MAX(1024, nodes), resolved with the device in config_ibv.c);
+ *     (MAX(1024, nodes), resolved with the device in nal/ibv_limits.c);
  *   - GASNET_FIREHOSE_M has no main pool by default: gp pins each segment
  *     whole at attach (GASNet's SEGMENT_FAST), so a set value only holds
  *     pinnable memory back from the victim pool.
@@ -240,7 +240,7 @@ static const struct gp_cfg_row rows[] = {
       .doc = "pinned regions of the main pool (truncated to GASNET_FIREHOSE_M / "
              "MAXREGION_SIZE)" },
 
-    /* ---- ibv (seed 003); trims against the device are in config_ibv.c ---- */
+    /* ---- ibv (seed 003); trims against the device are in nal/ibv_limits.c ---- */
     { .name = "GASNET_IBV_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
       .transport = "ibv", .offset = FIELD(ibv_ports), .fallback = "GASNET_VAPI_PORTS",
       .unset_means = "no filter: one active port on every HCA",

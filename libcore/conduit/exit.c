@@ -145,6 +145,7 @@ static int exit_body(void)
     int coordinated = 1;
     if (gpc.attached && gpc.nodes > 1)
         coordinated = coordinate(now_seconds() + timeout);
+    ptl_ni_report(gpc.ni);
     gp_info("exit", "exit code %d, %s, %lld system messages sent", exit_code,
             coordinated ? "coordinated" : "coordination timed out",
             (long long)gp_count_get(&gpc.sys_sent));

@@ -41,6 +41,7 @@ struct firehose {
     struct firehose_region *lru_head, *lru_tail;
     struct firehose_stats stats;
     uint64_t peak_bytes, peak_regions;
+    int reported;                 /* the verbose summary is out: firehose_free says nothing more */
 };
 
 #define MIN_BUCKETS 64u
@@ -316,22 +317,28 @@ void firehose_get_stats(const struct firehose *fh, struct firehose_stats *out)
     *out = fh->stats;
 }
 
+void firehose_report(struct firehose *fh)
+{
+    if (fh == NULL || !fh->lim.verbose || fh->reported)
+        return;
+    fh->reported = 1;
+    const struct firehose_stats *s = &fh->stats;
+    uint64_t total = s->hits + s->misses;
+    gp_log_emit(GP_LOG_INFO, "firehose", "%llu acquires: %llu hits (%.1f%%), %llu misses, "
+                "%llu evictions, %llu fallbacks to bounce buffers; peak %llu bytes pinned "
+                "in %llu regions", (unsigned long long)total, (unsigned long long)s->hits,
+                total ? 100.0 * (double)s->hits / (double)total : 0.0,
+                (unsigned long long)s->misses, (unsigned long long)s->evictions,
+                (unsigned long long)s->fallbacks, (unsigned long long)fh->peak_bytes,
+                (unsigned long long)fh->peak_regions);
+}
+
 void firehose_free(struct firehose *fh)
 {
     uint64_t busy = 0;
     if (fh == NULL)
         return;
-    if (fh->lim.verbose) {
-        const struct firehose_stats *s = &fh->stats;
-        uint64_t total = s->hits + s->misses;
-        gp_log_emit(GP_LOG_INFO, "firehose", "%llu acquires: %llu hits (%.1f%%), %llu misses, "
-                    "%llu evictions, %llu fallbacks to bounce buffers; peak %llu bytes pinned "
-                    "in %llu regions", (unsigned long long)total, (unsigned long long)s->hits,
-                    total ? 100.0 * (double)s->hits / (double)total : 0.0,
-                    (unsigned long long)s->misses, (unsigned long long)s->evictions,
-                    (unsigned long long)s->fallbacks, (unsigned long long)fh->peak_bytes,
-                    (unsigned long long)fh->peak_regions);
-    }
+    firehose_report(fh);
     for (size_t b = 0; b <= fh->bucket_mask; b++) {
         while (fh->buckets[b] != NULL) {
             struct firehose_region *r = fh->buckets[b];

@@ -86,6 +86,8 @@ struct firehose_stats {
 void firehose_get_stats(const struct firehose *fh, struct firehose_stats *out);
 
 /* Deregisters everything (regions still referenced too) and frees fh; NULL is fine. */
+/* The GASNET_FIREHOSE_VERBOSE summary line, once (firehose_free prints it if nobody did). */
+void firehose_report(struct firehose *fh);
 void firehose_free(struct firehose *fh);
 
 #endif

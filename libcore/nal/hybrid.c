@@ -246,6 +246,13 @@ static void hybrid_fini(struct ptl_ni *ni)
     ni->nal_state = NULL;
 }
 
+static void hybrid_report(struct ptl_ni *ni)
+{
+    struct hybrid_state *state = hybrid_of(ni);
+    if (state != NULL && state->ibv != NULL && state->remote_ibv != NULL)
+        ibv_state_report(state->ibv);
+}
+
 const struct nal_ops nal_hybrid_ops = {
     .name = "hybrid",
     .region_create = hybrid_region_create,
@@ -254,4 +261,5 @@ const struct nal_ops nal_hybrid_ops = {
     .get = hybrid_get,
     .progress = hybrid_progress,
     .fini = hybrid_fini,
+    .report = hybrid_report,
 };

@@ -32,7 +32,7 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     st->ni = ni;
     st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
-    ibv_settings_load(&st->set, ni->size);
+    ibv_settings_load(&st->set);
     return st;
 }
 
@@ -234,6 +234,18 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void ibv_state_report(struct ibv_state *st)
+{
+    /* The exit may come from a signal while this thread holds the lock: then no report. */
+    if (gp_mutex_trylock(&st->lock) != 0)
+        return;
+    for (unsigned h = 0; h < st->nhcas; h++)
+        firehose_report(st->hca[h].firehose);
+    gp_debug("ibv", "%llu operations by RDMA into windows, %llu messages sent",
+             (unsigned long long)st->window_ops, (unsigned long long)st->messages_sent);
+    gp_mutex_unlock(&st->lock);
+}
+
 static int sends_outstanding(const struct ibv_state *st)
 {
     for (int rank = 0; st->peers && rank < st->ni->size; rank++)
@@ -255,17 +267,6 @@ void ibv_state_close(struct ibv_state *st)
     st->fatal_raised = 1;
     ibv_qp_destroy_all(st);
     gp_mutex_unlock(&st->lock);
-    gp_debug("ibv", "%llu operations by RDMA into windows, %llu by messages",
-             (unsigned long long)st->window_ops, (unsigned long long)st->message_ops);
-}
-
-int ibv_device_present(void)
-{
-    int count = 0;
-    struct ibv_device **list = ibv_get_device_list(&count);
-    if (list)
-        ibv_free_device_list(list);
-    return count > 0;
 }
 
 /* ---- the ops ------------------------------------------------------------------------------ */
@@ -330,6 +331,12 @@ static void ibv_fini(struct ptl_ni *ni)
     ni->region = NULL;
 }
 
+static void ibv_report(struct ptl_ni *ni)
+{
+    if (ibv_state_of(ni) != NULL)
+        ibv_state_report(ibv_state_of(ni));
+}
+
 const struct nal_ops nal_ibv_ops = {
     .name = "ibv",
     .region_create = ibv_region_create,
@@ -338,4 +345,5 @@ const struct nal_ops nal_ibv_ops = {
     .get = ibv_get,
     .progress = ibv_progress,
     .fini = ibv_fini,
+    .report = ibv_report,
 };

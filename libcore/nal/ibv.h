@@ -5,6 +5,9 @@
  *
  *   ibv.c          the ops table, and the state API the hybrid transport drives
  *   ibv_settings.c seed 003's runtime variables as this transport uses them
+ *   ibv_limits.c   their rules against the job and the device ("trimmed to")
+ *   ibv_ports.c    the GASNET_IBV_PORTS filter
+ *   ibv_rcv.c      the receive thread (GASNET_RCV_THREAD)
  *   ibv_dev.c      devices, ports, GIDs, the region's memory regions, CQs
  *   ibv_qp.c       queue pairs: creation, the bootstrap exchange, RTR / RTS
  *   ibv_msg.c      messages over send/recv: requests, ACK / REPLY, credits,
@@ -99,7 +102,7 @@ struct ibv_settings {
     struct firehose_limits firehose;
 };
 
-int ibv_settings_load(struct ibv_settings *out, int nodes);
+int ibv_settings_load(struct ibv_settings *out);
 /* The device-dependent values (gp_config_ibv_limits), once the HCAs are open. */
 int ibv_settings_apply_caps(struct ibv_state *st, int quiet);
 
@@ -152,6 +155,8 @@ struct ibv_inflight {
     uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK */
     uint32_t parts_left;          /* RDMA: work requests not completed yet */
     struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
+    struct firehose_region *pinned; /* the firehose region the peer reads or writes, held to the end */
+    unsigned pinned_hca;
     uint16_t next_free;           /* index + 1, 0 = none */
 };
 
@@ -193,7 +198,8 @@ struct ibv_peer {
 enum ibv_send_kind {
     IBV_SEND_MSG = 1,             /* a message: releases its bounce buffer */
     IBV_SEND_RDMA,                /* one part of an initiator RDMA op */
-    IBV_SEND_RNDV_READ,           /* the target's read of a rendezvous put */
+    IBV_SEND_RNDV_READ,           /* the target's read of a rendezvous put (its last part) */
+    IBV_SEND_PART,                /* a part that finishes nothing: the last one does */
     IBV_SEND_GET_WRITE,           /* the target's write of a large get's data */
     IBV_SEND_GET_REPLY            /* the REPLY that follows it: GET_END then */
 };
@@ -265,7 +271,7 @@ struct ibv_state {
     /* the receive thread (ibv_rcv.c), GASNET_RCV_THREAD=1 in PAR builds */
     int rcv_wanted, rcv_running, rcv_wake_fd;
     pthread_t rcv_thread;
-    uint64_t posted_sends, posted_rdma, window_ops, message_ops;
+    uint64_t window_ops, messages_sent;   /* for the debug line at close */
     uint64_t rdma_parts_posted;   /* for GP_IBV_FAULT_RKEY */
     gp_mutex_t lock;
 };
@@ -303,8 +309,8 @@ void ibv_state_progress(struct ibv_state *st);
 int ibv_state_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_state_get(struct ibv_state *st, const struct nal_op *op);
 void ibv_state_close(struct ibv_state *st);
-/* Whether a device with an active port is present (for the hybrid's choice), without opening it for use. */
-int ibv_device_present(void);
+/* End-of-job lines: firehose's summary (GASNET_FIREHOSE_VERBOSE), counts at debug level. */
+void ibv_state_report(struct ibv_state *st);
 
 /* ---- ibv_dev.c ------------------------------------------------------------------------ */
 
@@ -312,9 +318,9 @@ int ibv_dev_open(struct ibv_state *st, int quiet);
 /* Registers the region (in GASNET_PIN_MAXSZ pieces), buffers, CQs. */
 int ibv_dev_register(struct ibv_state *st);
 void ibv_dev_close(struct ibv_state *st);
-/* The local key and bytes covered from addr for memory in the region, or 0 covered. */
-uint64_t ibv_region_lkey(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
-                         uint32_t *lkey);
+/* The keys and bytes covered from addr for memory in the region, or 0 covered. */
+uint64_t ibv_region_keys(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
+                         uint32_t *lkey, uint32_t *rkey);
 void ibv_port_describe(const struct ibv_state *st, unsigned port, struct ibv_port_wire *out);
 
 /* ---- ibv_qp.c ------------------------------------------------------------------------- */

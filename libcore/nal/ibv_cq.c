@@ -94,6 +94,7 @@ static const char *send_kind_str(const struct ibv_send_ctx *ctx)
     case IBV_SEND_RDMA: return "RDMA operation";
     case IBV_SEND_RNDV_READ: return "RDMA READ of a rendezvous put";
     case IBV_SEND_GET_WRITE: return "RDMA WRITE of a get's data";
+    case IBV_SEND_PART: return "RDMA transfer";
     case IBV_SEND_GET_REPLY: return "get reply";
     default: return "operation";
     }
@@ -197,6 +198,5 @@ int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_in
         return PTL_FAIL;
     }
     peer->sq_used[qp_index]++;
-    st->posted_sends++;
     return PTL_OK;
 }

@@ -309,8 +309,8 @@ void ibv_dev_close(struct ibv_state *st)
     st->bbuf = st->rbuf = NULL;
 }
 
-uint64_t ibv_region_lkey(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
-                         uint32_t *lkey)
+uint64_t ibv_region_keys(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
+                         uint32_t *lkey, uint32_t *rkey)
 {
     const char *base = st->ni->region;
     const char *p = addr;
@@ -323,6 +323,7 @@ uint64_t ibv_region_lkey(const struct ibv_state *st, unsigned hca, const void *a
     if (piece_end > st->ni->region_bytes)
         piece_end = st->ni->region_bytes;
     *lkey = st->hca[hca].region_mr[k]->lkey;
+    *rkey = st->hca[hca].region_mr[k]->rkey;
     return len < piece_end - off ? len : piece_end - off;
 }
 

@@ -112,7 +112,9 @@ void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id)
 
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
 {
-    (void)st;
+    if (slot->pinned)
+        firehose_release(st->hca[slot->pinned_hca].firehose, slot->pinned);
+    slot->pinned = NULL;
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
@@ -184,7 +186,7 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
                                    st->hca[st->port[0].hca].bbuf_mr->lkey };
         wr.num_sge = 1;
     }
-    st->message_ops++;
+    st->messages_sent++;
     return ibv_post_send_wr(st, peer, 0, &wr, ctx);
 }
 
@@ -199,13 +201,16 @@ static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t 
 {
     const struct nal_op *op = &slot->op;
     uint32_t lkey;
+    unsigned hca = st->port[0].hca;
     struct firehose_region *pinned = NULL;
-    uint64_t covered = ibv_local_key(st, st->port[0].hca, op->local_addr, op->length, &lkey, rkey,
-                                     &pinned);
-    if (pinned != NULL)
-        firehose_release(st->hca[st->port[0].hca].firehose, pinned); /* stays cached */
-    if (covered >= op->length)
+    uint64_t covered = ibv_local_key(st, hca, op->local_addr, op->length, &lkey, rkey, &pinned);
+    if (covered >= op->length) { /* held until the answer: the peer reads or writes it till then */
+        slot->pinned = pinned;
+        slot->pinned_hca = hca;
         return 0;
+    }
+    if (pinned != NULL)
+        firehose_release(st->hca[hca].firehose, pinned);
     /* Not in one registration: this operation gets its own. */
     slot->transient_mr = ibv_reg_mr(st->hca[st->port[0].hca].pd, op->local_addr, op->length,
                                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
@@ -348,7 +353,8 @@ static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enu
     *parts = 0;
     while (left > 0) {
         uint32_t lkey;
-        uint64_t chunk = ibv_region_lkey(st, hca, local + done, left, &lkey);
+        uint32_t rkey_unused;
+        uint64_t chunk = ibv_region_keys(st, hca, local + done, left, &lkey, &rkey_unused);
         if (chunk > (1u << 30))
             chunk = 1u << 30;
         struct ibv_send_ctx *ctx = ibv_sctx_take(st);
@@ -364,7 +370,7 @@ static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enu
         done += chunk;
         /* Only the last part of a read completes the put. */
         if (left > 0 && kind == IBV_SEND_RNDV_READ)
-            ctx->kind = IBV_SEND_GET_WRITE; /* a plain part: nothing to do at completion */
+            ctx->kind = IBV_SEND_PART;
         if (ibv_post_send_wr(st, peer, 0, &wr, ctx) != PTL_OK)
             return PTL_FAIL;
         (*parts)++;

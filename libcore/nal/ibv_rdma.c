@@ -24,13 +24,9 @@ uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uin
                        uint32_t *lkey, uint32_t *rkey, struct firehose_region **pinned)
 {
     *pinned = NULL;
-    uint64_t covered = ibv_region_lkey(st, hca, addr, len, lkey);
-    if (covered > 0) {
-        uint64_t piece = st->set.pin_maxsz ? st->set.pin_maxsz : st->ni->region_bytes;
-        unsigned k = (unsigned)(((const char *)addr - (const char *)st->ni->region) / piece);
-        *rkey = st->hca[hca].region_mr[k]->rkey;
+    uint64_t covered = ibv_region_keys(st, hca, addr, len, lkey, rkey);
+    if (covered > 0)
         return covered;
-    }
     struct firehose *fh = st->hca[hca].firehose;
     if (fh == NULL)
         return 0;
@@ -161,7 +157,6 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
         slot->parts_left--;
         return PTL_FAIL;
     }
-    st->posted_rdma++;
     *len_inout = len;
     if (inline_put) { /* the source was copied into the work request */
         slot->rndv = 1;

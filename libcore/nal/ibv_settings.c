@@ -9,16 +9,15 @@
 #include <sys/resource.h>
 
 #include "conduit/config.h"
-#include "conduit/config_ibv.h"
+#include "nal/ibv_limits.h"
 #include "nal/ibv.h"
 #include "util/log.h"
 
 /* The largest inline send a QP is asked for; QP creation halves it until the device agrees. */
 #define IBV_INLINE_PROBE 1024
 
-int ibv_settings_load(struct ibv_settings *out, int nodes)
+int ibv_settings_load(struct ibv_settings *out)
 {
-    (void)nodes;
     memset(out, 0, sizeof *out);
     out->ports_text = gp_cfg.ibv_ports;
     out->ports_var = gp_config_source(gp_config_find("GASNET_IBV_PORTS")) == GP_CFG_FROM_ENV

@@ -55,4 +55,5 @@ const struct nal_ops nal_loop_ops = {
     .get = loop_get,
     .progress = nal_no_progress,
     .fini = loop_fini,
+    .report = nal_no_report,
 };

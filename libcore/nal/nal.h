@@ -40,6 +40,9 @@ struct nal_ops {
     int (*progress)(struct ptl_ni *ni);
     /* Collective: releases the region and every mapping. */
     void (*fini)(struct ptl_ni *ni);
+    /* At the job's end (the process exits without fini): the transport's own
+     * summary lines, when asked for (GASNET_FIREHOSE_VERBOSE). */
+    void (*report)(struct ptl_ni *ni);
 };
 
 /* The transports, in one explicit list (registry.c). */
@@ -49,6 +52,7 @@ const char *nal_names(void);
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
 int nal_no_progress(struct ptl_ni *ni);
+void nal_no_report(struct ptl_ni *ni);
 
 extern const struct nal_ops nal_hybrid_ops;
 extern const struct nal_ops nal_shm_ops;

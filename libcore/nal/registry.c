@@ -39,3 +39,8 @@ int nal_no_progress(struct ptl_ni *ni)
     (void)ni;
     return PTL_OK;
 }
+
+void nal_no_report(struct ptl_ni *ni)
+{
+    (void)ni;
+}

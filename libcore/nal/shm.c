@@ -198,4 +198,5 @@ const struct nal_ops nal_shm_ops = {
     .get = shm_get,
     .progress = nal_no_progress,
     .fini = shm_fini,
+    .report = nal_no_report,
 };

@@ -316,4 +316,5 @@ const struct nal_ops nal_tcp_ops = {
     .get = tcp_get,
     .progress = tcp_progress,
     .fini = tcp_fini,
+    .report = nal_no_report,
 };

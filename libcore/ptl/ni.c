@@ -196,6 +196,12 @@ int ptl_ni_fini(struct ptl_ni *ni)
     return PTL_OK;
 }
 
+void ptl_ni_report(struct ptl_ni *ni)
+{
+    if (ni != NULL)
+        ni->nal->report(ni);
+}
+
 int ptl_ni_rank(const struct ptl_ni *ni) { return ni->rank; }
 int ptl_ni_size(const struct ptl_ni *ni) { return ni->size; }
 const char *ptl_ni_transport(const struct ptl_ni *ni) { return ni->nal->name; }

@@ -187,6 +187,9 @@ void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
                          enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
                          uint64_t length);
 
+/* The job ends (without ptl_ni_fini): the transport's summary lines, if it has any. */
+void ptl_ni_report(struct ptl_ni *ni);
+
 /* Lets a transport that needs it move data (tcp); a no-op on shm. */
 int ptl_progress(struct ptl_ni *ni);
 

@@ -154,9 +154,37 @@ t_am_core_n4() { am_core 4; }
 t_ext_core_n2() { ext_core 2; }
 t_ext_core_n4() { ext_core 4; }
 t_ext_stress_n4() { ext_stress 4; }
-t_num_qps_2() { ext_stress 2 GASNET_NUM_QPS=2; }
-t_firehose_0() { ext_core 2 GASNET_USE_FIREHOSE=0; }
-t_firehose_1() { ext_core 2 GASNET_USE_FIREHOSE=1; }
+# job_saying NAME PATTERN LOG_PATTERN CMD...: a job as with job, whose output
+# must also hold LOG_PATTERN over ibv (a line saying the feature was used).
+job_saying() {
+    jname=$1 pattern=$2 log_pattern=$3; shift 3
+    expect_rc "$jname" 0 "$job_limit" "$@" || { failed=1; return 1; }
+    if [ "$transport" = ibv ] && ! printf '%s\n' "$out" | grep -q -- "$log_pattern"; then
+        fail "$jname" "no line matching '$log_pattern': $(printf '%s\n' "$out" | grep 'ibv\|firehose' | head -3)"
+        return 1
+    fi
+    check_line "$jname" "$pattern"
+}
+t_num_qps_2() {
+    job_saying "$name" "every area's checksum matched" "debug ibv: 1 port, 2 QPs per peer" \
+        env GASNET_NUM_QPS=2 GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_stress" "$ops" 2
+}
+# Out-of-segment buffers through firehose (its summary counts the pinnings) or,
+# with it off, through bounce buffers (no firehose at all).
+t_firehose_0() {
+    expect_rc "$name" 0 "$job_limit" env GASNET_USE_FIREHOSE=0 GASNET_FIREHOSE_VERBOSE=1 \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M || { failed=1; return; }
+    if printf '%s\n' "$out" | grep -q "info firehose: "; then
+        fail "$name" "firehose ran with GASNET_USE_FIREHOSE=0"
+    else
+        check_line "$name" "ext_core: 2 nodes, every put/get/memset form verified"
+    fi
+}
+t_firehose_1() {
+    job_saying "$name" "ext_core: 2 nodes, every put/get/memset form verified" \
+        "info firehose: [1-9][0-9]* acquires" env GASNET_USE_FIREHOSE=1 GASNET_FIREHOSE_VERBOSE=1 \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M
+}
 t_ports_rxe0() { ibv_only "$name" && am_core 2 GASNET_IBV_PORTS=rxe0:1; }
 
 # The default (hybrid) transport with two pretended hosts of two ranks each:

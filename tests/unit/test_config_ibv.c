@@ -8,7 +8,7 @@
 
 #include <gasnet.h>
 
-#include "conduit/config_ibv.h"
+#include "nal/ibv_limits.h"
 
 static void clear_our_environment(void)
 {

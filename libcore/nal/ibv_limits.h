@@ -12,8 +12,8 @@
  * variable, the value and the reason; a default that is trimmed is logged
  * at debug level, since the defaults are meant to adapt.
  */
-#ifndef GP_CONDUIT_CONFIG_IBV_H
-#define GP_CONDUIT_CONFIG_IBV_H
+#ifndef GP_NAL_IBV_LIMITS_H
+#define GP_NAL_IBV_LIMITS_H
 
 #include <stdint.h>
 
