@@ -40,6 +40,11 @@ OPT      ?= -O2
 LIBS     := -lcrypto -libverbs -lpthread -lrt -lm $(PMIX_LIBS)
 POPT_LIBS := -lpopt
 
+# The default goal, before the variant rules below define theirs: what the
+# header promises (the libraries, commands and tests of seq and par).
+.PHONY: all
+all: seq par
+
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 variant_cflags_seq   := $(OPT) -DGASNET_SEQ=1 -DGP_PAR=0
@@ -148,9 +153,7 @@ endef
 
 $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 
-.PHONY: all deps demo check check-quick soak install uninstall clean clang lint
-
-all: seq par
+.PHONY: deps demo check check-quick soak install uninstall clean clang lint
 
 deps:
 	@sh tools/deps.sh
