@@ -8,7 +8,12 @@
  * broadcast, nothing for barrier) and answers each rank.  A rank that
  * ends without joining a round others wait in would leave them waiting for
  * ever, so that ends the job instead; so does a mismatch, which is a bug in
- * the program.
+ * the program.  A rank that lives on but never joins (a deadlock, a lost
+ * call, a process stuck before it) would too: a round that has waited
+ * GP_BOOT_TIMEOUT seconds ends the job, naming the ranks it waits for.
+ * The rounds are start-up and shutdown steps (init, attach, the
+ * transports' exchanges), so the bound is generous, and off under
+ * GASNET_FREEZE, where a debugger holds ranks on purpose.
  */
 #include "gp_run.h"
 
@@ -107,6 +112,7 @@ static int record(struct run_round *round, int rank, uint32_t kind, uint32_t roo
         round->root = root;
         round->len = len;
         round->first_rank = rank;
+        round->started = run_now();
     }
     round->parts[rank] = malloc(data_len ? data_len : 1);
     if (round->parts[rank] == NULL)
@@ -164,4 +170,55 @@ void gather_check_stuck(struct run_server *srv)
                  round->first_rank);
         return;
     }
+}
+
+double gather_deadline(const struct run_server *srv)
+{
+    const struct run_round *round = &srv->round;
+    if (round->count == 0 || srv->job->boot_timeout <= 0 || srv->job->phase >= PHASE_TERM)
+        return 0;
+    return round->started + srv->job->boot_timeout;
+}
+
+void gather_resume(struct run_server *srv)
+{
+    if (srv->round.count > 0)
+        srv->round.started = run_now();
+}
+
+/* "rank 2 (pid 812)" or "ranks 2, 5, 7" for the live ranks missing from the round. */
+static const char *missing_ranks(const struct run_server *srv, char *buf, size_t size)
+{
+    const struct run_job *job = srv->job;
+    int missing = 0, first = -1;
+    size_t used = 0;
+    for (int rank = 0; rank < job->nprocs; rank++)
+        if (!srv->round.present[rank] && (missing++ == 0))
+            first = rank;
+    if (missing == 1) {
+        snprintf(buf, size, "rank %d (pid %d)", first, (int)job->procs[first].pid);
+        return buf;
+    }
+    used = (size_t)snprintf(buf, size, "ranks ");
+    for (int rank = 0; rank < job->nprocs && used + 24 < size; rank++)
+        if (!srv->round.present[rank])
+            used += (size_t)snprintf(buf + used, size - used, "%s%d",
+                                     rank == first ? "" : ", ", rank);
+    if (used + 24 >= size)
+        snprintf(buf + used, size - used, ", ... (%d in all)", missing);
+    return buf;
+}
+
+void gather_tick(struct run_server *srv, double now)
+{
+    double deadline = gather_deadline(srv);
+    char who[256], what[96];
+    if (deadline == 0 || now < deadline)
+        return;
+    struct run_round *round = &srv->round;
+    missing_ranks(srv, who, sizeof who);
+    job_fail(srv, 1, "%s never joined the %s that rank %d waits in after %g s "
+             "(GP_BOOT_TIMEOUT)", who,
+             describe(round->kind, round->root, round->len, what, sizeof what),
+             round->first_rank, srv->job->boot_timeout);
 }

@@ -102,6 +102,7 @@ struct run_job {
     enum run_phase phase;
     double deadline;          /* run_now() of the next phase, 0 if none */
     double exit_timeout;
+    double boot_timeout;      /* GP_BOOT_TIMEOUT: how long a round waits; 0: for ever */
 };
 
 /* A control connection's reading state. */
@@ -122,6 +123,7 @@ struct run_conn {
 /* A collective in progress: one contribution per rank. */
 struct run_round {
     int count;
+    double started;           /* run_now() when its first contribution came */
     uint32_t kind, root, len;
     int first_rank;
     uint8_t **parts;
@@ -237,6 +239,12 @@ int gather_init(struct run_round *round, int nprocs);
 void gather_free(struct run_round *round, int nprocs);
 void gather_contribute(struct run_server *srv, int rank, const uint8_t *body, uint32_t len);
 void gather_check_stuck(struct run_server *srv);
+/* Ends the job when a round has waited GP_BOOT_TIMEOUT for live ranks. */
+void gather_tick(struct run_server *srv, double now);
+/* When the round in progress times out (run_now() scale), 0 if none does. */
+double gather_deadline(const struct run_server *srv);
+/* The job was stopped and continued: the round's time starts again. */
+void gather_resume(struct run_server *srv);
 
 /* shmclean.c */
 void shm_cleanup(const char *jobid, int keep);

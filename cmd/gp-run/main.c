@@ -17,6 +17,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* GP_BOOT_TIMEOUT (checked by gp_config_load); unset under GASNET_FREEZE: no limit,
+ * since a debugger holds the frozen ranks out of the first round on purpose. */
+static double boot_timeout(void)
+{
+    const char *text = gp_config_getenv("GP_BOOT_TIMEOUT");
+    double seconds = 0;
+    if (text == NULL && gp_cfg.freeze)
+        return 0;
+    if (text == NULL)
+        text = gp_config_find("GP_BOOT_TIMEOUT")->default_text;
+    return gp_config_parse_double(text, &seconds) == 0 ? seconds : 0;
+}
+
 /* GASNET_EXITTIMEOUT, or min(MAX, MIN + FACTOR * nprocs) when it is unset. */
 static int exit_timeout(int nprocs, double *seconds)
 {
@@ -83,6 +96,8 @@ int main(int argc, char **argv)
         job_free(&job);
         status = 1;
     }
+    if (status == RUN_CONTINUE)
+        job.boot_timeout = boot_timeout();
     if (status == RUN_CONTINUE) {
         if (opts.test_only && opts.spawner == SPAWN_SSH)
             status = spawn_ssh_describe(&job, &opts);

@@ -160,17 +160,22 @@ static void on_signals(struct run_server *srv)
         int sig = (int)info.ssi_signo;
         if (sig == SIGCHLD)
             reap(srv);
-        else if (sig == SIGTSTP || sig == SIGCONT)
+        else if (sig == SIGTSTP || sig == SIGCONT) {
             job_stop(srv->job, sig == SIGTSTP);
+            gather_resume(srv); /* time stopped does not count against a round */
+        }
         else
             job_interrupt(srv->job, sig);
     }
 }
 
-/* Milliseconds until the next deadline (job phase or key proof), -1 if none. */
+/* Milliseconds until the next deadline (job phase, round or key proof), -1 if none. */
 static int next_timeout_ms(const struct run_server *srv, double now)
 {
     double next = srv->job->deadline;
+    double round = gather_deadline(srv);
+    if (round != 0 && (next == 0 || round < next))
+        next = round;
     for (int i = 0; i < srv->nconns; i++) {
         const struct run_conn *c = &srv->conns[i];
         if (c->fd >= 0 && !c->proven && (next == 0 || c->proof_deadline < next))
@@ -212,6 +217,7 @@ void server_run(struct run_server *srv)
             on_signals(srv);
         double now = run_now();
         job_tick(srv->job, now);
+        gather_tick(srv, now);
         hosts_tick(srv, now);
         conn_expire(srv, now);
     }

@@ -427,6 +427,11 @@ static const struct gp_cfg_row rows[] = {
       .max = 3600, .transport = "launcher", .offset = GP_CFG_NO_FIELD,
       .doc = "seconds gp-run waits for each host's agent to answer over the remote shell "
              "before it calls the host unreachable" },
+    { .name = "GP_BOOT_TIMEOUT", .type = GP_CFG_DOUBLE, .default_text = "300", .min = 0,
+      .max = 86400, .transport = "launcher", .offset = GP_CFG_NO_FIELD,
+      .doc = "seconds a bootstrap collective (allgather, barrier, broadcast) may wait for live "
+             "ranks that have not joined it before gp-run ends the job naming them; 0: no "
+             "limit (also the default under GASNET_FREEZE)" },
 };
 
 #define ROW_COUNT (sizeof rows / sizeof rows[0])

@@ -10,6 +10,8 @@
  *             fatal   rank RANK calls gp_fatal (the default hook aborts)
  *             mismatch rank RANK calls allgather where the others call
  *                     barrier (OTHERS), which gp-run must refuse
+ *             stall   ranks RANK and VALUE stay alive but never join the
+ *                     others' next collective (GP_BOOT_TIMEOUT must end it)
  *             catch   every rank waits for signal number RANK, reports how
  *                     many times it came, and exits with VALUE (99 if it
  *                     came more than once: gp-run must pass it on once)
@@ -147,6 +149,8 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     if (strcmp(action, "wait") == 0)
+        sleep_forever();
+    if (strcmp(action, "stall") == 0 && (rank == target || rank == value))
         sleep_forever();
     if (rank == target)
         act(action, value);

@@ -134,6 +134,18 @@ expect_rc "$T/fatal" 1 30 "$GP_RUN" -n 2 "$GPTEST_ITEST/boot_exitcode" fatal 0 0
     contains "$T/fatal" "FATAL ERROR on node 0/2: boot_exitcode was told to fail" &&
     no_leftovers "$T/fatal" && pass "$T/fatal"
 
+# Live ranks that never join a round: GP_BOOT_TIMEOUT ends the job, naming them.
+started=$(date +%s)
+expect_rc "$T/round_timeout" 1 30 env GP_BOOT_TIMEOUT=2 "$GP_RUN" -n 4 "$GPTEST_ITEST/boot_exitcode" stall 1 3 barrier &&
+    contains "$T/round_timeout" "ranks 1, 3 never joined the barrier that rank [02] waits in after 2 s \(GP_BOOT_TIMEOUT\)" &&
+    no_leftovers "$T/round_timeout" && {
+    took=$(( $(date +%s) - started ))
+    if [ "$took" -le 12 ]; then pass "$T/round_timeout"; else fail "$T/round_timeout" "took ${took}s for a 2 s bound"; fi
+}
+expect_rc "$T/round_timeout_one" 1 30 env GP_BOOT_TIMEOUT=1 "$GP_RUN" -n 3 "$GPTEST_ITEST/boot_exitcode" stall 2 2 barrier &&
+    contains "$T/round_timeout_one" "rank 2 \(pid [0-9]+\) never joined the barrier that rank [01] waits in after 1 s" &&
+    no_leftovers "$T/round_timeout_one" && pass "$T/round_timeout_one"
+
 expect_rc "$T/collective_mismatch" 1 30 "$GP_RUN" -n 3 "$GPTEST_ITEST/boot_exitcode" mismatch 1 0 barrier &&
     contains "$T/collective_mismatch" "collective mismatch: rank [0-9] called (allgather of 8 bytes|barrier)" &&
     no_leftovers "$T/collective_mismatch" && pass "$T/collective_mismatch"
@@ -225,6 +237,7 @@ usage_env_case servers_bad "GASNET_SSH_SERVERS='a;b': 'a;b' is not a host name" 
     GASNET_SSH_SERVERS='a;b' --spawner=ssh -n 2 true
 usage_env_case too_many_hosts "-N 3: GASNET_SSH_SERVERS lists only 2 hosts" \
     GASNET_SSH_SERVERS='a b' --spawner=ssh -N 3 -n 4 true
+usage_env_case boot_timeout_bad "GP_BOOT_TIMEOUT='-1' is not valid" GP_BOOT_TIMEOUT=-1 -n 2 true
 expect_rc "$T/version" 0 10 "$GP_RUN" --version && contains "$T/version" "^gp-run \(gp\) [0-9]" &&
     pass "$T/version"
 expect_rc "$T/help" 0 10 "$GP_RUN" --help && contains "$T/help" "-n, --np=N" && pass "$T/help"
