@@ -20,6 +20,7 @@
 
 #include "conduit/core.h"
 #include "util/log.h"
+#include "util/slowwait.h"
 
 static unsigned credits_for(unsigned category, unsigned nargs, int packed, uint64_t nbytes)
 {
@@ -39,22 +40,21 @@ static int is_packed(unsigned category, unsigned nargs, uint64_t nbytes)
 }
 
 /* Credits for the target; polls while short (seed 000: the sender stalls, and
- * its next request asks the target for the credits it was short). */
+ * its next request asks the target for the credits it was short).  The
+ * credits come back with the target's replies: a target that does not poll
+ * holds them, and a long wait says so. */
 static uint8_t take_credits(gasnet_node_t dest, unsigned ncredit)
 {
     struct credit_wait wait = { 0, 0 };
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     uint8_t byte;
-    while (!credit_take(&gpc.credit, dest, ncredit, &wait, &byte))
+    while (!credit_take(&gpc.credit, dest, ncredit, &wait, &byte)) {
         gpc_poll();
+        gp_slow_wait_check(&slow, "am", "%u credit(s) to send to node %u (node %u has not "
+                           "answered the requests holding them: is it polling?)", ncredit, dest,
+                           dest);
+    }
     return byte;
-}
-
-static uint32_t take_chunk(struct gpc_chunk_pool *pool)
-{
-    int64_t chunk;
-    while ((chunk = gpc_chunk_get(pool)) < 0)
-        gpc_poll();
-    return (uint32_t)chunk;
 }
 
 /* Packs the body of a message into a chunk; returns its length. */
@@ -131,8 +131,8 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
         (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr) : 0;
 
     uint8_t credit = take_credits(dest, ncredit);
-    gpc_take_tickets(data_put ? 2 : 1, need_tmpmd);
-    uint32_t chunk = take_chunk(&gpc.reqsb);
+    gpc_take_tickets(dest, data_put ? 2 : 1, need_tmpmd);
+    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb, "ReqSB", dest);
 
     char *body = gpc_chunk_addr(&gpc.reqsb, chunk);
     uint64_t body_bytes = pack_body(body, category, packed, source, nbytes, dest_offset, nargs, args);

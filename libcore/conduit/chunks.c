@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "conduit/core.h"
+#include "util/slowwait.h"
 
 int gpc_chunk_pool_init(struct gpc_chunk_pool *pool, char *base, uint32_t count)
 {
@@ -43,4 +44,17 @@ void gpc_chunk_put(struct gpc_chunk_pool *pool, uint32_t index)
 uint32_t gpc_chunk_free_count(struct gpc_chunk_pool *pool)
 {
     return pool->free_top;
+}
+
+uint32_t gpc_chunk_wait(struct gpc_chunk_pool *pool, const char *pool_name, uint32_t dest)
+{
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
+    int64_t chunk;
+    while ((chunk = gpc_chunk_get(pool)) < 0) {
+        gpc_poll();
+        gp_slow_wait_check(&slow, "am", "a free %s chunk for a message to node %u (all %u in "
+                           "use; each comes back with its peer's answer)", pool_name, dest,
+                           pool->count);
+    }
+    return (uint32_t)chunk;
 }

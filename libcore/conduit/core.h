@@ -98,6 +98,9 @@ struct gpc_chunk_pool {
 int gpc_chunk_pool_init(struct gpc_chunk_pool *pool, char *base, uint32_t count);
 /* A chunk index, or -1 when none is free (the caller polls and retries). */
 int64_t gpc_chunk_get(struct gpc_chunk_pool *pool);
+/* A chunk index, polling until one is free (saying so after a long wait for
+ * a message to node dest; pool_name names the pool: "ReqSB"). */
+uint32_t gpc_chunk_wait(struct gpc_chunk_pool *pool, const char *pool_name, uint32_t dest);
 void gpc_chunk_put(struct gpc_chunk_pool *pool, uint32_t index);
 static inline char *gpc_chunk_addr(const struct gpc_chunk_pool *pool, uint32_t index)
 {
@@ -305,7 +308,8 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
 int gpc_poll(void);
 /* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
 void gpc_wait_turn(void);
-void gpc_take_tickets(int send_tickets, int tmpmd_tickets);
+/* Polls until the tickets are free; a long wait says so, naming node dest. */
+void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets);
 void gpc_give_tickets(int send_tickets, int tmpmd_tickets);
 
 /* am.c */

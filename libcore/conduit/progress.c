@@ -10,6 +10,7 @@
 
 #include "conduit/core.h"
 #include "util/log.h"
+#include "util/slowwait.h"
 
 void gpc_give_tickets(int send_tickets, int tmpmd_tickets)
 {
@@ -30,10 +31,17 @@ static int try_take_tickets(int send_tickets, int tmpmd_tickets)
     return 1;
 }
 
-void gpc_take_tickets(int send_tickets, int tmpmd_tickets)
+void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets)
 {
-    while (!try_take_tickets(send_tickets, tmpmd_tickets))
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
+    while (!try_take_tickets(send_tickets, tmpmd_tickets)) {
         gpc_poll();
+        gp_slow_wait_check(&slow, "am", "%d send ticket(s)%s for a message to node %u "
+                           "(%lld of %lld send tickets free; every ticket waits for a peer's "
+                           "acknowledgement)", send_tickets,
+                           tmpmd_tickets ? " and a TMPMD ticket" : "", dest,
+                           (long long)gp_count_get(&gpc.send_tickets), (long long)gpc.send_tickets_limit);
+    }
 }
 
 static int reserve_reply(struct gpc_am_reserve *reserve)

@@ -19,6 +19,7 @@
 #include "conduit/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
+#include "util/slowwait.h"
 
 _Thread_local struct gpc_op *gpc_thread_implicit;
 _Thread_local struct gpc_op *gpc_thread_region;
@@ -66,6 +67,7 @@ void gpc_rma_connect(void)
 struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
 {
     struct gpc_op_pool *pool = &gpc.op_pool;
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     for (;;) {
         gp_mutex_lock(&pool->lock);
         uint32_t head = pool->free_head;
@@ -80,6 +82,8 @@ struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
             return op;
         }
         gpc_poll(); /* every record is an unsynchronized handle: wait for one back */
+        gp_slow_wait_check(&slow, "rma", "a free operation record (all %u are handles the "
+                           "program has not yet synchronized)", pool->count);
     }
 }
 
@@ -167,8 +171,8 @@ struct local_side {
  * for the caller to fill), else a TMPMD over the buffer.  Takes the send
  * ticket (and TMPMD ticket) the operation needs.
  */
-static char *choose_local_side(void *addr, uint64_t nbytes, uint64_t bounce_limit,
-                               struct local_side *side)
+static char *choose_local_side(gasnet_node_t node, void *addr, uint64_t nbytes,
+                               uint64_t bounce_limit, struct local_side *side)
 {
     char *chunk_addr = NULL;
     side->chunk_plus_one = 0;
@@ -187,7 +191,7 @@ static char *choose_local_side(void *addr, uint64_t nbytes, uint64_t bounce_limi
             side->offset = 0;
         }
     }
-    gpc_take_tickets(1, side->tmpmd);
+    gpc_take_tickets(node, 1, side->tmpmd);
     if (side->tmpmd)
         side->md = bind_tmpmd(addr, nbytes);
     return chunk_addr;
@@ -198,7 +202,7 @@ static void put_piece(gasnet_node_t node, uint64_t roffset, const void *src, uin
                       struct gpc_op *op)
 {
     struct local_side side;
-    char *bounce = choose_local_side((void *)src, nbytes, gpc.put_bounce_limit, &side);
+    char *bounce = choose_local_side(node, (void *)src, nbytes, gpc.put_bounce_limit, &side);
     if (bounce != NULL)
         memcpy(bounce, src, nbytes);
     gp_count_add(&op->puts_pending, 1);
@@ -213,7 +217,7 @@ static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t
                       struct gpc_op *op)
 {
     struct local_side side;
-    char *bounce = choose_local_side(dest, nbytes, gpc.get_bounce_limit, &side);
+    char *bounce = choose_local_side(node, dest, nbytes, gpc.get_bounce_limit, &side);
     if (bounce != NULL) /* where REPLY_END copies the data to (seed 000 keeps it in the chunk) */
         memcpy(bounce + GPC_CHUNK_BYTES - sizeof dest, &dest, sizeof dest);
     gp_count_add(&op->gets_pending, 1);
@@ -281,11 +285,9 @@ void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes
         memcpy(gpc.direct_segment[node] + roffset, &value, nbytes); /* low bytes: little endian */
         return;
     }
-    int64_t chunk;
-    while ((chunk = gpc_chunk_get(&gpc.reqsb)) < 0)
-        gpc_poll();
-    memcpy(gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk), &value, nbytes);
-    gpc_take_tickets(1, 0);
+    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb, "ReqSB", node);
+    memcpy(gpc_chunk_addr(&gpc.reqsb, chunk), &value, nbytes);
+    gpc_take_tickets(node, 1, 0);
     gp_count_add(&op->puts_pending, 1);
     int rc = ptl_put_region(gpc.ni, gpc.reqsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, nbytes,
                             PTL_ACK_REQ, node, PT_RAR, RMA_MATCH(op_index(op), (uint32_t)chunk + 1),

@@ -4,6 +4,8 @@
  *
  * Usage: credit_dyn MODE COUNT
  *   hotspot  node 1 sends COUNT full Mediums to node 0; the others only poll
+ *   deaf     as hotspot, but node 0 first computes for 3 s without polling,
+ *            so node 1 waits for credits that long (and says so)
  *   random   every node sends COUNT Mediums of random size to random nodes;
  *            every payload is checksummed and every message counted
  * With a third argument DIR, node 0 then writes DIR/ready (holding the job
@@ -11,6 +13,7 @@
  * the live statistics pages meanwhile.
  */
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -109,9 +112,16 @@ int main(int argc, char **argv)
     unsigned char buf[1024];
     int sent[256] = { 0 };
     amtest_barrier();
+    int deaf = strcmp(mode, "deaf") == 0;
+    if (deaf && me == 0) {
+        /* Busy, not asleep in GASNet: nothing here polls. */
+        struct timespec hold = { 3, 0 };
+        while (nanosleep(&hold, &hold) != 0)
+            ;
+    }
     uint32_t rng = mix(me + 12345u);
     for (int seq = 0; seq < count; seq++) {
-        if (strcmp(mode, "hotspot") == 0) {
+        if (strcmp(mode, "hotspot") == 0 || deaf) {
             if (me != 1)
                 break;
             send_one(0, seq, gasnet_AMMaxMedium(), buf);

@@ -70,6 +70,17 @@ for n in 4 8; do
     fi
 done
 
+# 2b. A target that computes without polling holds the sender's credits: the
+# sender's wait says so once (credits, and which node), and the job then ends well.
+if run_traffic "credits/slow_wait" 2 deaf 200 GASNET_PORTAL_CRED_PER_NODE=4 GP_SLOW_WAIT_MS=500; then
+    said=$(printf '%s\n' "$out" | grep -c "gp\[1/2\] warn am: still waiting for [0-9]* credit(s) to send to node 0 .* after [0-9.]* s")
+    if [ "$said" -eq 1 ] && printf '%s\n' "$out" | grep -q "every message arrived once"; then
+        pass "credits/slow_wait"
+    else
+        fail "credits/slow_wait" "$said warning lines, expected 1: $out"
+    fi
+fi
+
 # 3. Short epochs: they end, and what was lent in them decays.
 if run_traffic "credits/epochs" 4 hotspot 2000 GASNET_PORTAL_CRED_PER_NODE=4 \
         GASNET_PORTAL_EPOCH_DURATION=64; then
