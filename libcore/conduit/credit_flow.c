@@ -16,8 +16,17 @@
 #include "conduit/credit_flow.h"
 
 #include <string.h>
+#include <time.h>
 
 #define DECAY(var) ((var) = (uint16_t)((var) >> 2))
+
+/* Statistics of the node: several threads count them in PAR builds, under no
+ * one lock (the node record has none), so each count is one atomic add. */
+#if GP_PAR
+#define STAT_ADD(node, field, n) __atomic_fetch_add(&(node)->stats.field, (n), __ATOMIC_RELAXED)
+#else
+#define STAT_ADD(node, field, n) ((node)->stats.field += (n))
+#endif
 
 #if GP_PAR
 static void conn_lock(struct credit_conn *conn)
@@ -38,6 +47,13 @@ static void conn_lock(struct credit_conn *conn) { (void)conn; }
 static int conn_trylock(struct credit_conn *conn) { (void)conn; return 1; }
 static void conn_unlock(struct credit_conn *conn) { (void)conn; }
 #endif
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
 static unsigned max_u(unsigned a, unsigned b) { return a > b ? a : b; }
@@ -93,6 +109,9 @@ void credit_node_init(struct credit_node *node, uint32_t rank, uint32_t nodes,
     node->send_sys = send_sys;
     node->context = context;
     node->scavenge_head = CREDIT_NONE;
+    node->clock_ns = monotonic_ns;
+    if (node->limits.revoke_timeout_ns == 0)
+        node->limits.revoke_timeout_ns = CREDIT_REVOKE_TIMEOUT_NS;
     gp_count_set(&node->banked, banked);
     gp_mutex_init(&node->scavenge_lock);
     gp_mutex_init(&node->epoch_lock);
@@ -139,7 +158,7 @@ int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct cred
             wait->stalled = 1;
             wait->need = n - available;
             conn->send_stalls++;
-            node->stats.stalls++;
+            STAT_ADD(node, stalls, 1);
         }
         conn_unlock(conn);
         return 0;
@@ -151,7 +170,7 @@ int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct cred
     *byte = credit_byte(take_epoch_flag(conn), extra, n);
     conn_unlock(conn);
     if (extra)
-        node->stats.extra_requested += extra;
+        STAT_ADD(node, extra_requested, extra);
     return 1;
 }
 
@@ -161,13 +180,14 @@ static void end_epoch(struct credit_node *node)
     /* Another thread may have ended it while we waited for the lock. */
     if (gp_count_get(&node->requests) >= (int64_t)node->limits.epoch_duration) {
         gp_count_set(&node->requests, 0);
-        node->stats.epochs++;
+        STAT_ADD(node, epochs, 1);
         for (uint32_t peer = 0; peer < node->nodes; peer++) {
             struct credit_conn *conn = &node->conn[peer];
             conn_lock(conn);
             DECAY(conn->loan_requested);
             DECAY(conn->loan_given);
-            conn->flags = (uint8_t)((conn->flags & (CREDIT_SYS_MSG_INFLIGHT | CREDIT_ON_SCAVENGE_LIST)) |
+            conn->flags = (uint8_t)((conn->flags & (CREDIT_SYS_MSG_INFLIGHT | CREDIT_REVOKE_OVERDUE |
+                                                    CREDIT_ON_SCAVENGE_LIST)) |
                                     CREDIT_REACHED_EPOCH);
             conn_unlock(conn);
         }
@@ -183,12 +203,52 @@ static int worth_revoking(const struct credit_node *node, uint32_t peer, const s
            conn->loan_requested == 0;
 }
 
+/* Whether the revokes in flight went out longer ago than the limit allows. */
+static int answers_overdue(struct credit_node *node)
+{
+    return node->clock_ns() - node->revokes_sent_ns >= node->limits.revoke_timeout_ns;
+}
+
+/*
+ * Stops waiting for the answers still missing (scavenge_lock held): their
+ * borrowers stay marked as asked (one credit message in flight per peer, as
+ * the SYS queue is sized), so none is asked twice, but they no longer hold
+ * up revokes to the others.  A revoke target stays on the list until its
+ * answer, so the walk finds every one.
+ */
+static void give_up_on_answers(struct credit_node *node)
+{
+    uint32_t start = node->scavenge_head, peer = start, overdue = 0;
+    while (peer != CREDIT_NONE) {
+        struct credit_conn *conn = &node->conn[peer];
+        conn_lock(conn);
+        if ((conn->flags & CREDIT_SYS_MSG_INFLIGHT) && !(conn->flags & CREDIT_REVOKE_OVERDUE)) {
+            conn->flags |= CREDIT_REVOKE_OVERDUE;
+            overdue++;
+        }
+        conn_unlock(conn);
+        peer = conn->link_next;
+        if (peer == start)
+            break;
+    }
+    gp_count_add(&node->revokes_in_flight, -(int64_t)overdue);
+    STAT_ADD(node, revokes_overdue, overdue);
+}
+
 /* scavenge_for_credits() of seed 000: revoke from peers lent more than the minimum. */
 static void scavenge(struct credit_node *node)
 {
-    if (gp_count_get(&node->revokes_in_flight) > 0)
-        return; /* answers are on their way: wait for them before asking more */
+    /* Answers are on their way: wait for them before asking more, within limits. */
+    if (gp_count_get(&node->revokes_in_flight) > 0 && !answers_overdue(node))
+        return;
     gp_mutex_lock(&node->scavenge_lock);
+    if (gp_count_get(&node->revokes_in_flight) > 0) {
+        if (!answers_overdue(node)) { /* another thread scavenged meanwhile */
+            gp_mutex_unlock(&node->scavenge_lock);
+            return;
+        }
+        give_up_on_answers(node);
+    }
     uint32_t start = node->scavenge_head, peer = start, sent = 0;
     while (peer != CREDIT_NONE && sent < node->limits.num_scavenge) {
         struct credit_conn *conn = &node->conn[peer];
@@ -198,8 +258,10 @@ static void scavenge(struct credit_node *node)
                 conn->flags |= CREDIT_SYS_MSG_INFLIGHT;
                 unsigned epoch = take_epoch_flag(conn);
                 conn_unlock(conn);
+                if (sent == 0)
+                    node->revokes_sent_ns = node->clock_ns();
                 gp_count_add(&node->revokes_in_flight, 1);
-                node->stats.revokes_sent++;
+                STAT_ADD(node, revokes_sent, 1);
                 node->send_sys(node->context, peer, CREDIT_SYS_REVOKE, 0, (int)epoch);
                 sent++;
             } else {
@@ -245,7 +307,7 @@ uint8_t credit_request_arrived(struct credit_node *node, uint32_t src, uint8_t b
     int listed = conn->loan_credits > CREDIT_MIN && src != node->rank;
     conn_unlock(conn);
     if (granted) {
-        node->stats.extra_granted += granted;
+        STAT_ADD(node, extra_granted, granted);
         if (listed) {
             gp_mutex_lock(&node->scavenge_lock);
             list_add(node, src);
@@ -290,8 +352,8 @@ void credit_revoke_arrived(struct credit_node *node, uint32_t lender, int end_of
     conn->send_revoked = (uint16_t)(conn->send_revoked + give);
     unsigned epoch = take_epoch_flag(conn);
     conn_unlock(conn);
-    node->stats.revokes_received++;
-    node->stats.credits_returned += give;
+    STAT_ADD(node, revokes_received, 1);
+    STAT_ADD(node, credits_returned, give);
     node->send_sys(node->context, lender, CREDIT_SYS_RETURN, give, (int)epoch);
 }
 
@@ -300,7 +362,9 @@ void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t
 {
     struct credit_conn *conn = &node->conn[borrower];
     conn_lock(conn);
-    conn->flags &= (uint8_t)~CREDIT_SYS_MSG_INFLIGHT;
+    /* An answer we had stopped waiting for was already taken off the count. */
+    int counted = !(conn->flags & CREDIT_REVOKE_OVERDUE);
+    conn->flags &= (uint8_t)~(CREDIT_SYS_MSG_INFLIGHT | CREDIT_REVOKE_OVERDUE);
     if (end_of_epoch)
         decay_send(conn);
     if (credits > 0)
@@ -309,12 +373,13 @@ void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t
         conn->flags |= CREDIT_REVOKE_ZERO_REPLY; /* don't ask it again this epoch */
     int unlisted = conn->loan_credits <= CREDIT_MIN;
     conn_unlock(conn);
-    gp_count_add(&node->revokes_in_flight, -1);
+    if (counted)
+        gp_count_add(&node->revokes_in_flight, -1);
     if (credits > 0) {
         gp_count_add(&node->banked, credits);
-        node->stats.credits_recovered += credits;
+        STAT_ADD(node, credits_recovered, credits);
     } else {
-        node->stats.zero_replies++;
+        STAT_ADD(node, zero_replies, 1);
     }
     if (unlisted) {
         gp_mutex_lock(&node->scavenge_lock);

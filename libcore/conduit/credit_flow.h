@@ -31,6 +31,17 @@
 #define CREDIT_REVOKE_ZERO_REPLY 0x04u
 #define CREDIT_REACHED_EPOCH 0x08u
 #define CREDIT_ON_SCAVENGE_LIST 0x10u
+/* The answer to our revoke is overdue: no longer counted in revokes_in_flight
+ * (it may still come, and is then banked as usual). */
+#define CREDIT_REVOKE_OVERDUE 0x20u
+
+/*
+ * How long a lender waits for the answers to a round of revokes before it
+ * stops waiting for them and scavenges again.  A borrower answers when it
+ * polls, so a late answer is normal; a lost one (a SYS message dropped, a
+ * peer wedged) must not stop scavenging for the rest of the job.
+ */
+#define CREDIT_REVOKE_TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
 
 /* The credit byte EXXXNNNN. */
 static inline uint8_t credit_byte(unsigned epoch, unsigned extra, unsigned used)
@@ -68,6 +79,7 @@ struct credit_limits {
     uint32_t max_per_node;    /* GASNET_PORTAL_MAX_CRED_PER_NODE */
     uint32_t epoch_duration;  /* requests received per epoch */
     uint32_t low_bank;        /* scavenge when the bank falls below this */
+    uint64_t revoke_timeout_ns; /* 0: CREDIT_REVOKE_TIMEOUT_NS */
 };
 
 struct credit_stats {
@@ -80,6 +92,7 @@ struct credit_stats {
     uint64_t credits_recovered;  /* taken back into our bank as a lender */
     uint64_t zero_replies;
     uint64_t epochs;
+    uint64_t revokes_overdue;    /* answers we stopped waiting for */
 };
 
 typedef void (*credit_send_sys_fn)(void *context, uint32_t to, enum credit_sys type,
@@ -92,6 +105,8 @@ struct credit_node {
     gp_count_t banked;           /* BankedCredits */
     gp_count_t requests;         /* requests received in this epoch */
     gp_count_t revokes_in_flight;
+    uint64_t revokes_sent_ns;    /* when the revokes in flight went out (scavenge_lock) */
+    uint64_t (*clock_ns)(void);  /* monotonic; tests may replace it after init */
     uint32_t scavenge_head;      /* gasnetc_scavenge_list */
     gp_mutex_t scavenge_lock;
     gp_mutex_t epoch_lock;

@@ -125,7 +125,112 @@ static void test_small_space(void)
     CHECK_STR_CONTAINS(why, "fewer than GASNET_PORTAL_CRED_PER_NODE=40");
 }
 
+/* ---- the revoke protocol, with a clock and a SYS queue of the test's own ---- */
+
+static uint64_t fake_now_ns;
+static uint64_t fake_clock(void) { return fake_now_ns; }
+
+struct sys_msg { uint32_t to; enum credit_sys type; };
+static struct sys_msg sys_log[64];
+static unsigned sys_count;
+
+static void record_sys(void *context, uint32_t to, enum credit_sys type, uint32_t credits,
+                       int end_of_epoch)
+{
+    (void)context, (void)credits, (void)end_of_epoch;
+    if (sys_count < sizeof sys_log / sizeof sys_log[0])
+        sys_log[sys_count++] = (struct sys_msg){ to, type };
+}
+
+static unsigned revokes_to(uint32_t peer)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < sys_count; i++)
+        n += sys_log[i].to == peer && sys_log[i].type == CREDIT_SYS_REVOKE;
+    return n;
+}
+
+/* Node 0 of 4 lends 8 credits to each peer; its bank is always "low", so every
+ * request it receives scavenges, revoking from all three peers at once. */
+static void lender_init(struct credit_node *node, struct credit_conn *conn)
+{
+    struct credit_limits limits = { .flow_control = 1, .dynamic = 1, .lender_limit = 64,
+                                    .revoke_limit = 8, .num_scavenge = 3, .max_per_node = 64,
+                                    .epoch_duration = 1000000, .low_bank = 1000,
+                                    .revoke_timeout_ns = 1000 };
+    sys_count = 0;
+    fake_now_ns = 5000;
+    credit_node_init(node, 0, 4, conn, 8, 16, &limits, record_sys, NULL);
+    node->clock_ns = fake_clock;
+}
+
+static void test_lost_revoke_answer_does_not_stop_scavenging(void)
+{
+    struct credit_node node;
+    struct credit_conn conn[4];
+    lender_init(&node, conn);
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(sys_count, 3);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 3);
+    /* Peers 2 and 3 answer; peer 1's answer is lost. */
+    credit_return_arrived(&node, 2, 2, 0);
+    credit_return_arrived(&node, 3, 2, 0);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 1);
+    /* Within the limit the lender waits for it: no new revokes. */
+    fake_now_ns += 999;
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(sys_count, 3);
+    /* Past it, it stops waiting and scavenges again -- but never asks peer 1
+     * twice: its answer may still be on the way. */
+    fake_now_ns += 1;
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(node.stats.revokes_overdue, 1);
+    CHECK_EQ(revokes_to(1), 1);
+    CHECK_EQ(revokes_to(2), 2);
+    CHECK_EQ(revokes_to(3), 2);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 2);
+    CHECK(conn[1].flags & CREDIT_REVOKE_OVERDUE);
+    /* The late answer is banked, without counting it twice. */
+    int64_t bank = gp_count_get(&node.banked);
+    credit_return_arrived(&node, 1, 3, 0);
+    CHECK_EQ(gp_count_get(&node.banked), bank + 3);
+    CHECK_EQ(conn[1].loan_credits, 5);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 2);
+    CHECK(!(conn[1].flags & (CREDIT_REVOKE_OVERDUE | CREDIT_SYS_MSG_INFLIGHT)));
+    credit_return_arrived(&node, 2, 0, 0);
+    credit_return_arrived(&node, 3, 0, 0);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 0);
+}
+
+static void test_answered_revokes_are_not_overdue(void)
+{
+    struct credit_node node;
+    struct credit_conn conn[4];
+    lender_init(&node, conn);
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    for (uint32_t peer = 1; peer < 4; peer++)
+        credit_return_arrived(&node, peer, 1, 0);
+    fake_now_ns += 100000; /* long after: nothing was in flight to give up on */
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(node.stats.revokes_overdue, 0);
+    CHECK_EQ(sys_count, 6);
+    CHECK_EQ(gp_count_get(&node.revokes_in_flight), 3);
+}
+
+static void test_default_revoke_timeout(void)
+{
+    struct credit_node node;
+    struct credit_conn conn[4];
+    struct credit_limits limits = { .flow_control = 1, .dynamic = 1 };
+    credit_node_init(&node, 0, 4, conn, 8, 16, &limits, record_sys, NULL);
+    CHECK_EQ(node.limits.revoke_timeout_ns, CREDIT_REVOKE_TIMEOUT_NS);
+}
+
 static const struct gp_test tests[] = {
+    { "lost_revoke_answer_does_not_stop_scavenging",
+      test_lost_revoke_answer_does_not_stop_scavenging, 0 },
+    { "answered_revokes_are_not_overdue", test_answered_revokes_are_not_overdue, 0 },
+    { "default_revoke_timeout", test_default_revoke_timeout, 0 },
     { "table_rows_and_interpolation", test_table_rows_and_interpolation, 0 },
     { "default_plan_follows_seed_formula", test_default_plan_follows_seed_formula, 0 },
     { "large_job_keeps_minimum_and_big_bank", test_large_job_keeps_minimum_and_big_bank, 0 },
