@@ -21,6 +21,10 @@ static struct gp_stats_page *page;
 static size_t page_bytes;
 static char page_name[96];
 static uint64_t next_publish_ns;
+/* The seqlock has one writer at a time: in PAR builds every polling thread
+ * may publish, and two interleaved writers would leave the count even while
+ * the page is half written. */
+static gp_mutex_t publish_lock = GP_MUTEX_INITIALIZER;
 
 static uint64_t now_ns(void)
 {
@@ -137,9 +141,15 @@ void gpc_stats_publish(int force)
     static unsigned polls;
     if (page == NULL || (!force && (++polls & 255) != 0)) /* look at the clock now and then */
         return;
+    if (force)
+        gp_mutex_lock(&publish_lock);
+    else if (gp_mutex_trylock(&publish_lock) != 0)
+        return; /* another thread is publishing right now: fresh enough */
     uint64_t now = now_ns();
-    if (!force && now < next_publish_ns)
+    if (!force && now < next_publish_ns) {
+        gp_mutex_unlock(&publish_lock);
         return;
+    }
     next_publish_ns = now + PUBLISH_INTERVAL_NS;
     uint64_t seq = page->seq;
     __atomic_store_n(&page->seq, seq + 1, __ATOMIC_RELAXED);
@@ -147,6 +157,7 @@ void gpc_stats_publish(int force)
     copy_counters(now);
     page->updated_ns = now;
     __atomic_store_n(&page->seq, seq + 2, __ATOMIC_RELEASE);
+    gp_mutex_unlock(&publish_lock);
 }
 
 void gpc_stats_remove(void)

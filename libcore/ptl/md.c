@@ -6,7 +6,10 @@
  * so that peers matching against the list (shm initiators) always see either
  * the old list or the new one.  A slot's state word gets a fresh generation
  * each time the slot is reused, so an initiator that matched the old MD can
- * never reserve space in the new one.
+ * never reserve space in the new one.  The handle's own generation is 48
+ * bits (ptl_md_handle_make), so a handle kept past its MD's unlink -- by a
+ * transport's operation in flight, or by a careless caller -- never names
+ * the slot's next MD, however often the slot is reused.
  */
 #include "ptl/ni.h"
 
@@ -14,11 +17,11 @@
 
 struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle)
 {
-    unsigned index = ptl_handle_index(handle);
+    unsigned index = ptl_md_handle_index(handle);
     if (handle == PTL_INVALID_HANDLE || index >= ni->max_md)
         return NULL;
     struct ptl_md_local *md = &ni->mds[index];
-    if (!md->in_use || md->gen != ptl_handle_gen(handle))
+    if (!md->in_use || md->gen != ptl_md_handle_gen(handle))
         return NULL;
     return md;
 }
@@ -34,14 +37,14 @@ static struct ptl_md_local *md_alloc(struct ptl_ni *ni, ptl_handle_md_t *handle)
     md->attached = 0;
     atomic_store(&md->bytes_seen, 0);
     atomic_store(&md->ops_seen, 0);
-    *handle = ptl_handle_make(md->gen, index);
+    *handle = ptl_md_handle_make(md->gen, index);
     return md;
 }
 
 static void md_free(struct ptl_ni *ni, struct ptl_md_local *md)
 {
     md->in_use = 0;
-    md->gen = (uint16_t)(md->gen + 1 ? md->gen + 1 : 1);
+    md->gen = (md->gen + 1) & PTL_MD_GEN_MASK; /* 2^48 reuses: never in practice */
     md->next_free = ni->md_free_head;
     ni->md_free_head = (unsigned)(md - ni->mds) + 1;
 }

@@ -15,7 +15,7 @@
 
 /* This process's record of one MD, bound or attached. */
 struct ptl_md_local {
-    uint16_t gen;              /* handle generation: stale handles are refused */
+    uint64_t gen;              /* handle generation (48 bits): stale handles are refused */
     uint8_t in_use;
     uint8_t attached;
     struct ptl_md_desc desc;
@@ -75,6 +75,18 @@ static inline uint32_t ptl_handle_make(uint16_t gen, unsigned index)
 static inline unsigned ptl_handle_index(uint32_t handle) { return (handle & 0xffffu) - 1; }
 static inline uint16_t ptl_handle_gen(uint32_t handle) { return (uint16_t)(handle >> 16); }
 
+/* MD handles: a 48-bit generation above index + 1 in the low 16 bits. */
+#define PTL_MD_GEN_MASK ((UINT64_C(1) << 48) - 1)
+static inline ptl_handle_md_t ptl_md_handle_make(uint64_t gen, unsigned index)
+{
+    return (gen & PTL_MD_GEN_MASK) << 16 | (uint64_t)(index + 1);
+}
+static inline unsigned ptl_md_handle_index(ptl_handle_md_t handle)
+{
+    return (unsigned)(handle & 0xffffu) - 1;
+}
+static inline uint64_t ptl_md_handle_gen(ptl_handle_md_t handle) { return handle >> 16; }
+
 /* Lookups that check the handle; NULL if stale or unknown. */
 struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle);
 struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle);
@@ -90,7 +102,7 @@ struct ptl_match {
     uint64_t mlength;
     uint32_t options;
     uint32_t eq_index;
-    uint32_t md_handle;
+    ptl_handle_md_t md_handle;
     uint64_t md_start;
     uint64_t user_ptr;
 };

@@ -62,8 +62,11 @@ enum ptl_event_kind {
 
 const char *ptl_event_kind_str(int kind);
 
-/* Handles are an index and a generation, so a stale handle is detected. */
-typedef uint32_t ptl_handle_md_t;
+/* Handles are an index and a generation, so a stale handle is detected.  An
+ * MD slot is reused for every TMPMD, so its generation is 48 bits wide: it
+ * does not come round again in the life of any job (a 16-bit one did after
+ * 65,536 binds, and a stale handle then named the new MD). */
+typedef uint64_t ptl_handle_md_t;
 typedef uint32_t ptl_handle_eq_t;
 #define PTL_INVALID_HANDLE ((uint32_t)0)
 #define PTL_EQ_NONE ((ptl_handle_eq_t)0)

@@ -62,10 +62,9 @@ struct ptl_me_slot {
     uint64_t user_ptr;
     uint32_t options;
     uint32_t eq_index;        /* owner's EQ slot + 1, 0 for none */
-    uint32_t md_handle;
+    uint64_t md_handle;
     uint32_t unlink_op;
     uint32_t last_gen;        /* owner only: the generation this slot last had */
-    uint32_t reserved;
     _Atomic uint64_t state;   /* 0 while the slot is free */
 };
 

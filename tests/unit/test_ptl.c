@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "ptl/ni.h"
 #include "ptl/ptl.h"
 #include "ptl/ring.h"
 #include "test.h"
@@ -426,6 +427,34 @@ static void test_md_table_full(void)
     ptl_ni_fini(ni);
 }
 
+/*
+ * One slot bound and unlinked 70,000 times (a TMPMD's life, over and over):
+ * the first handle never names any of its successors.  A 16-bit generation
+ * came round after 65,535 reuses, and the stale handle then validated.
+ */
+static void test_md_stale_handle_after_many_reuses(void)
+{
+    struct ptl_ni *ni = open_ni();
+    char byte;
+    struct ptl_md_desc desc = { .start = &byte, .length = 1, .threshold = PTL_MD_THRESH_INF };
+    struct ptl_md_desc seen;
+    ptl_handle_md_t old, cur;
+    CHECK_EQ(ptl_md_bind(ni, &desc, &old), PTL_OK);
+    CHECK_EQ(ptl_md_unlink(ni, old), PTL_OK);
+    for (unsigned i = 0; i < 70000; i++) {
+        CHECK_EQ(ptl_md_bind(ni, &desc, &cur), PTL_OK);
+        CHECK_EQ(ptl_md_handle_index(cur), ptl_md_handle_index(old)); /* the same slot */
+        if (cur == old || ptl_md_query(ni, old, &seen) != PTL_MD_INVALID)
+            gp_test_fail(__FILE__, __LINE__, "after %u reuses the stale handle names the new MD",
+                         i + 1);
+        CHECK_EQ(ptl_md_query(ni, cur, &seen), PTL_OK);
+        CHECK_EQ(ptl_md_unlink(ni, cur), PTL_OK);
+    }
+    CHECK_EQ(ptl_md_unlink(ni, old), PTL_MD_INVALID);
+    CHECK_EQ(ptl_md_unlink(ni, cur), PTL_MD_INVALID);
+    ptl_ni_fini(ni);
+}
+
 /* Several threads deposit into one locally managed MD: no two overlap. */
 struct depositor {
     struct ptl_ni *ni;
@@ -568,6 +597,7 @@ static const struct gp_test tests[] = {
     { "ring_drop_without_event", test_ring_drop_without_event, 0 },
     { "argument_checks", test_argument_checks, 0 },
     { "md_table_full", test_md_table_full, 0 },
+    { "md_stale_handle_after_many_reuses", test_md_stale_handle_after_many_reuses, 0 },
     { "concurrent_deposits", test_concurrent_deposits, 0 },
     { "ring_many_producers_and_consumers", test_ring_many_producers_and_consumers, 120 },
     { "unknown_transport", test_unknown_transport, 0 },
