@@ -30,6 +30,7 @@
 #define GP_CONDUIT_CORE_H
 
 #include <gasnet.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "conduit/credit_flow.h"
@@ -357,7 +358,7 @@ void gpc_credit_stats_write(void);
 _Noreturn void gpc_exit(int exit_code);
 void gpc_exit_install_signals(void);
 void gpc_exit_check_flag(void);   /* the shutdown flag, checked at poll time */
-extern volatile int gpc_shutdown_signal;
+extern volatile sig_atomic_t gpc_shutdown_signal;
 
 /* rma.c: puts, gets and memsets; each completes into op (NULL: the caller waits). */
 int gpc_rma_setup(void);

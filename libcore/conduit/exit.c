@@ -34,7 +34,8 @@
 
 enum exit_role { ROLE_UNKNOWN = 0, ROLE_MASTER, ROLE_SLAVE };
 
-volatile int gpc_shutdown_signal;
+/* Set by the termination signals' handler, read by the poll loop. */
+volatile sig_atomic_t gpc_shutdown_signal;
 
 static int exit_started;              /* head: the first exit wins */
 static volatile int exit_code;
@@ -243,13 +244,35 @@ static void on_shutdown_signal(int sig)
     gpc_shutdown_signal = sig; /* acted on at the next poll, outside signal context */
 }
 
+/* The fatal signals' names, for a handler that may not call strsignal. */
+static const char *fatal_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV: segmentation fault";
+    case SIGBUS: return "SIGBUS: bus error";
+    case SIGILL: return "SIGILL: illegal instruction";
+    case SIGFPE: return "SIGFPE: arithmetic exception";
+    case SIGABRT: return "SIGABRT: aborted";
+    default: return "unexpected signal";
+    }
+}
+
+/* Async-signal-safe: the line is built by hand and written with write(2);
+ * the fatal report (GASNET_BACKTRACE, GASNET_FREEZE_ON_ERROR) is too. */
 static void on_fatal_signal(int sig)
 {
-    char line[160];
-    int len = snprintf(line, sizeof line, "gp: FATAL ERROR on node %u/%u: caught fatal signal %d "
-                       "(%s)\n", gpc.rank, gpc.nodes, sig, strsignal(sig));
-    if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0)
-        line[0] = 0;
+    char line[200];
+    size_t len = gp_sigsafe_append(line, 0, sizeof line, "gp: FATAL ERROR on node ");
+    len = gp_sigsafe_append_uint(line, len, sizeof line, gpc.rank);
+    len = gp_sigsafe_append(line, len, sizeof line, "/");
+    len = gp_sigsafe_append_uint(line, len, sizeof line, gpc.nodes);
+    len = gp_sigsafe_append(line, len, sizeof line, ": caught fatal signal ");
+    len = gp_sigsafe_append_uint(line, len, sizeof line, (unsigned long)sig);
+    len = gp_sigsafe_append(line, len, sizeof line, " (");
+    len = gp_sigsafe_append(line, len, sizeof line, fatal_signal_name(sig));
+    len = gp_sigsafe_append(line, len, sizeof line, ")\n");
+    gp_sigsafe_write(STDERR_FILENO, line, len);
+    gp_fatal_report_run(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }

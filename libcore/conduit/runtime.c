@@ -6,6 +6,7 @@
 
 #include "boot/boot.h"
 #include "conduit/config.h"
+#include "tools/tools.h"
 #include "util/log.h"
 
 int gp_runtime_init(void)
@@ -27,5 +28,6 @@ int gp_runtime_init(void)
         gp_config_print(stderr);
         fflush(stderr);
     }
+    gp_debug_setup(gp_boot_rank(), gp_boot_size()); /* GASNET_FREEZE stops here */
     return GASNET_OK;
 }

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "api/export.h"
+#include "tools/tools.h"
+#include "util/log.h"
 
 /* Empty unless the client defines its own (the linker then takes the client's). */
 __attribute__((weak, visibility("default"))) gasnett_backtrace_type_t gasnett_backtrace_user;
@@ -26,19 +28,26 @@ GP_EXPORT void gasnett_backtrace_init(const char *exename)
     (void)backtrace(&frame, 1);
 }
 
-GP_EXPORT int gasnett_print_backtrace(int fd)
+int gp_backtrace_write(int fd)
 {
     void *frames[64];
     char header[400];
-    if (gasnett_backtrace_user.fnp != NULL && gasnett_backtrace_user.fnp(fd) == 0)
-        return 0;
     int count = backtrace(frames, (int)(sizeof frames / sizeof frames[0]));
     if (count <= 0)
         return -1;
-    int len = snprintf(header, sizeof header, "backtrace of process %ld (%s):\n", (long)getpid(),
-                       exe_name);
-    if (len > 0 && write(fd, header, strlen(header)) < 0)
-        return -1;
+    size_t len = gp_sigsafe_append(header, 0, sizeof header, "backtrace of process ");
+    len = gp_sigsafe_append_uint(header, len, sizeof header, (unsigned long)getpid());
+    len = gp_sigsafe_append(header, len, sizeof header, " (");
+    len = gp_sigsafe_append(header, len, sizeof header, exe_name);
+    len = gp_sigsafe_append(header, len, sizeof header, "):\n");
+    gp_sigsafe_write(fd, header, len);
     backtrace_symbols_fd(frames, count, fd);
     return 0;
+}
+
+GP_EXPORT int gasnett_print_backtrace(int fd)
+{
+    if (gasnett_backtrace_user.fnp != NULL && gasnett_backtrace_user.fnp(fd) == 0)
+        return 0;
+    return gp_backtrace_write(fd);
 }

@@ -21,6 +21,7 @@
 
 #include "api/export.h"
 #include "conduit/config.h"
+#include "tools/tools.h"
 #include "util/log.h"
 
 static int backtrace_wanted(void)
@@ -43,7 +44,8 @@ GP_EXPORT void gasnett_fatalerror(const char *msg, ...)
     while (len > 0 && text[len - 1] == '\n')
         text[--len] = '\0';
     gasnett_flush_streams();
-    if (backtrace_wanted())
+    /* After gasnet_init gp_fatal's report writes it (GASNET_BACKTRACE); before, nobody would. */
+    if (!gp_debug_active() && backtrace_wanted())
         gasnett_print_backtrace(STDERR_FILENO);
     gp_fatal("%s", text);
 }

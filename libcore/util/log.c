@@ -15,6 +15,8 @@ int gp_log_threshold = GP_LOG_WARN;
 static long log_rank = -1;
 static long log_nodes = -1;
 static gp_fatal_hook_fn fatal_hook;
+static gp_fatal_report_fn fatal_report;
+static int fatal_report_ran;
 
 static const char *const level_names[] = { "error", "warn", "info", "debug", "trace" };
 
@@ -36,10 +38,10 @@ int gp_log_level_parse(const char *text)
     return -1;
 }
 
-static void write_line(const char *line, size_t len)
+void gp_sigsafe_write(int fd, const char *line, size_t len)
 {
     while (len > 0) {
-        ssize_t n = write(STDERR_FILENO, line, len);
+        ssize_t n = write(fd, line, len);
         if (n <= 0) {
             if (n < 0 && errno == EINTR)
                 continue;
@@ -48,6 +50,50 @@ static void write_line(const char *line, size_t len)
         line += n;
         len -= (size_t)n;
     }
+}
+
+static void write_line(const char *line, size_t len)
+{
+    gp_sigsafe_write(STDERR_FILENO, line, len);
+}
+
+size_t gp_sigsafe_append(char *buf, size_t len, size_t size, const char *text)
+{
+    while (*text != '\0' && len + 1 < size)
+        buf[len++] = *text++;
+    buf[len] = '\0';
+    return len;
+}
+
+size_t gp_sigsafe_append_uint(char *buf, size_t len, size_t size, unsigned long value)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (n > 0 && len + 1 < size)
+        buf[len++] = digits[--n];
+    buf[len] = '\0';
+    return len;
+}
+
+void gp_set_fatal_report(gp_fatal_report_fn report)
+{
+    fatal_report = report;
+}
+
+int gp_fatal_report_run(int sig)
+{
+    gp_fatal_report_fn report = fatal_report;
+    if (report == NULL)
+        return 0;
+    /* Once: a fatal signal inside the report (or a second thread's fatal
+     * error) must not start it again. */
+    if (__atomic_exchange_n(&fatal_report_ran, 1, __ATOMIC_ACQ_REL) == 0)
+        report(sig);
+    return 1;
 }
 
 void gp_log_vemit(int level, const char *subsys, const char *fmt, va_list ap)
@@ -109,6 +155,7 @@ _Noreturn void gp_fatal(const char *fmt, ...)
         used = (int)sizeof line - 2;
     line[used++] = '\n';
     write_line(line, (size_t)used);
+    gp_fatal_report_run(0);
 
     gp_fatal_hook_fn hook = fatal_hook;
     fatal_hook = NULL; /* a fatal error inside the hook must not loop */

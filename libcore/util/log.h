@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 
 enum gp_log_level {
     GP_LOG_ERROR = 0,
@@ -71,5 +72,25 @@ _Noreturn void gp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2
  */
 typedef void (*gp_fatal_hook_fn)(int exit_code);
 void gp_set_fatal_hook(gp_fatal_hook_fn hook);
+
+/*
+ * The fatal report: what a developer asked to see when the process ends
+ * badly (GASNET_BACKTRACE, GASNET_FREEZE_ON_ERROR; tools/freeze.c).  It
+ * runs after the fatal line and before the hook, from gp_fatal (sig 0) and
+ * from the fatal-signal handler (sig > 0), so it must be async-signal-safe.
+ */
+typedef void (*gp_fatal_report_fn)(int sig);
+void gp_set_fatal_report(gp_fatal_report_fn report);
+/* Runs the report once, if one is installed; 1 if one is. */
+int gp_fatal_report_run(int sig);
+
+/*
+ * Async-signal-safe output for signal handlers: a line built in a caller's
+ * buffer from text and decimal numbers (no printf), written with write(2).
+ * Each append returns the new length, never more than size - 1.
+ */
+size_t gp_sigsafe_append(char *buf, size_t len, size_t size, const char *text);
+size_t gp_sigsafe_append_uint(char *buf, size_t len, size_t size, unsigned long value);
+void gp_sigsafe_write(int fd, const char *buf, size_t len);
 
 #endif

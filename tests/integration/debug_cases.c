@@ -1,0 +1,43 @@
+/*
+ * A program for tests/integration/debug.sh: GASNET_FREEZE,
+ * GASNET_FREEZE_ON_ERROR and GASNET_BACKTRACE seen from outside.
+ *
+ * Usage: debug_cases MODE
+ *   run    init, attach, barrier, print "debug_cases: went on", exit 0
+ *          (under GASNET_FREEZE it stops in gasnet_init first)
+ *   fatal  after attach, a put outside the peer's segment: a fatal error
+ *   segv   after attach, SIGSEGV: a fatal signal
+ * Public API only.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "amtest.h"
+
+static gasnet_handlerentry_t table[] = { AMTEST_HANDLERS };
+
+int main(int argc, char **argv)
+{
+    amtest_name = "debug_cases";
+    const char *mode = argc > 1 ? argv[1] : "run";
+    CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
+    CHECK(gasnet_attach(table, (int)(sizeof table / sizeof table[0]), 65536, 0) == GASNET_OK,
+          "attach");
+    gasnet_seginfo_t seg;
+    CHECK(gasnet_getSegmentInfo(&seg, 1) == GASNET_OK, "segment info");
+    if (strcmp(mode, "fatal") == 0) {
+        long value = 1;
+        gasnet_put(0, (char *)seg.addr + seg.size + 4096, &value, sizeof value);
+        fprintf(stderr, "debug_cases: a put outside the segment went through\n");
+        gasnet_exit(99);
+    }
+    if (strcmp(mode, "segv") == 0) {
+        raise(SIGSEGV);
+        fprintf(stderr, "debug_cases: SIGSEGV did not end the process\n");
+        gasnet_exit(99);
+    }
+    gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    printf("debug_cases: went on\n");
+    fflush(stdout);
+    gasnet_exit(0);
+}
