@@ -61,8 +61,10 @@ static int listen_on(struct sockaddr_storage *sa, socklen_t len, int v6only, int
     int fd = socket(sa->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (sa->ss_family == AF_INET6)
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only);
+    if (sa->ss_family == AF_INET6 &&
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0)
+        run_say("cannot set IPV6_V6ONLY=%d on the IPv6 listener: %m; ranks may not reach "
+                "gp-run over IPv4", v6only);
     if (bind(fd, (struct sockaddr *)sa, len) != 0 || listen(fd, backlog) != 0 ||
         getsockname(fd, (struct sockaddr *)sa, &len) != 0) {
         int saved = errno;

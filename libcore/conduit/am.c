@@ -366,6 +366,16 @@ static void reply_arrived(const struct ptl_event *event)
         run_joined_reply(entry);
 }
 
+/* A TMPMD's operation is over: unlink it, or its slot of the MD table leaks
+ * (a bound MD is never unlinked for us, so failure is a bug, not a race). */
+static void release_tmpmd(const struct ptl_event *event, const char *what)
+{
+    int rc = ptl_md_unlink(gpc.ni, event->md_handle);
+    if (rc != PTL_OK)
+        gp_fatal("cannot unlink the temporary MD of a finished %s: %s (its slot in the MD "
+                 "table would be lost)", what, ptl_strerror(rc));
+}
+
 static void send_completed(const struct ptl_event *event, uintptr_t role)
 {
     switch (role) {
@@ -378,7 +388,7 @@ static void send_completed(const struct ptl_event *event, uintptr_t role)
             gpc_give_tickets(1, 0);
             break;
         }
-        ptl_md_unlink(gpc.ni, event->md_handle);
+        release_tmpmd(event, "AM Long");
         gpc_give_tickets(1, 1);
         break;
     default: /* ReqSB (the chunk waits for its reply) and the segment */

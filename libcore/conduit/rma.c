@@ -333,6 +333,16 @@ void gpc_memset_done_handler(gasnet_token_t token, gasnet_handlerarg_t op)
     gp_count_add(&gpc.op_pool.ops[(uint32_t)op].puts_pending, -1);
 }
 
+/* A TMPMD's operation is over: unlink it, or its slot of the MD table leaks
+ * (a bound MD is never unlinked for us, so failure is a bug, not a race). */
+static void release_tmpmd(const struct ptl_event *event, const char *what)
+{
+    int rc = ptl_md_unlink(gpc.ni, event->md_handle);
+    if (rc != PTL_OK)
+        gp_fatal("cannot unlink the temporary MD of a finished %s: %s (its slot in the MD "
+                 "table would be lost)", what, ptl_strerror(rc));
+}
+
 /* ACK of a put, REPLY_END of a get: the operation is done there. */
 void gpc_rma_event(const struct ptl_event *event)
 {
@@ -342,7 +352,7 @@ void gpc_rma_event(const struct ptl_event *event)
         if (chunk_plus_one)
             gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
         if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
-            ptl_md_unlink(gpc.ni, event->md_handle);
+            release_tmpmd(event, "put");
             gpc_give_tickets(0, 1);
         }
         gp_count_add(&op->puts_pending, -1);
@@ -357,7 +367,7 @@ void gpc_rma_event(const struct ptl_event *event)
         gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
         gpc_give_tickets(1, 0);
     } else if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
-        ptl_md_unlink(gpc.ni, event->md_handle);
+        release_tmpmd(event, "get");
         gpc_give_tickets(1, 1);
     } else {
         gpc_give_tickets(1, 0);

@@ -9,7 +9,10 @@
  *
  * As on tcp, the thread stops at the transport: AM handlers run when the
  * application next polls, and a failure it sees is raised there too.
- * PAR builds only; SEQ refuses the variable with a warning.
+ * PAR builds only; SEQ refuses the variable with a warning.  A failure of
+ * the thread's own -- poll(), or re-arming a CQ's notification, without
+ * which it would sleep for ever -- ends the job with gp_fatal, called
+ * holding no lock (in a PAR build the graceful exit may start on any thread).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,12 +56,19 @@ static int fcntl_nonblock(int fd)
     return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
-static void arm(struct ibv_state *st)
+/* 0, or the error of the first CQ that could not be armed (its HCA in *failed). */
+static int arm(struct ibv_state *st, unsigned *failed)
 {
     for (unsigned h = 0; h < st->nhcas; h++) {
-        ibv_req_notify_cq(st->hca[h].recv_cq, 0);
-        ibv_req_notify_cq(st->hca[h].send_cq, 0);
+        int err = ibv_req_notify_cq(st->hca[h].recv_cq, 0);
+        if (err == 0)
+            err = ibv_req_notify_cq(st->hca[h].send_cq, 0);
+        if (err != 0) {
+            *failed = h;
+            return err;
+        }
     }
+    return 0;
 }
 
 /* Takes the events the channel holds (each must be acknowledged before its CQ is destroyed). */
@@ -80,7 +90,8 @@ static void *rcv_main(void *arg)
     for (;;) {
         int ready = poll(pfds, st->nhcas + 1, 1000);
         if (ready < 0 && errno != EINTR)
-            break;
+            gp_fatal("ibv receive thread: poll on the completion channels failed: %s",
+                     strerror(errno));
         if (pfds[st->nhcas].revents != 0)
             break;
         if (ready <= 0)
@@ -89,14 +100,18 @@ static void *rcv_main(void *arg)
             if (pfds[h].revents)
                 drain_channel(&st->hca[h]);
         /* Re-armed before the pass: a completion after it wakes us again. */
+        unsigned failed = 0;
         gp_mutex_lock(&st->lock);
-        arm(st);
+        int err = arm(st, &failed);
         if (!st->fatal_pending) {
             ibv_msg_flush_credits(st);
             while (ibv_cq_poll(st) > 0 && !st->fatal_pending)
                 ;
         }
         gp_mutex_unlock(&st->lock);
+        if (err != 0)
+            gp_fatal("ibv receive thread: cannot re-arm the completion notification of %s: %s "
+                     "(the thread would sleep for ever)", st->hca[failed].name, strerror(err));
     }
     return NULL;
 }
@@ -119,10 +134,16 @@ int ibv_rcv_start(struct ibv_state *st)
         gp_error("ibv", "GASNET_RCV_THREAD=1: cannot set up the receive thread: %m");
         return PTL_NO_SPACE;
     }
+    unsigned failed = 0;
     gp_mutex_lock(&st->lock);
-    arm(st);
+    int err = arm(st, &failed);
     gp_mutex_unlock(&st->lock);
-    int err = pthread_create(&st->rcv_thread, NULL, rcv_main, st);
+    if (err != 0) {
+        gp_error("ibv", "GASNET_RCV_THREAD=1: cannot arm the completion notification of %s: %s",
+                 st->hca[failed].name, strerror(err));
+        return PTL_FAIL;
+    }
+    err = pthread_create(&st->rcv_thread, NULL, rcv_main, st);
     if (err != 0) {
         gp_error("ibv", "GASNET_RCV_THREAD=1: cannot start the receive thread: %s", strerror(err));
         return PTL_FAIL;

@@ -258,7 +258,7 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd);
 void tcp_hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size);
 int tcp_hello_rank(const uint8_t in[TCP_HELLO_LEN], int size);
 void tcp_sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len);
-void tcp_set_nodelay(int fd);
+void tcp_set_nodelay(int fd, const char *peer);
 
 /* ---- tcp_accept.c ---------------------------------------------------------- */
 

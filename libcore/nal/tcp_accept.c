@@ -44,7 +44,7 @@ static void start_pending(struct tcp_pending *p, int fd, const struct sockaddr_i
     p->want = GP_WIRE_HDR_LEN;
     p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
     tcp_sockaddr_text(from, p->peer, sizeof p->peer);
-    tcp_set_nodelay(fd);
+    tcp_set_nodelay(fd, p->peer);
     if (gp_keyproof_challenge(p->nonce, challenge) != 0 ||
         gp_wire_send(fd, GP_WIRE_CHALLENGE, challenge, sizeof challenge) != GP_WIRE_OK)
         refuse(p, "could not send the key challenge");

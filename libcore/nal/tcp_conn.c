@@ -65,11 +65,16 @@ void tcp_sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len)
     address_text(&addr, out, len);
 }
 
-void tcp_set_nodelay(int fd)
+void tcp_set_nodelay(int fd, const char *peer)
 {
+    static int warned;
     int one = 1;
-    /* Frames are small request/answer exchanges: Nagle would hold them back. */
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* Frames are small request/answer exchanges: Nagle would hold them back.
+     * Without it the job still works, only slower: say so, once. */
+    if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0 &&
+        !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        gp_warn("tcp", "cannot set TCP_NODELAY on the connection to %s: %m; small frames may "
+                "wait up to 40 ms (further such connections are not reported)", peer);
 }
 
 /* ---- closing ---------------------------------------------------------------- */
@@ -234,7 +239,7 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
             close(fd);
         return PTL_FAIL;
     }
-    tcp_set_nodelay(fd);
+    tcp_set_nodelay(fd, conn->addr_text);
     const char *why = "key proof";
     int status = client_handshake(st, fd, rank, &why);
     if (status != GP_WIRE_OK) {

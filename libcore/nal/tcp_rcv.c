@@ -17,6 +17,11 @@
  * library, and its ptl and conduit state carry no locks for a second one.
  * There the variable is refused with a warning.  The cost the seed warns
  * of is real: every wake-up competes for a core with the application.
+ *
+ * A poll() that fails ends the job (gp_fatal, holding no lock: in a PAR
+ * build the graceful exit may start on any thread): a thread that quietly
+ * stopped would leave peers' operations unserved while this process
+ * computes, and nobody would know why.
  */
 #include "nal/tcp.h"
 
@@ -48,7 +53,8 @@ static void *rcv_main(void *arg)
         if (staged && ready == 0)
             ready = 1;
         if (ready < 0 && errno != EINTR)
-            break;
+            gp_fatal("tcp receive thread: poll on %u sockets failed: %s", (unsigned)count + 1,
+                     strerror(errno));
         if (st->rcv_pfds[count].revents != 0)
             break;
         if (ready <= 0)
