@@ -70,3 +70,13 @@ frozen freeze_on_error 1 GASNET_FREEZE_ON_ERROR=1 fatal &&
          "$(printf '%s\n' "$out" | grep -n "frozen for a debugger" | cut -d: -f1 | head -1)" ]; then
         pass "$T/freeze_on_error"
     else fail "$T/freeze_on_error" "expected the fatal line, then the frozen line: $out"; fi
+
+# A fatal error on a second thread (PAR builds) ends the job as on the main one.
+case "$GPTEST_VARIANT" in
+par|pasan)
+    expect_rc "$T/thread_fatal" 1 60 "$GP_RUN" -n 2 "$PROG" thread_fatal &&
+        if printf '%s\n' "$out" | grep -q "FATAL ERROR on node 1/2: debug_cases: a fatal error on a second thread" &&
+           ! printf '%s\n' "$out" | grep -q "went on"; then pass "$T/thread_fatal"
+        else fail "$T/thread_fatal" "no fatal line from node 1: $out"; fi ;;
+*) echo "skip $T/thread_fatal: a second thread needs a PAR build" ;;
+esac

@@ -7,12 +7,24 @@
  *          (under GASNET_FREEZE it stops in gasnet_init first)
  *   fatal  after attach, a put outside the peer's segment: a fatal error
  *   segv   after attach, SIGSEGV: a fatal signal
+ *   thread_fatal  (PAR builds) the last node's second thread reports a fatal
+ *          error while every main thread waits in a barrier: the job must
+ *          end with status 1, as from the main thread
  * Public API only.
  */
+#include <gasnet_tools.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
 #include "amtest.h"
+
+static void *fail_on_a_thread(void *arg)
+{
+    (void)arg;
+    gasnett_fatalerror("debug_cases: a fatal error on a second thread");
+    return NULL;
+}
 
 static gasnet_handlerentry_t table[] = { AMTEST_HANDLERS };
 
@@ -36,7 +48,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "debug_cases: SIGSEGV did not end the process\n");
         gasnet_exit(99);
     }
-    gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    if (strcmp(mode, "thread_fatal") == 0 && gasnet_mynode() == gasnet_nodes() - 1) {
+        pthread_t thread;
+        CHECK(pthread_create(&thread, NULL, fail_on_a_thread, NULL) == 0, "pthread_create");
+        for (;;) /* the main thread polls on until the exit the other one starts ends it */
+            gasnet_AMPoll();
+    }
+    gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS); /* thread_fatal: never complete */
     printf("debug_cases: went on\n");
     fflush(stdout);
     gasnet_exit(0);
