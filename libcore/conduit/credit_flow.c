@@ -387,3 +387,12 @@ void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t
         gp_mutex_unlock(&node->scavenge_lock);
     }
 }
+
+void credit_conn_snapshot(struct credit_node *node, uint32_t peer, struct credit_conn *out)
+{
+    struct credit_conn *conn = &node->conn[peer];
+    conn_lock(conn);
+    *out = *conn;
+    conn_unlock(conn);
+    out->lock = 0;
+}

@@ -134,6 +134,9 @@ int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct cred
 uint8_t credit_request_arrived(struct credit_node *node, uint32_t src, uint8_t byte);
 /* Requester: a reply came back with its byte. */
 void credit_reply_arrived(struct credit_node *node, uint32_t from, uint8_t byte);
+/* A consistent copy of peer's conn_state, taken under its lock (for statistics:
+ * the record's fields change together, under that lock, in PAR builds). */
+void credit_conn_snapshot(struct credit_node *node, uint32_t peer, struct credit_conn *out);
 /* SYS messages. */
 void credit_revoke_arrived(struct credit_node *node, uint32_t lender, int end_of_epoch);
 void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t credits,

@@ -44,7 +44,9 @@ void gpc_credit_stats_write(void)
     }
     write_node_line(out, &gpc.credit);
     for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
-        const struct credit_conn *c = &gpc.conn[peer];
+        struct credit_conn snapshot;
+        const struct credit_conn *c = &snapshot;
+        credit_conn_snapshot(&gpc.credit, peer, &snapshot);
         fprintf(out, "peer=%u loan_credits=%u send_credits=%u send_inuse=%u send_max=%u "
                 "send_stalls=%u send_revoked=%u loan_requested=%u loan_given=%u flags=0x%02x\n",
                 peer, c->loan_credits, c->send_credits, c->send_inuse, c->send_max,

@@ -128,7 +128,9 @@ static void copy_counters(uint64_t now)
     page->safe_events = (uint64_t)gp_count_get(&gpc.safe_events);
     page->sys_events = (uint64_t)gp_count_get(&gpc.sys_events);
     for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
-        const struct credit_conn *c = &gpc.conn[peer];
+        struct credit_conn snapshot;
+        const struct credit_conn *c = &snapshot;
+        credit_conn_snapshot(&gpc.credit, peer, &snapshot);
         page->peer[peer] = (struct gp_stats_peer){ c->loan_credits, c->send_credits,
                                                    c->send_inuse, c->send_max, c->send_stalls,
                                                    c->send_revoked, c->loan_requested,
