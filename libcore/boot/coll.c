@@ -5,10 +5,12 @@
  * Each is one round trip: the process sends a COLL message (kind, root,
  * length, and its contribution), gp-run waits until every rank has sent
  * one, checks that they agree, and answers each with COLL_RESULT.  They
- * are meant for start-up and shutdown, not for speed.  Waiting has no time
- * limit -- a rank may compute for hours before it reaches the barrier --
- * but a channel that closes while we wait is fatal: gp-run is gone, and
- * with it any chance of completing the job.
+ * are meant for start-up and shutdown, not for speed.  The process waits
+ * without a deadline of its own: gp-run bounds a round (GP_BOOT_TIMEOUT,
+ * gather.c) and ends the job, naming the ranks that never joined, so that
+ * the answer here is the job's end rather than a silent hang.  A channel
+ * that closes while we wait is fatal: gp-run is gone, and with it any
+ * chance of completing the job.
  *
  * While a round waits, the transports keep moving (the wait hook): a peer
  * may be waiting for this process to serve its put or get over tcp before
