@@ -206,7 +206,8 @@ static int worth_revoking(const struct credit_node *node, uint32_t peer, const s
 /* Whether the revokes in flight went out longer ago than the limit allows. */
 static int answers_overdue(struct credit_node *node)
 {
-    return node->clock_ns() - node->revokes_sent_ns >= node->limits.revoke_timeout_ns;
+    uint64_t sent_ns = __atomic_load_n(&node->revokes_sent_ns, __ATOMIC_RELAXED);
+    return node->clock_ns() - sent_ns >= node->limits.revoke_timeout_ns;
 }
 
 /*
@@ -258,8 +259,8 @@ static void scavenge(struct credit_node *node)
                 conn->flags |= CREDIT_SYS_MSG_INFLIGHT;
                 unsigned epoch = take_epoch_flag(conn);
                 conn_unlock(conn);
-                if (sent == 0)
-                    node->revokes_sent_ns = node->clock_ns();
+                if (sent == 0) /* read outside the lock by answers_overdue */
+                    __atomic_store_n(&node->revokes_sent_ns, node->clock_ns(), __ATOMIC_RELAXED);
                 gp_count_add(&node->revokes_in_flight, 1);
                 STAT_ADD(node, revokes_sent, 1);
                 node->send_sys(node->context, peer, CREDIT_SYS_REVOKE, 0, (int)epoch);
