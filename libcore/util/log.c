@@ -40,16 +40,18 @@ int gp_log_level_parse(const char *text)
 
 void gp_sigsafe_write(int fd, const char *line, size_t len)
 {
+    int saved_errno = errno; /* a signal handler must leave errno as it found it */
     while (len > 0) {
         ssize_t n = write(fd, line, len);
         if (n <= 0) {
             if (n < 0 && errno == EINTR)
                 continue;
-            return;
+            break;
         }
         line += n;
         len -= (size_t)n;
     }
+    errno = saved_errno;
 }
 
 static void write_line(const char *line, size_t len)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../harness/test.h"
+#include "util/log.h"
 
 #define CHECK_U(a, b)                                                                    \
     do {                                                                                 \
@@ -443,7 +444,28 @@ static void test_threadkeys(void)
     CHECK(gasnett_threadkey_get(slot) == (void *)&values);
 }
 
+/* The signal handler's line builder: numbers by hand, never past the buffer. */
+static void test_sigsafe_line(void)
+{
+    char buf[32];
+    size_t len = gp_sigsafe_append(buf, 0, sizeof buf, "signal ");
+    len = gp_sigsafe_append_uint(buf, len, sizeof buf, 0);
+    len = gp_sigsafe_append(buf, len, sizeof buf, " ");
+    len = gp_sigsafe_append_uint(buf, len, sizeof buf, 18446744073709551615ul);
+    CHECK_STR_CONTAINS(buf, "signal 0 18446744073709551615");
+    CHECK_EQ(len, strlen(buf));
+    char small[8];
+    len = gp_sigsafe_append(small, 0, sizeof small, "abc");
+    len = gp_sigsafe_append_uint(small, len, sizeof small, 123456789);
+    CHECK_EQ(len, 7);
+    CHECK(strcmp(small, "abc1234") == 0);
+    errno = ERANGE;
+    gp_sigsafe_write(STDERR_FILENO, "", 0);
+    CHECK_EQ(errno, ERANGE);
+}
+
 static const struct gp_test tests[] = {
+    { "sigsafe_line", test_sigsafe_line, 0 },
     { "ticks", test_ticks, 0 },
     { "atomic_ops", test_atomic_ops, 0 },
     { "atomic_constants", test_atomic_constants, 0 },
