@@ -104,8 +104,15 @@ int gpc_op_done(struct gpc_op *op)
 
 void gpc_op_wait(struct gpc_op *op)
 {
-    while (!gpc_op_done(op))
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
+    while (!gpc_op_done(op)) {
         gpc_wait_turn();
+        /* An operation may span peers: the counts, not a peer, say what is missing. */
+        gp_slow_wait_check(&slow, "rma", "%lld put(s) to be acknowledged and %lld get(s) to be "
+                           "answered (is every target polling?)",
+                           (long long)gp_count_get(&op->puts_pending),
+                           (long long)gp_count_get(&op->gets_pending));
+    }
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 
