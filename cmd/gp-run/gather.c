@@ -209,16 +209,30 @@ static const char *missing_ranks(const struct run_server *srv, char *buf, size_t
     return buf;
 }
 
+/* Ends the round for the ranks waiting in it: each gets why, as an ERROR, and
+ * ends through its fatal path (the SIGTERM that follows may find it in a read). */
+static void refuse_waiting(struct run_server *srv, const char *why)
+{
+    uint32_t len = (uint32_t)strlen(why);
+    if (len > GP_WIRE_MAX_TEXT)
+        len = GP_WIRE_MAX_TEXT;
+    for (int rank = 0; rank < srv->job->nprocs; rank++)
+        if (srv->round.present[rank] && srv->job->procs[rank].conn >= 0)
+            conn_send(srv, srv->job->procs[rank].conn, GP_WIRE_ERROR, why, len);
+}
+
 void gather_tick(struct run_server *srv, double now)
 {
     double deadline = gather_deadline(srv);
-    char who[256], what[96];
+    char who[256], what[96], why[512];
     if (deadline == 0 || now < deadline)
         return;
     struct run_round *round = &srv->round;
     missing_ranks(srv, who, sizeof who);
-    job_fail(srv, 1, "%s never joined the %s that rank %d waits in after %g s "
+    snprintf(why, sizeof why, "%s never joined the %s that rank %d waits in after %g s "
              "(GP_BOOT_TIMEOUT)", who,
              describe(round->kind, round->root, round->len, what, sizeof what),
              round->first_rank, srv->job->boot_timeout);
+    refuse_waiting(srv, why);
+    job_fail(srv, 1, "%s", why);
 }
