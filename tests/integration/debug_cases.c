@@ -7,6 +7,9 @@
  *          (under GASNET_FREEZE it stops in gasnet_init first)
  *   fatal  after attach, a put outside the peer's segment: a fatal error
  *   segv   after attach, SIGSEGV: a fatal signal
+ *   stall  the last node stays alive between gasnet_init and gasnet_attach
+ *          for ever, so the others wait in attach's first bootstrap round
+ *          (gp-run's GP_BOOT_TIMEOUT must end the job)
  *   thread_fatal  (PAR builds) the last node's second thread reports a fatal
  *          error while every main thread waits in a barrier: the job must
  *          end with status 1, as from the main thread
@@ -16,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "amtest.h"
 
@@ -33,6 +37,11 @@ int main(int argc, char **argv)
     amtest_name = "debug_cases";
     const char *mode = argc > 1 ? argv[1] : "run";
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
+    if (strcmp(mode, "stall") == 0 && gasnet_mynode() == gasnet_nodes() - 1) {
+        signal(SIGTERM, SIG_DFL); /* stuck outside GASNet: gp-run's SIGTERM ends it */
+        for (;;)
+            pause();
+    }
     CHECK(gasnet_attach(table, (int)(sizeof table / sizeof table[0]), 65536, 0) == GASNET_OK,
           "attach");
     gasnet_seginfo_t seg;

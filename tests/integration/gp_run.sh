@@ -142,6 +142,15 @@ expect_rc "$T/round_timeout" 1 30 env GP_BOOT_TIMEOUT=2 "$GP_RUN" -n 4 "$GPTEST_
     took=$(( $(date +%s) - started ))
     if [ "$took" -le 12 ]; then pass "$T/round_timeout"; else fail "$T/round_timeout" "took ${took}s for a 2 s bound"; fi
 }
+# A GASNet program: the others wait in attach; gp-run's answer ends them at once
+# through their fatal path (well within GASNET_EXITTIMEOUT=20).
+started=$(date +%s)
+expect_rc "$T/round_timeout_gasnet" 1 40 env GP_BOOT_TIMEOUT=2 GASNET_EXITTIMEOUT=20 "$GP_RUN" -n 3 "$GPTEST_ITEST/debug_cases" stall &&
+    contains "$T/round_timeout_gasnet" "gp-run: rank 2 \(pid [0-9]+\) never joined the allgather of [0-9]+ bytes that rank [01] waits in after 2 s" &&
+    contains "$T/round_timeout_gasnet" "FATAL ERROR on node [01]/3: gp-run ended the allgather: rank 2 \(pid [0-9]+\) never joined" && {
+    took=$(( $(date +%s) - started ))
+    if [ "$took" -le 12 ]; then pass "$T/round_timeout_gasnet"; else fail "$T/round_timeout_gasnet" "took ${took}s"; fi
+}
 expect_rc "$T/round_timeout_one" 1 30 env GP_BOOT_TIMEOUT=1 "$GP_RUN" -n 3 "$GPTEST_ITEST/boot_exitcode" stall 2 2 barrier &&
     contains "$T/round_timeout_one" "rank 2 \(pid [0-9]+\) never joined the barrier that rank [01] waits in after 1 s" &&
     no_leftovers "$T/round_timeout_one" && pass "$T/round_timeout_one"
