@@ -100,8 +100,13 @@ int main(int argc, char **argv)
             gasnet_exit(code);
         if (strcmp(mode, "one_polling") == 0)
             poll_forever();
-        if (strcmp(mode, "one_polling_none") == 0) /* nobody exits: a signal must end it */
+        if (strcmp(mode, "one_polling_none") == 0) { /* nobody exits: a signal must end it */
+            /* The test signals only once every node says so: a signal that
+             * came before the handlers are in would test nothing. */
+            printf("exit_cases: node %u polling\n", (unsigned)me);
+            fflush(stdout);
             poll_forever();
+        }
         if (strcmp(mode, "one_barrier") == 0)
             barrier_forever();
         compute_forever();

@@ -6,7 +6,7 @@
 # the seq variant (the targets carry their own sanitizers).
 . "$(dirname "$0")/../lib.sh"
 
-[ "${GPTEST_VARIANT:-seq}" = seq ] || exit 0
+[ "${GPTEST_VARIANT:-seq}" = seq ] || end_tests
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/gp-fuzz.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -28,3 +28,4 @@ for source in "$top"/tests/fuzz/*.c; do
         ls "$tmp"/crash-* "$tmp"/timeout-* 2>/dev/null | sed 's/^/    input: /'
     fi
 done
+end_tests

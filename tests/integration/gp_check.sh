@@ -7,7 +7,7 @@
 # and gp-env.7 equal to what the table generates now.  Run in the seq and
 # asan variants only: the others build the same gp-check.
 . "$(dirname "$0")/../lib.sh"
-case "$GPTEST_VARIANT" in seq|asan) ;; *) exit 0 ;; esac
+case "$GPTEST_VARIANT" in seq|asan) ;; *) end_tests ;; esac
 
 T=gp_check
 GP_CHECK="$GPTEST_BIN/gp-check"
@@ -144,16 +144,17 @@ else
 fi
 
 # --- installed: gp-check finds gp-run and the programs under the prefix (seq only) ------
-[ "$GPTEST_VARIANT" = seq ] || exit 0
+[ "$GPTEST_VARIANT" = seq ] || end_tests
 prefix="$tmp/prefix"
 if ! make -s -C "$top" install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
     fail "$T/installed" "make install: $(tail -3 "$tmp/install.log" | tr '\n' ' ')"
-    exit 0
+    end_tests
 fi
 for f in bin/gp-check libexec/gp/conformance/am_core share/man/man1/gp-check.1 \
          share/man/man3/libgp.3 share/man/man7/gp-env.7; do
-    [ -e "$prefix/$f" ] || { fail "$T/installed" "missing $f"; exit 0; }
+    [ -e "$prefix/$f" ] || { fail "$T/installed" "missing $f"; end_tests; }
 done
 expect_rc "$T/installed" 0 120 env PATH=/usr/bin:/bin "$prefix/bin/gp-check" --run --quick -n 1 &&
     contains "$T/installed" "conformance programs in $prefix/libexec/gp/conformance, 1 process through $prefix/bin/gp-run" &&
     contains "$T/installed" "^[0-9]+ passed, 0 failed$" && pass "$T/installed"
+end_tests

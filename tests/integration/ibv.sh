@@ -16,3 +16,4 @@ asan) exec sh "$top/tests/ibv/check.sh" "$vdir" devinfo verbs_smoke transport am
           ext_stress_n4 bad_num_qps bad_ibv_ports ;;
 *) echo "skip ibv/vm: the VM is emulated and slow; it runs the seq and asan builds only" ;;
 esac
+end_tests

@@ -73,7 +73,7 @@ check_line() {
 }
 
 # The jobs' /dev/shm objects: the job id is in the boot layer's debug line
-# ("job ID: rank R of N (PMIx)"), so other jobs' objects on this machine
+# ("job ID: rank R of N, pid P (PMIx)"), so other jobs' objects on this machine
 # (other test runs) are never taken for ours.
 no_leftovers() { # NAME: after the last expect_rc run with GP_LOG_LEVEL=debug
     ids=$(printf '%s\n' "$out" | sed -n 's/.*debug boot: job \([0-9a-f]*\): rank .*(PMIx)$/\1/p' | sort -u)
@@ -99,7 +99,10 @@ exit_case() {
           "$I/exit_cases" "$mode" 7 2>&1)
     rc=$?
     elapsed=$(( $(date +%s) - start ))
-    left=$(pgrep -f "$I/exit_cases $mode" || true)
+    # Our own processes: the pids the boot layer's debug lines name.
+    # shellcheck disable=SC2046
+    left=$(pids_alive exit_cases $(printf '%s\n' "$out" |
+        sed -n 's/.*debug boot: job [0-9a-f]*: rank [0-9]* of [0-9]*, pid \([0-9]*\) (PMIx)$/\1/p'))
     if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ "$elapsed" -ge 60 ]; }; then
         fail "$name" "timed out ($rc) after ${elapsed}s: $(printf '%s\n' "$out" | grep -v debug | tail -3 | tr '\n' ' ')"
     elif [ "$want" = nonzero ] && [ "$rc" -eq 0 ]; then
@@ -246,7 +249,7 @@ EOF
 
 if ! slurm_up; then
     echo "skip $T/srun: $why"
-    exit 0
+    end_tests
 fi
 # -O: 4 tasks on fewer cores.  -K: a rank that fails takes the step down.
 S="srun --mpi=pmix -O -K -n 4"
@@ -269,3 +272,4 @@ expect_rc "$T/gp_run_srun_am_core" 0 180 salloc -Q -O -n 4 "$GP_RUN" -v --spawne
         "gp-run: running: 'srun' '--mpi=pmix'"
 expect_rc "$T/gp_run_srun_exit" 7 60 salloc -Q -O -n 4 env GASNET_SPAWNER=pmix "$GP_RUN" -n 4 \
     "$I/exit_cases" collective 7 && pass "$T/gp_run_srun_exit"
+end_tests

@@ -123,3 +123,4 @@ par|pasan)
         env GASNET_RCV_THREAD=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1
     ;;
 esac
+end_tests
