@@ -346,6 +346,10 @@ static const struct gp_cfg_row rows[] = {
       .max = 1000000000, .transport = "ibv", .offset = FIELD(ibv_fault_rkey),
       .doc = "for tests: the Nth RDMA operation into a peer's window uses a wrong remote key, "
              "so its completion fails and the job takes the graceful exit (0: never)" },
+    { .name = "GP_EXIT_FAULT", .type = GP_CFG_STRING, .default_text = "none",
+      .choices = "none|abort", .transport = "all", .offset = FIELD(gp_exit_fault),
+      .doc = "for tests: abort raises SIGABRT inside the exit's work, which must still end the "
+             "process with the exit's code (seed 003)" },
 
     /* ---- gp's own ---- */
     { .name = "GP_LOG_LEVEL", .type = GP_CFG_STRING, .default_text = "warn",

@@ -134,6 +134,7 @@ struct gp_config {
     int64_t amrdma_cycle;              /* 0: no AMRDMA; else a power of two */
     int64_t ibv_gid_index;             /* GP_IBV_GID_INDEX; -1: choose automatically */
     int64_t ibv_fault_rkey;            /* GP_IBV_FAULT_RKEY: tests only; 0: never */
+    const char *gp_exit_fault;         /* GP_EXIT_FAULT: tests only; "none" or "abort" */
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;

@@ -7,7 +7,8 @@
 TIMEOUT=3   # GASNET_EXITTIMEOUT for these jobs
 BOUND=$((3 * TIMEOUT + 5))
 
-# exit_case NAME N EXPECTED_CODE MODE [gp-run options...]
+# exit_case NAME N EXPECTED_CODE MODE [gp-run options...]; $want_line, when
+# set, is a pattern the job's log must match
 exit_case() {
     name=$1 n=$2 want=$3 mode=$4
     shift 4
@@ -31,10 +32,14 @@ exit_case() {
         fail "$name" "/dev/shm objects of job $jobid left behind: $after"
     elif grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log"; then
         fail "$name" "sanitizer report: $(grep -m1 'ERROR\|runtime error' "$log")"
+    elif [ -n "$want_line" ] && ! grep -q "$want_line" "$log"; then
+        fail "$name" "no line /$want_line/ in: $(grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -4 | tr '\n' ' ')"
     else
         pass "$name"
     fi
+    want_line=
 }
+want_line=   # a line the next exit_case's log must have
 
 log=$(mktemp /tmp/gp-exit.XXXXXX)
 trap 'rm -f "$log"' EXIT
@@ -53,6 +58,17 @@ for n in 2 8; do
     exit_case "exit/stopped_node_n$n" $n 7 stopped
     exit_case "exit/during_init_n$n" $n 7 init_exit
     exit_case "exit/bad_segment_size_n$n" $n 7 bad_segsize
+    # The client's own SIGQUIT handler runs on a remote exit request (spec
+    # 1.10), then the exit goes on with the requested code.
+    want_line="^exit_cases: the client's SIGQUIT handler ran$"
+    exit_case "exit/client_sigquit_handler_n$n" $n 7 client_sigquit
+    # An abort signal inside the exit's work ends the process with the exit's
+    # code, not the signal's (seed 003).
+    GP_EXIT_FAULT=abort exit_case "exit/abort_during_exit_n$n" $n 7 collective
+    # exit() that cannot be coordinated (the peers never poll): the atexit
+    # path aborts the job with the process's own status (seed 003).
+    want_line="rank 1 (pid [0-9]*) aborted the job with exit code 7: the exit could not be coordinated"
+    exit_case "exit/return_uncoordinated_n$n" $n 7 return_computing
     # Two nodes exit at once with 7 and 8: every node ends with the code of
     # the exit node 0 heard of first, so the job's code is one of the two.
     GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -v -n $n "$GPTEST_ITEST/exit_cases" race 7 \
