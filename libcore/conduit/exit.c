@@ -136,7 +136,9 @@ static int exit_body(void)
     double timeout = exit_timeout();
     signal(SIGQUIT, SIG_IGN);
     signal(SIGALRM, on_alarm);
-    alarm((unsigned)timeout + 2);
+    unsigned alarm_seconds = gp_config_exit_alarm(timeout); /* 0: a timeout that means never */
+    if (alarm_seconds != 0)
+        alarm(alarm_seconds);
     fflush(stdout);
     fflush(stderr);
     gpc_credit_stats_write();
