@@ -158,7 +158,9 @@ static void exit_body(void)
     for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
         signal(abort_signals[i], on_abort_signal_in_exit);
     signal(SIGALRM, on_alarm);
-    alarm((unsigned)timeout + 2);
+    unsigned alarm_seconds = gp_config_exit_alarm(timeout); /* 0: a timeout that means never */
+    if (alarm_seconds != 0)
+        alarm(alarm_seconds);
     if (strcmp(gp_cfg.gp_exit_fault, "abort") == 0)
         raise(SIGABRT); /* GP_EXIT_FAULT: the test of the handler above */
     fflush(stdout);

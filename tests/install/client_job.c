@@ -29,6 +29,10 @@ int main(int argc, char **argv)
         gasnet_exit(5);
     }
     printf("client_job: node %u of %u ok\n", (unsigned)me, (unsigned)nodes);
+    fflush(stdout);
+    /* gasnet_exit on one node ends the others: first every node has said so. */
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
     return 0;
 }
