@@ -29,3 +29,4 @@ expect_rc "$T/am_core" 0 120 env GASNET_EXITTIMEOUT=2147483646 "$GP_RUN" -n 2 "$
     check_line "$T/am_core" "am_core: 2 nodes, 1 rounds, every category"
 expect_rc "$T/zero_refused" 2 30 env GASNET_EXITTIMEOUT=0 "$GP_RUN" -n 2 "$I/am_core" 1 &&
     check_line "$T/zero_refused" "GASNET_EXITTIMEOUT='0' is not valid: expected a number greater than 0"
+end_tests

@@ -54,3 +54,4 @@ done
 expect_rc "$T/one_refused" 2 30 env GASNET_PORTAL_MSG_LIMIT=1 "$GP_RUN" -n 2 "$I/am_core" 1 &&
     check_line "$T/one_refused" \
         "GASNET_PORTAL_MSG_LIMIT='1' is not valid: expected an integer from 2 to 65535"
+end_tests
