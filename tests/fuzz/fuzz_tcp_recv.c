@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(conn, 0, sizeof *conn);
     conn->rank = 0;
     snprintf(conn->addr_text, sizeof conn->addr_text, "fuzz");
-    if (tcp_conn_alloc_queues(conn) != PTL_OK)
+    if (tcp_conn_alloc_queues(conn, NULL) != PTL_OK)
         abort();
     conn->fd = fds[0];
     conn->status = TCP_CONN_UP;
