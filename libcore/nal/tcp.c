@@ -301,8 +301,12 @@ static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
 
 void tcp_state_report(struct tcp_state *st)
 {
+    /* The exit may come from a signal while this thread holds the lock: then no report. */
+    if (gp_mutex_trylock(&st->lock) != 0)
+        return;
     gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
              st->budget.peak, st->budget.cap);
+    gp_mutex_unlock(&st->lock);
 }
 
 static void tcp_report(struct ptl_ni *ni)

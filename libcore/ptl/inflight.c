@@ -93,7 +93,7 @@ struct ptl_inflight_rec *ptl_inflight_find(const struct ptl_inflight *table, uin
     }
     struct ptl_inflight_rec *rec = ptl_inflight_at(table, index);
     if (rec->kind == PTL_INFLIGHT_FREE || rec->gen != ID_GEN(id)) {
-        *why = "it is stale (that operation has finished)";
+        *why = "it is stale: no operation in flight has that index and generation";
         return NULL;
     }
     if (kind != PTL_INFLIGHT_FREE && rec->kind != kind) {
