@@ -93,7 +93,7 @@ void ibv_state_free(struct ibv_state *st)
     free(st);
 }
 
-static int alloc_peers(struct ibv_state *st)
+int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
     st->peers = calloc((size_t)size, sizeof *st->peers);
@@ -165,7 +165,7 @@ static int start_firehose(struct ibv_state *st)
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
 {
     st->wanted = wanted;
-    int rc = alloc_peers(st);
+    int rc = ibv_state_alloc_peers(st);
     if (rc == PTL_OK && st->nports)
         rc = ibv_rcv_prepare(st);
     if (rc == PTL_OK && st->nports)

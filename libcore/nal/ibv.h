@@ -303,6 +303,9 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
 /* A state with no device, for a rank that only takes part in the collective set-up. */
 struct ibv_state *ibv_state_participant(struct ptl_ni *ni);
 void ibv_state_free(struct ibv_state *st);
+/* The per-peer tables, pools and buffer bookkeeping sized from the state's depths (also the
+ * message fuzzer's way to a state with no device). */
+int ibv_state_alloc_peers(struct ibv_state *st);
 /* Collective: registers the region, creates and connects the QPs of the wanted peers. */
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted);
 void ibv_state_progress(struct ibv_state *st);

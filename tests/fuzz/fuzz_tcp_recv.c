@@ -12,7 +12,7 @@
  * behaviour, and bytes matched into the segment only within it.  The
  * connection either stays up or is failed with a message; both are fine.
  *
- *   make fuzz && build-fuzz/fuzz_tcp_recv -max_total_time=60 tests/fuzz/corpus
+ *   make fuzz && build-fuzz/fuzz_tcp_recv -max_total_time=60 tests/fuzz/corpus/fuzz_tcp_recv
  */
 #include <signal.h>
 #include <stdint.h>
