@@ -243,6 +243,8 @@ void ibv_state_report(struct ibv_state *st)
         firehose_report(st->hca[h].firehose);
     gp_debug("ibv", "%llu operations by RDMA into windows, %llu messages sent",
              (unsigned long long)st->window_ops, (unsigned long long)st->messages_sent);
+    gp_debug("ibv", "at most %u operations in flight at once (GASNET_NETWORKDEPTH_TOTAL=%u, "
+             "send CQ depth %u)", st->budget.peak, st->budget.cap, st->send_cq_depth);
     gp_mutex_unlock(&st->lock);
 }
 
