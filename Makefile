@@ -202,8 +202,9 @@ clang:
 	$(MAKE) CC=clang BUILD=build-clang seq par
 
 # fuzz: libFuzzer targets (clang), built with ASan+UBSan; make check runs
-# each for FUZZ_SECONDS (tests/integration/fuzz.sh); longer runs by hand:
-#   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus
+# each for FUZZ_SECONDS (tests/integration/fuzz.sh) from its own seed corpus,
+# tests/fuzz/corpus/NAME/; longer runs by hand:
+#   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus/fuzz_tcp_recv
 FUZZ_SECONDS ?= 20
 FUZZ_DIR := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -pthread -DGASNET_SEQ=1 -DGP_PAR=0 \
@@ -216,7 +217,11 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
-.SECONDARY: $(FUZZ_LIBOBJ)
+# fuzz_boot_wire includes gp-run's agent.c (its decoders are static) and links the rest of gp-run.
+FUZZ_RUNOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out cmd/gp-run/main.c cmd/gp-run/agent.c,$(RUN_SRC)))
+$(FUZZ_DIR)/fuzz_boot_wire: $(FUZZ_RUNOBJ)
+$(FUZZ_DIR)/fuzz_boot_wire: LIBS += $(POPT_LIBS)
+.SECONDARY: $(FUZZ_LIBOBJ) $(FUZZ_RUNOBJ)
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
 

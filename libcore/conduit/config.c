@@ -318,8 +318,10 @@ static const struct gp_cfg_row rows[] = {
              "(trimmed to the HCA's max_qp_wr)" },
     { .name = "GASNET_NETWORKDEPTH_TOTAL", .type = GP_CFG_INT, .default_text = "0", .min = 0,
       .max = INT32_TOP, .transport = "ibv", .offset = FIELD(networkdepth_total),
-      .doc = "operations in flight from a node in all; the send completion queue holds "
-             "min(this, GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows" },
+      .doc = "operations in flight from a node over all its peers, on ibv and tcp (a sender "
+             "over it waits); the ibv send completion queue holds min(this, "
+             "GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows (on tcp: "
+             "no cap)" },
     { .name = "GASNET_AM_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 1,
       .max = 65536, .transport = "ibv", .offset = FIELD(am_credits_pp),
       .doc = "AM requests in flight from a node to each peer, and receive buffers preposted "
