@@ -41,3 +41,4 @@ for n in 2 4; do
 done
 # A cap of 1: one operation at a time over the whole node, and still no deadlock.
 depth_job "$T/total_1_n4" 4 1 "max<=1"
+end_tests
