@@ -290,6 +290,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
+    gpc_rcv_poll_setup(); /* handlers may run on a receive thread from here on */
 
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "

@@ -406,8 +406,8 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
       .offset = FIELD(rcv_thread),
       .doc = "1: a thread waits on the network (tcp sockets; ibv completion events) and serves "
-             "peers (puts, gets, AM deposits; handlers run at the next poll) while the "
-             "application computes; tcp and ibv, PAR builds only (seed 003)" },
+             "peers (puts, gets, AM requests and replies, whose handlers run on that thread) "
+             "while the application computes; tcp and ibv, PAR builds only (seed 003)" },
     { .name = "GP_TCP_ADDR", .type = GP_CFG_STRING, .default_text = NULL, .transport = "tcp",
       .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
       .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "

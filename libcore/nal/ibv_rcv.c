@@ -7,9 +7,11 @@
  * serves their gets and deposits their AMs.  (Operations on a window need
  * no thread at all: the HCA serves them.)
  *
- * As on tcp, the thread stops at the transport: AM handlers run when the
- * application next polls, and a failure it sees is raised there too.
- * PAR builds only; SEQ refuses the variable with a warning.
+ * As on tcp, after each pass it hands itself to the layer above outside
+ * the transport's lock (ptl_ni_rcv_poll), which runs the AM handlers of
+ * what arrived on this thread.  A failure it sees is raised at the
+ * application's next progress call.  PAR builds only; SEQ refuses the
+ * variable with a warning.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -97,6 +99,7 @@ static void *rcv_main(void *arg)
                 ;
         }
         gp_mutex_unlock(&st->lock);
+        ptl_ni_rcv_poll(st->ni); /* the layer above takes what the pass queued */
     }
     return NULL;
 }

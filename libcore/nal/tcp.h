@@ -18,7 +18,9 @@
  * with trylock (another thread already moving data is as good); a put or
  * get takes it to queue its frame and drops it while it sleeps in poll().
  * Events go to lock-free rings, and nothing here calls back into the
- * conduit, so holding it while posting events is safe.
+ * conduit, so holding it while posting events is safe.  (The receive
+ * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
+ * dropping it.)
  */
 #ifndef GP_NAL_TCP_H
 #define GP_NAL_TCP_H
