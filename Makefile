@@ -15,7 +15,8 @@
 #   make check      install missing Debian packages, build every variant, run every test
 #   make check-ibv  the ibv suite on Soft-RoCE in a qemu VM (tests/ibv; a few minutes)
 #   make bench-ibv  gp over ibv beside perftest in that VM (bench/ibv-compare)
-#   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change)
+#   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change), and the
+#                   receive-thread tests 50 times in the pasan build (SOAK_RCV_ROUNDS=N)
 #   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       cppcheck over the sources
@@ -192,18 +193,23 @@ bench-ibv: deps
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq
 
-# soak: the exit cases 20 times over (SEQ and SEQ+sanitizers); too long for check.
+# soak: the exit cases 20 times over (SEQ and SEQ+sanitizers), then the receive
+# thread running AM handlers beside the application 50 times over (PAR+sanitizers,
+# tests/integration/rcv_thread.sh); too long for check.  Both run; either failing fails.
 SOAK_ROUNDS ?= 20
+SOAK_RCV_ROUNDS ?= 50
 soak: deps
-	$(MAKE) -j2 seq asan
-	@sh tests/soak.sh $(BUILD) $(SOAK_ROUNDS) seq asan
+	$(MAKE) -j2 seq asan pasan
+	@sh tests/soak.sh $(BUILD) $(SOAK_ROUNDS) exit.sh seq asan; exit_rc=$$?; \
+	sh tests/soak.sh $(BUILD) $(SOAK_RCV_ROUNDS) rcv_thread.sh pasan && [ $$exit_rc -eq 0 ]
 
 clang:
 	$(MAKE) CC=clang BUILD=build-clang seq par
 
 # fuzz: libFuzzer targets (clang), built with ASan+UBSan; make check runs
-# each for FUZZ_SECONDS (tests/integration/fuzz.sh); longer runs by hand:
-#   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus
+# each for FUZZ_SECONDS (tests/integration/fuzz.sh) from its own seed corpus,
+# tests/fuzz/corpus/NAME/; longer runs by hand:
+#   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus/fuzz_tcp_recv
 FUZZ_SECONDS ?= 20
 FUZZ_DIR := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -pthread -DGASNET_SEQ=1 -DGP_PAR=0 \
@@ -216,7 +222,11 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 $(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
-.SECONDARY: $(FUZZ_LIBOBJ)
+# fuzz_boot_wire includes gp-run's agent.c (its decoders are static) and links the rest of gp-run.
+FUZZ_RUNOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out cmd/gp-run/main.c cmd/gp-run/agent.c,$(RUN_SRC)))
+$(FUZZ_DIR)/fuzz_boot_wire: $(FUZZ_RUNOBJ)
+$(FUZZ_DIR)/fuzz_boot_wire: LIBS += $(POPT_LIBS)
+.SECONDARY: $(FUZZ_LIBOBJ) $(FUZZ_RUNOBJ)
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
 

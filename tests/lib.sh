@@ -29,5 +29,38 @@ expect_rc() {
     return 0
 }
 
-# shm_leftovers JOBID_PATTERN: lists /dev/shm objects of gp jobs.
-shm_objects() { ls /dev/shm 2>/dev/null | grep '^gp-' ; }
+# What one job made, from the log of "gp-run -v": other jobs of gp (other
+# builds, other users) may run beside the tests, so a test looks only at its
+# own job's /dev/shm objects and its own pids, never at the whole machine.
+#   job_id LOG            the job id gp-run -v printed ("gp-run: job ID: ...")
+#   job_pids LOG          the pids of its ranks ("rank R started as pid P")
+#   job_shm JOBID         the job's /dev/shm objects still there (gp-JOBID-*)
+#   job_alive LOG PROG    within 5 s, the job's pids still alive running PROG
+#                         (a pid the kernel gave to someone else is not ours)
+#   pids_alive PROG PID.. the same for pids found another way
+job_id() { sed -n 's/^gp-run: job \([0-9a-f]\{16\}\): .*/\1/p' "$1" | head -1; }
+job_pids() { sed -n 's/^gp-run: rank [0-9]* started as pid \([0-9]*\)$/\1/p' "$1"; }
+job_shm() { [ -n "$1" ] && ls /dev/shm 2>/dev/null | grep "^gp-$1-" ; }
+pids_alive() { # PROG PID...: within 5 s, those of the PIDs still alive running PROG
+    alive_prog=$1; shift
+    alive_tries=0
+    while :; do
+        alive=""
+        for alive_pid in "$@"; do
+            alive_state=$(sed 's/.*) //' "/proc/$alive_pid/stat" 2>/dev/null | cut -d' ' -f1)
+            if [ -n "$alive_state" ] && [ "$alive_state" != Z ] &&
+               tr '\0' ' ' <"/proc/$alive_pid/cmdline" 2>/dev/null | grep -q "$alive_prog"; then
+                alive="$alive $alive_pid"
+            fi
+        done
+        if [ -z "$alive" ] || [ $alive_tries -ge 50 ]; then echo $alive; return; fi
+        sleep 0.1; alive_tries=$((alive_tries + 1))
+    done
+}
+# shellcheck disable=SC2046
+job_alive() { pids_alive "$2" $(job_pids "$1"); }
+
+# end_tests: the script reached its end (or chose to run nothing more for
+# this variant): tests/run.sh takes a script that never says so for one
+# that died half way, whose remaining tests would otherwise vanish.
+end_tests() { echo "# end of tests"; exit 0; }

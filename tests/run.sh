@@ -6,30 +6,70 @@
 # are the scripts tests/integration/*.sh, which launch real processes with
 # gp-run.  Every test prints one line: "ok NAME", "FAIL NAME: why" or
 # "skip NAME: why".
+#
+# A suite cannot make its tests vanish: a unit program first prints "plan N"
+# (tests/harness/runner.c) and must report N results and exit 0 unless it
+# reported a FAIL; a script must reach its end (lib.sh's end_tests prints
+# "# end of tests") and exit 0.  Anything else is a FAIL line naming the
+# program or script, with its exit status and last words.
+# GPTEST_SCRIPTS=DIR runs the scripts of DIR instead (the runner's own test).
 build=$(cd "$1" && pwd); shift   # absolute: scripts may change directory
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-check.XXXXXX)
-trap 'rm -f "$log"' EXIT INT TERM
+one=$(mktemp /tmp/gp-check-one.XXXXXX)
+trap 'rm -f "$log" "$log.err" "$one" "$one.rc"' EXIT INT TERM
+
+# status_words RC: "exited with status N" or "was killed by signal N".
+status_words() {
+    if [ "$1" -gt 128 ]; then echo "was killed by signal $(($1 - 128))"; else echo "exited with status $1"; fi
+}
+# verdict LINE: one line of the runner's own, shown and counted.
+verdict() { echo "$1" | tee -a "$log"; }
+# run_suite LABEL CMD...: runs CMD with its results shown live and kept in
+# $one, its exit status in $rc.
+run_suite() {
+    label=$1; shift
+    rm -f "$one.rc"
+    { "$@" 2>&1; echo $? >"$one.rc"; } | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee "$one"
+    rc=$(cat "$one.rc" 2>/dev/null || echo 255)
+    cat "$one" >>"$log"
+    results=$(grep -c '^\(ok\|FAIL\|skip\) ' "$one")
+    fails=$(grep -c '^FAIL ' "$one")
+}
 
 for variant in "$@"; do
     dir="$build/$variant"
     echo "== $variant: unit tests"
     for prog in "$dir"/tests/unit/*; do
         [ -x "$prog" ] || continue
-        "$prog" 2>"$log.err" | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee -a "$log"
-        if [ -s "$log.err" ] && grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log.err"; then
-            echo "FAIL $variant:$(basename "$prog"): sanitizer report" | tee -a "$log"
+        name=$variant:unit/$(basename "$prog")
+        run_suite "$name" sh -c '"$1" 2>"$2"' sh "$prog" "$log.err"
+        planned=$(sed -n 's/^plan \([0-9]*\)$/\1/p' "$one" | head -1)
+        if [ -z "$planned" ]; then
+            verdict "FAIL $name: printed no plan line ($(status_words "$rc")): $(tail -1 "$one")"
+        elif [ "$results" -lt "$planned" ]; then
+            verdict "FAIL $name: reported $results of $planned results ($(status_words "$rc")); the rest vanished after: $(tail -1 "$one")"
+        elif [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
+            verdict "FAIL $name: $(status_words "$rc") but reported no failure"
+        fi
+        if [ -s "$log.err" ] && grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$log.err"; then
+            verdict "FAIL $name: sanitizer report"
             sed 's/^/    /' "$log.err" | head -40
         fi
     done
     echo "== $variant: integration tests"
-    for script in "$top"/tests/integration/*.sh; do
+    for script in "${GPTEST_SCRIPTS:-$top/tests/integration}"/*.sh; do
         [ -f "$script" ] || continue
-        GPTEST_VARIANT=$variant GPTEST_BIN="$dir/bin" GPTEST_ITEST="$dir/tests/integration" \
-            sh "$script" 2>&1 | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee -a "$log"
+        name=$variant:integration/$(basename "$script")
+        run_suite "$name" env GPTEST_VARIANT="$variant" GPTEST_BIN="$dir/bin" \
+            GPTEST_ITEST="$dir/tests/integration" sh "$script"
+        if ! grep -q '^# end of tests$' "$one"; then
+            verdict "FAIL $name: ended before its end ($(status_words "$rc")): $(grep -v '^    ' "$one" | tail -1)"
+        elif [ "$rc" -ne 0 ]; then
+            verdict "FAIL $name: $(status_words "$rc") after its end"
+        fi
     done
 done
-rm -f "$log.err"
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^FAIL ' "$log")
 skipped=$(grep -c '^skip ' "$log")

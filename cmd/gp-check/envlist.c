@@ -6,6 +6,9 @@
  *   environment  set in the environment
  *   derived      computed from the job size or from other variables
  *
+ * followed by ", no effect (yet)" for a row gp accepts but does not act on
+ * (setting it draws a warning), and ", older name of X" for an older name.
+ *
  * Outside a job there is no job size, so the credit variables and the
  * exit timeout show their rule; with -n N gp-check derives them as
  * gasnet_attach and gp-run would for a job of N processes (the credit
@@ -75,9 +78,13 @@ int check_env_list(const struct check_opts *opts)
     }
     printf("%-*s  %-*s  %s\n", name_width, "VARIABLE", value_width, "VALUE", "SOURCE");
     for (size_t i = 0; i < count; i++) {
-        gp_config_format_value(&rows[i], value, sizeof value);
-        printf("%-*s  %-*s  %s\n", name_width, rows[i].name, value_width, value,
-               source_of(&rows[i]));
+        const struct gp_cfg_row *row = &rows[i];
+        gp_config_format_value(row, value, sizeof value);
+        printf("%-*s  %-*s  %s%s%s%s\n", name_width, row->name, value_width, value,
+               source_of(row),
+               !(row->flags & GP_CFG_F_NO_EFFECT) ? ""
+               : (row->flags & GP_CFG_F_NOT_YET) ? ", no effect yet" : ", no effect",
+               row->newer != NULL ? ", older name of " : "", row->newer ? row->newer : "");
     }
     if (opts->nprocs == 0)
         printf("(values that depend on the job size show their rule; -n N derives them for "

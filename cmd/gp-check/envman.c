@@ -12,6 +12,7 @@
 #include "conduit/config.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,9 +31,9 @@ static const struct {
       "you set that is trimmed draws a warning." },
     { "launcher", "Launcher",
       "The GP_BOOT_ADDR, GP_RANK, GP_SIZE, GP_JOBID and GP_BOOT_KEY_FD variables are set "
-      "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER and "
-      "GASNET_SSH_* variables are those of GASNet's spawner; gp-check(1) uses the host "
-      "lists to check ssh access." },
+      "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER, "
+      "GASNET_SSH_* and MPIRUN_CMD variables are those of GASNet's spawner; gp-check(1) uses "
+      "the host lists to check ssh access." },
 };
 
 /* Text in a roman line: backslashes escaped, a leading dot or quote defused. */
@@ -98,7 +99,10 @@ static void form_text(const struct gp_cfg_row *row, char *buf, size_t len)
                             ? " (a bare number means megabytes)" : "");
         break;
     case GP_CFG_DOUBLE:
-        if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
+        if (isinf(row->max))
+            snprintf(buf, len, "Number %s %s", (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
+                                                   ? "greater than" : "of at least", low);
+        else if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
             snprintf(buf, len, "Number greater than %s, at most %s", low, high);
         else
             snprintf(buf, len, "Number from %s to %s", low, high);
@@ -132,9 +136,24 @@ static void default_text(const struct gp_cfg_row *row, char *buf, size_t len)
         snprintf(buf, len, "unset by default");
 }
 
+/* An older name: its newer row says the rest. */
+static void put_older_name(FILE *out, const struct gp_cfg_row *row)
+{
+    fprintf(out, ".TP\n.B %s\nOlder name of\n.BR %s :\nread, with a note, when that is "
+            "unset; both set to different values is an error.\n.br\n", row->name, row->newer);
+    char first[2] = { (char)toupper((unsigned char)row->doc[0]), '\0' };
+    put_text(out, first);
+    put_text(out, row->doc + 1);
+    fputs(row->doc[strlen(row->doc) - 1] == '.' ? "\n" : ".\n", out);
+}
+
 static void put_row(FILE *out, const struct gp_cfg_row *row)
 {
     char form[256], dflt[256];
+    if (row->newer != NULL) {
+        put_older_name(out, row);
+        return;
+    }
     form_text(row, form, sizeof form);
     default_text(row, dflt, sizeof dflt);
     fprintf(out, ".TP\n.B %s\n", row->name);
@@ -147,7 +166,8 @@ static void put_row(FILE *out, const struct gp_cfg_row *row)
     put_text(out, row->doc + 1);
     fputs(row->doc[strlen(row->doc) - 1] == '.' ? "\n" : ".\n", out);
     if (row->flags & GP_CFG_F_NO_EFFECT)
-        fputs("It has no effect in gp; setting it draws a warning.\n", out);
+        fprintf(out, "It has no effect%s in gp; setting it draws a warning.\n",
+                (row->flags & GP_CFG_F_NOT_YET) ? " yet" : "");
 }
 
 static void put_header(FILE *out)
@@ -166,7 +186,7 @@ static void put_header(FILE *out)
           "variable, the value and what is accepted, for example\n"
           ".PP\n.RS\n"
           "gp: FATAL ERROR on node 0/4: GASNET_PORTAL_MSG_LIMIT='abc' is not valid:\n"
-          "expected an integer from 1 to 65535\n"
+          "expected an integer from 2 to 65535\n"
           ".RE\n.PP\n"
           "Nothing is clamped.\n"
           "A GASNET_* or GP_* variable that is not in the table draws a warning that names\n"

@@ -258,6 +258,8 @@ static int spawn_one(struct run_job *job, const struct run_opts *opts, const cha
     close(key_fd);
     if (pid < 0)
         return -1;
+    /* -v names every pid as it starts: a test checks that exactly these end. */
+    run_note("rank %d started as pid %d", rank, (int)pid);
     job->procs[rank].pid = pid;
     job->procs[rank].running = 1;
     job->running++;

@@ -73,8 +73,8 @@ int gp_boot_init(void)
     gp_boot.initialized = 1;
     gp_log_set_identity(gp_boot.rank, gp_boot.size);
     gp_set_fatal_hook(boot_fatal_hook);
-    gp_debug("boot", "job %s: rank %d of %d%s", gp_boot.jobid, gp_boot.rank, gp_boot.size,
-             gp_boot.singleton ? " (singleton: no launcher)"
+    gp_debug("boot", "job %s: rank %d of %d, pid %d%s", gp_boot.jobid, gp_boot.rank,
+             gp_boot.size, (int)getpid(), gp_boot.singleton ? " (singleton: no launcher)"
              : gp_boot.pmix ? " (PMIx)" : "");
     return GASNET_OK;
 }

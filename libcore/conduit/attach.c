@@ -206,6 +206,10 @@ static int setup_flow_control(void)
     gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
     gpc.send_tickets_limit = gp_cfg.portal_msg_limit;
     gpc.tmpmd_tickets_limit = gp_cfg.portal_num_tmpmd;
+    /* One pool above every transport: seed 000 puts the message limit in the conduit. */
+    gp_debug("attach", "send tickets: %lld (GASNET_PORTAL_MSG_LIMIT), TMPMD tickets: %lld "
+             "(GASNET_PORTAL_NUM_TMPMD)", (long long)gpc.send_tickets_limit,
+             (long long)gpc.tmpmd_tickets_limit);
     gpc.packed_long = gp_cfg.portal_packed_long;
     /* seed 003's knob, on every transport: a Long packs only up to it (and to what a chunk holds) */
     gpc.packed_long_limit = (uint64_t)gp_cfg.packedlong_limit;
@@ -286,6 +290,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
+    gpc_rcv_poll_setup(); /* handlers may run on a receive thread from here on */
 
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "

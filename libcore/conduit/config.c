@@ -71,15 +71,23 @@ struct gp_config gp_cfg;
 #define TIB (1024.0 * GIB)
 #define INT32_TOP 2147483647.0
 
+/* A row gp accepts but does not act on yet: a warning when set (warn_no_effect). */
+#define NO_EFFECT_YET (GP_CFG_F_NO_EFFECT | GP_CFG_F_NOT_YET)
+
 /* The chunk size fixes every bounce limit's ceiling; see the file comment. */
 #define CHUNK_BYTES 1024.0
 
 static const struct gp_cfg_row rows[] = {
     /* ---- seed 000: GASNET_PORTAL_* ---- */
     { .name = "GASNET_PORTAL_MSG_LIMIT", .type = GP_CFG_INT, .default_text = "250",
-      .min = 1, .max = 65535, .transport = "all", .offset = FIELD(portal_msg_limit),
-      .doc = "initiated messages in flight per node (250 kept from SeaStar's 256 DMA slots); "
-             "mapped onto each transport's send limit" },
+      .min = 2, .max = 65535, .transport = "all", .offset = FIELD(portal_msg_limit),
+      .doc = "the conduit's send tickets: messages a node has initiated and not yet seen "
+             "complete (an AM request or reply, a Long's payload, a put, a get; a non-packed "
+             "Long takes 2), on every transport alike; 250 is kept from SeaStar's 256 DMA "
+             "slots.  Below it each transport has its own bound: tcp 128 operations awaiting "
+             "an answer and 64 queued requests per peer, ibv GASNET_NETWORKDEPTH_PP and "
+             "_TOTAL, shm none; puts and gets that are plain copies (GP_DIRECT_RMA) take no "
+             "ticket.  At least 2: a request handler's reply holds 2" },
     { .name = "GASNET_PORTAL_NUM_TMPMD", .type = GP_CFG_INT, .default_text = "1024",
       .min = 1, .max = 1048576, .transport = "all", .offset = FIELD(portal_num_tmpmd),
       .doc = "temporary memory descriptors available at once, for out-of-segment Long "
@@ -176,20 +184,22 @@ static const struct gp_cfg_row rows[] = {
       .offset = FIELD(physmem_pinnable_ratio),
       .doc = "fraction of physical memory the segment may use (for ibv also bounded by ulimit -l)" },
     { .name = "GASNET_EXITTIMEOUT", .type = GP_CFG_DOUBLE, .default_text = NULL,
-      .min = 0, .max = 86400, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
+      .min = 0, .max = INFINITY, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
       .offset = FIELD(exittimeout), .unset_value = 0,
       .unset_means = "min(GASNET_EXITTIMEOUT_MAX, GASNET_EXITTIMEOUT_MIN + "
                      "GASNET_EXITTIMEOUT_FACTOR * nodes)",
-      .doc = "seconds the graceful exit waits for the other nodes before forcing the end" },
+      .doc = "seconds the graceful exit waits for the other nodes before forcing the end; "
+             "no upper bound, as in GASNet: from 2147483646 (OpenSHMEM's \"never\") on, no "
+             "alarm backs the wait" },
     { .name = "GASNET_EXITTIMEOUT_MAX", .type = GP_CFG_DOUBLE, .default_text = "360",
-      .min = 0, .max = 86400, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
+      .min = 0, .max = INFINITY, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
       .offset = FIELD(exittimeout_max),
       .doc = "upper bound, in seconds, of the derived GASNET_EXITTIMEOUT" },
     { .name = "GASNET_EXITTIMEOUT_MIN", .type = GP_CFG_DOUBLE, .default_text = "2",
-      .min = 0, .max = 86400, .transport = "all", .offset = FIELD(exittimeout_min),
+      .min = 0, .max = INFINITY, .transport = "all", .offset = FIELD(exittimeout_min),
       .doc = "seconds of the derived GASNET_EXITTIMEOUT before the per-node part" },
     { .name = "GASNET_EXITTIMEOUT_FACTOR", .type = GP_CFG_DOUBLE, .default_text = "0.25",
-      .min = 0, .max = 86400, .transport = "all", .offset = FIELD(exittimeout_factor),
+      .min = 0, .max = INFINITY, .transport = "all", .offset = FIELD(exittimeout_factor),
       .doc = "seconds per node added to GASNET_EXITTIMEOUT_MIN in the derived timeout" },
     { .name = "GASNET_BACKTRACE", .type = GP_CFG_BOOL, .default_text = "0",
       .transport = "all", .offset = FIELD(backtrace),
@@ -201,11 +211,13 @@ static const struct gp_cfg_row rows[] = {
       .transport = "all", .offset = FIELD(freeze_on_error),
       .doc = "on a fatal error or signal, stop until a debugger attaches" },
     { .name = "GASNET_TRACEFILE", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "all", .offset = FIELD(tracefile),
-      .doc = "file for the trace output; '%' is replaced by the node number, '-' is stderr" },
+      .transport = "all", .offset = FIELD(tracefile), .flags = NO_EFFECT_YET,
+      .doc = "GASNet's file for trace output ('%' the node number, '-' stderr); gp has no "
+             "tracing of GASNet's kind yet (GP_LOG_LEVEL=trace logs to stderr)" },
     { .name = "GASNET_STATSFILE", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "all", .offset = FIELD(statsfile),
-      .doc = "file for the statistics output; '%' is replaced by the node number, '-' is stderr" },
+      .transport = "all", .offset = FIELD(statsfile), .flags = NO_EFFECT_YET,
+      .doc = "GASNet's file for statistics output ('%' the node number, '-' stderr); gp "
+             "writes no such file yet (gp-top(1) shows a running job's counters)" },
 
     /* ---- firehose (seed 000), used by ibv ---- */
     { .name = "GASNET_USE_FIREHOSE", .type = GP_CFG_BOOL, .default_text = "1",
@@ -237,20 +249,21 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_FIREHOSE_R", .type = GP_CFG_INT, .default_text = NULL,
       .min = 0, .max = 1048576, .transport = "ibv", .offset = FIELD(firehose_r),
       .unset_value = 0, .unset_means = "GASNET_FIREHOSE_M / GASNET_FIREHOSE_MAXREGION_SIZE",
-      .doc = "pinned regions of the main pool (truncated to GASNET_FIREHOSE_M / "
-             "MAXREGION_SIZE)" },
+      .flags = NO_EFFECT_YET,
+      .doc = "pinned regions of the main (remote) pool, truncated to GASNET_FIREHOSE_M / "
+             "MAXREGION_SIZE; gp keeps no main pool of regions yet (segments are pinned "
+             "whole at attach)" },
 
     /* ---- ibv (seed 003); trims against the device are in nal/ibv_limits.c ---- */
     { .name = "GASNET_IBV_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "ibv", .offset = FIELD(ibv_ports), .fallback = "GASNET_VAPI_PORTS",
+      .transport = "ibv", .offset = FIELD(ibv_ports),
       .unset_means = "no filter: one active port on every HCA",
       .doc = "HCAs and ports that may be used, HCA[:PORT[,PORT...]][+HCA...] such as "
              "mlx5_0+mlx5_1:2; a filter (order and duplicates don't matter; an HCA without "
              "ports allows its first active one)" },
-    { .name = "GASNET_VAPI_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "ibv", .offset = GP_CFG_NO_FIELD,
-      .doc = "older name of GASNET_IBV_PORTS, read when that is unset; both set to different "
-             "values is an error" },
+    { .name = "GASNET_VAPI_PORTS", .type = GP_CFG_STRING, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_IBV_PORTS",
+      .doc = "seed 003's name (vapi-conduit)" },
     { .name = "GASNET_HCA_ID", .type = GP_CFG_STRING, .default_text = NULL, .transport = "ibv",
       .offset = GP_CFG_NO_FIELD, .flags = GP_CFG_F_NO_EFFECT,
       .doc = "unsupported since GASNet's older releases (seed 003); choose HCAs and ports "
@@ -293,14 +306,22 @@ static const struct gp_cfg_row rows[] = {
       .min = 0, .max = GIB, .transport = "ibv", .offset = FIELD(nonbulkput_bounce_limit),
       .doc = "largest non-bulk put (or AM Long payload) copied through bounce buffers; larger "
              "ones block until the HCA reports completion; 0 disables bounce buffers" },
+    { .name = "GASNET_PUTINMOVE_LIMIT", .type = GP_CFG_SIZE, .default_text = "3K", .min = 0,
+      .max = 3 * KIB, .transport = "ibv", .offset = GP_CFG_NO_FIELD,
+      .flags = GP_CFG_F_NO_EFFECT,
+      .doc = "bytes of a PUT that misses the firehose cache carried on the AM that pins the "
+             "remote memory; seed 003: only for GASNET_SEGMENT_LARGE and EVERYTHING, and gp's "
+             "segments are FAST (pinned at attach), where it never applies" },
     { .name = "GASNET_NETWORKDEPTH_PP", .type = GP_CFG_INT, .default_text = "64", .min = 1,
       .max = 65536, .transport = "ibv", .offset = FIELD(networkdepth_pp),
       .doc = "operations in flight from a node to each peer: the depth of each send queue "
              "(trimmed to the HCA's max_qp_wr)" },
     { .name = "GASNET_NETWORKDEPTH_TOTAL", .type = GP_CFG_INT, .default_text = "0", .min = 0,
       .max = INT32_TOP, .transport = "ibv", .offset = FIELD(networkdepth_total),
-      .doc = "operations in flight from a node in all; the send completion queue holds "
-             "min(this, GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows" },
+      .doc = "operations in flight from a node over all its peers, on ibv and tcp (a sender "
+             "over it waits); the ibv send completion queue holds min(this, "
+             "GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows (on tcp: "
+             "no cap)" },
     { .name = "GASNET_AM_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 1,
       .max = 65536, .transport = "ibv", .offset = FIELD(am_credits_pp),
       .doc = "AM requests in flight from a node to each peer, and receive buffers preposted "
@@ -318,27 +339,48 @@ static const struct gp_cfg_row rows[] = {
       .max = 1048576, .transport = "ibv", .offset = FIELD(bbuf_count),
       .doc = "pre-pinned 4K bounce buffers (AM headers, Medium payloads, bounced puts), at "
              "most GASNET_NETWORKDEPTH_TOTAL; 0 means GASNET_NETWORKDEPTH_TOTAL" },
+    /* vapi-conduit's names (seed 004) for what seed 003 renamed; doc/seed-notes-config.md */
+    { .name = "GASNET_OP_OUST_PP", .type = GP_CFG_INT, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_NETWORKDEPTH_PP",
+      .doc = "seed 004's name (vapi-conduit): ops in flight to each peer, the send queue depth" },
+    { .name = "GASNET_OP_OUST_LIMIT", .type = GP_CFG_INT, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_NETWORKDEPTH_TOTAL",
+      .doc = "seed 004's name (vapi-conduit): ops in flight from a node, the send completion "
+             "queue depth" },
+    { .name = "GASNET_AM_OUST_PP", .type = GP_CFG_INT, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_AM_CREDITS_PP",
+      .doc = "seed 004's name (vapi-conduit): AM requests in flight to each peer" },
+    { .name = "GASNET_AM_OUST_LIMIT", .type = GP_CFG_INT, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_AM_CREDITS_TOTAL",
+      .doc = "seed 004's name (vapi-conduit): AM requests in flight from a node; read with "
+             "the newer rules (0 is automatic, larger values are trimmed, never an error)" },
+    { .name = "GASNET_BBUF_LIMIT", .type = GP_CFG_INT, .transport = "ibv",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_BBUF_COUNT",
+      .doc = "seed 004's name (vapi-conduit): pre-pinned bounce buffers" },
     { .name = "GASNET_PIN_MAXSZ", .type = GP_CFG_SIZE, .default_text = "0", .min = 4 * KIB,
       .max = TIB, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK, .transport = "ibv",
       .offset = FIELD(pin_maxsz),
       .doc = "largest single registration; a larger segment is pinned in several; 0 means "
              "the HCA's limit (a larger value is trimmed to it)" },
     { .name = "GASNET_AMRDMA_LIMIT", .type = GP_CFG_INT, .default_text = "4092", .min = 0,
-      .max = 4092, .transport = "ibv", .offset = FIELD(amrdma_limit),
+      .max = 4092, .transport = "ibv", .offset = FIELD(amrdma_limit), .flags = NO_EFFECT_YET,
       .doc = "largest AM sent by RDMA into a buffer reserved at the peer (4K less a 4-byte "
-             "header); 0 disables AMRDMA" },
+             "header); 0 disables AMRDMA.  gp's ibv transport has no AMRDMA yet: every AM "
+             "goes by send and receive" },
     { .name = "GASNET_AMRDMA_DEPTH", .type = GP_CFG_INT, .default_text = "16", .min = 1,
-      .max = 32, .flags = GP_CFG_F_POWER_OF_TWO, .transport = "ibv",
+      .max = 32, .flags = GP_CFG_F_POWER_OF_TWO | NO_EFFECT_YET, .transport = "ibv",
       .offset = FIELD(amrdma_depth),
-      .doc = "4K AMRDMA receive buffers per AMRDMA peer" },
+      .doc = "4K AMRDMA receive buffers per AMRDMA peer; gp has no AMRDMA yet" },
     { .name = "GASNET_AMRDMA_MAX_PEERS", .type = GP_CFG_INT, .default_text = "32", .min = 0,
       .max = 65535, .transport = "ibv", .offset = FIELD(amrdma_max_peers),
-      .doc = "peers a node receives AMs from by RDMA; 0 disables AMRDMA" },
+      .flags = NO_EFFECT_YET,
+      .doc = "peers a node receives AMs from by RDMA; 0 disables AMRDMA; gp has no AMRDMA "
+             "yet" },
     { .name = "GASNET_AMRDMA_CYCLE", .type = GP_CFG_INT, .default_text = "1024", .min = 1,
-      .max = 1073741824, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK,
+      .max = 1073741824, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK | NO_EFFECT_YET,
       .transport = "ibv", .offset = FIELD(amrdma_cycle),
       .doc = "AMs (up to GASNET_AMRDMA_LIMIT) received between choices of AMRDMA peers; 1 "
-             "takes the first senders; 0 disables AMRDMA" },
+             "takes the first senders; 0 disables AMRDMA; gp has no AMRDMA yet" },
     { .name = "GP_IBV_GID_INDEX", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
       .max = 255, .transport = "ibv", .offset = FIELD(ibv_gid_index),
       .doc = "GID table index for RoCE and other Ethernet ports; -1 chooses one automatically" },
@@ -346,6 +388,15 @@ static const struct gp_cfg_row rows[] = {
       .max = 1000000000, .transport = "ibv", .offset = FIELD(ibv_fault_rkey),
       .doc = "for tests: the Nth RDMA operation into a peer's window uses a wrong remote key, "
              "so its completion fails and the job takes the graceful exit (0: never)" },
+    { .name = "GP_EXIT_FAULT", .type = GP_CFG_STRING, .default_text = "none",
+      .choices = "none|abort", .transport = "all", .offset = FIELD(gp_exit_fault),
+      .doc = "for tests: abort raises SIGABRT inside the exit's work, which must still end the "
+             "process with the exit's code (seed 003)" },
+    { .name = "GP_SLOW_WAIT_MS", .type = GP_CFG_INT, .default_text = "10000", .min = 1,
+      .max = 86400000, .transport = "all", .offset = GP_CFG_NO_FIELD,
+      .doc = "milliseconds a wait for credits, send tickets, chunks or operation records lasts "
+             "before it prints one line naming the resource and the peer (it then keeps "
+             "waiting); util/slowwait.c reads it, tests shorten it" },
 
     /* ---- gp's own ---- */
     { .name = "GP_LOG_LEVEL", .type = GP_CFG_STRING, .default_text = "warn",
@@ -360,8 +411,8 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
       .offset = FIELD(rcv_thread),
       .doc = "1: a thread waits on the network (tcp sockets; ibv completion events) and serves "
-             "peers (puts, gets, AM deposits; handlers run at the next poll) while the "
-             "application computes; tcp and ibv, PAR builds only (seed 003)" },
+             "peers (puts, gets, AM requests and replies, whose handlers run on that thread) "
+             "while the application computes; tcp and ibv, PAR builds only (seed 003)" },
     { .name = "GP_TCP_ADDR", .type = GP_CFG_STRING, .default_text = NULL, .transport = "tcp",
       .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
       .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "
@@ -396,7 +447,22 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_SPAWNER", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
       .doc = "gp-run's spawner when --spawner is not given: \"local\", \"ssh\", \"pmix\" "
-             "(srun inside a Slurm allocation, else mpirun) or \"mpi\" (the same as pmix)" },
+             "(srun inside a Slurm allocation, else mpirun or MPIRUN_CMD's command) or "
+             "\"mpi\" (the same as pmix)" },
+    { .name = "GASNET_IBV_SPAWNER", .type = GP_CFG_STRING, .transport = "launcher",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_SPAWNER",
+      .doc = "seed 003's name for ibv-conduit (its VAPI names, with IBV for VAPI)" },
+    { .name = "GASNET_VAPI_SPAWNER", .type = GP_CFG_STRING, .transport = "launcher",
+      .offset = GP_CFG_NO_FIELD, .newer = "GASNET_SPAWNER",
+      .doc = "seed 003's name (vapi-conduit)" },
+    { .name = "MPIRUN_CMD", .type = GP_CFG_STRING, .transport = "launcher",
+      .offset = GP_CFG_NO_FIELD,
+      .unset_means = "gp-run's own mpirun command line",
+      .doc = "the mpirun command line of --spawner=pmix outside Slurm, as a template of "
+             "words split at white space: %N the number of processes, %P the program, %A "
+             "its arguments, %C the same as \"%P %A\", %% a percent sign; it must hold %P "
+             "or %C.  %A and %C stand as words of their own.  GASNet's name (seed 003), kept "
+             "without the GASNET_ prefix" },
     { .name = "GASNET_SSH_NODEFILE", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
       .doc = "file of hosts, one per line, blank and '#' lines ignored; wins over "
@@ -415,8 +481,9 @@ static const struct gp_cfg_row rows[] = {
       .doc = "working directory on the compute nodes (default: the current directory)" },
     { .name = "GASNET_SSH_OUT_DEGREE", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
+      .flags = NO_EFFECT_YET,
       .doc = "fan-out of GASNet's tree of remote shells; gp-run fans out flat to up to 256 "
-             "hosts (gp-run(1)), so it has no effect" },
+             "hosts (gp-run(1)) and has no tree yet" },
     { .name = "GP_RUN_AGENT", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD, .unset_means = "gp-run's own path",
       .doc = "path of gp-run on the hosts of an ssh job, run there as its agent" },
@@ -696,7 +763,10 @@ static void describe_accepted(const struct gp_cfg_row *row, char *buf, size_t le
                                                         : "");
         break;
     case GP_CFG_DOUBLE:
-        if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
+        if (isinf(row->max))
+            snprintf(buf, len, "a number %s %s", (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
+                                                     ? "greater than" : "of at least", low);
+        else if (row->flags & GP_CFG_F_MIN_EXCLUSIVE)
             snprintf(buf, len, "a number greater than %s and at most %s", low, high);
         else
             snprintf(buf, len, "a number from %s to %s", low, high);
@@ -858,15 +928,6 @@ static const char *fallback_problem(const struct gp_cfg_row *row)
     const struct gp_cfg_row *target = gp_config_find(row->fallback);
     if (target == NULL)
         return "its fallback is not in the table";
-    if (row->type == GP_CFG_STRING) {
-        /* An older name: read from the environment, never stored itself. */
-        if (target->type != GP_CFG_STRING || target->offset != GP_CFG_NO_FIELD ||
-            target->fallback != NULL || target->choices != NULL || row->choices != NULL)
-            return "a string row's fallback must be an unstored free-text row (its older name)";
-        if (row->default_text != NULL || row->offset == GP_CFG_NO_FIELD)
-            return "a row with a fallback must be stored and have no default";
-        return NULL;
-    }
     if (target->type != row->type || target->type == GP_CFG_STRING)
         return "its fallback is not a numeric row of the same type";
     if (target->fallback != NULL || target->offset == GP_CFG_NO_FIELD)
@@ -876,9 +937,27 @@ static const char *fallback_problem(const struct gp_cfg_row *row)
     return NULL;
 }
 
+/* An older name is only a name: everything else is its newer row's. */
+static const char *older_name_problem(const struct gp_cfg_row *row)
+{
+    const struct gp_cfg_row *newer = gp_config_find(row->newer);
+    if (newer == NULL)
+        return "the row it is an older name of is not in the table";
+    if (newer->newer != NULL)
+        return "it is an older name of an older name";
+    if (row->type != newer->type || strcmp(row->transport, newer->transport) != 0)
+        return "an older name must have its newer row's type and transport";
+    if (row->offset != GP_CFG_NO_FIELD || row->default_text != NULL || row->fallback != NULL ||
+        row->choices != NULL || row->flags != 0)
+        return "an older name must be unstored, without default, fallback, choices or flags";
+    return NULL;
+}
+
 static const char *row_problem(const struct gp_cfg_row *row, size_t index)
 {
-    if (row->name == NULL || !has_known_prefix(row->name, strlen(row->name)))
+    /* Launcher rows may keep another program's name (MPIRUN_CMD is mpirun's, in GASNet). */
+    if (row->name == NULL || (!has_known_prefix(row->name, strlen(row->name)) &&
+                              (row->transport == NULL || strcmp(row->transport, "launcher") != 0)))
         return "the name must start with GASNET_ or GP_";
     for (size_t j = 0; j < index; j++)
         if (strcmp(rows[j].name, row->name) == 0)
@@ -899,6 +978,10 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
         return "a size row cannot stand for a negative value while unset";
     if (row->offset != GP_CFG_NO_FIELD && row->offset >= sizeof(struct gp_config))
         return "its offset lies outside struct gp_config";
+    if ((row->flags & GP_CFG_F_NOT_YET) && !(row->flags & GP_CFG_F_NO_EFFECT))
+        return "only a row without effect can be without effect yet";
+    if (row->newer != NULL)
+        return older_name_problem(row);
     if (row->fallback != NULL)
         return fallback_problem(row);
     return NULL;
@@ -1016,34 +1099,90 @@ static void warn_unknown_variables(void)
 /* Loading                                                             */
 /* ------------------------------------------------------------------ */
 
-static void report_bad_value(const struct gp_cfg_row *row, const char *text,
+/* name: the variable the text came from (the row's, or an older name's). */
+static void report_bad_value(const struct gp_cfg_row *row, const char *name, const char *text,
                              char *errbuf, size_t errlen)
 {
     char accepted[256];
     int shown = (int)strlen(text) > 64 ? 64 : (int)strlen(text);
     describe_accepted(row, accepted, sizeof accepted);
-    set_error(errbuf, errlen, "%s='%.*s%s' is not valid: expected %s", row->name, shown, text,
+    set_error(errbuf, errlen, "%s='%.*s%s' is not valid: expected %s", name, shown, text,
               (int)strlen(text) > shown ? "..." : "", accepted);
+}
+
+/*
+ * The text a row takes from the environment: its own name's, else that of
+ * the first older name of it that is set.  *from names the variable read.
+ */
+static const char *row_text(const struct gp_cfg_row *row, const char **from)
+{
+    const char *text = getenv(row->name);
+    *from = row->name;
+    for (size_t i = 0; text == NULL && i < ROW_COUNT; i++) {
+        if (rows[i].newer == NULL || strcmp(rows[i].newer, row->name) != 0)
+            continue;
+        text = getenv(rows[i].name);
+        if (text != NULL)
+            *from = rows[i].name;
+    }
+    return text;
+}
+
+/* The note that an older name was read, once per name. */
+static void note_older_name(const char *from, const struct gp_cfg_row *row, const char *text)
+{
+    if (strcmp(from, row->name) == 0 || !first_warning_for(from, strlen(from)))
+        return;
+    gp_warn("config", "%s=%.64s is read as %s, its newer name (see gp-env(7))", from, text,
+            row->name);
+}
+
+/* Every name of a variable that is set must say the same. */
+static int check_older_names(char *errbuf, size_t errlen)
+{
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        const char *older = rows[i].newer != NULL ? getenv(rows[i].name) : NULL, *from, *text;
+        if (older == NULL)
+            continue;
+        text = row_text(gp_config_find(rows[i].newer), &from);
+        if (strcmp(from, rows[i].name) == 0 || strcmp(text, older) == 0)
+            continue;
+        if (strcmp(from, rows[i].newer) == 0)
+            set_error(errbuf, errlen, "%s='%.64s' and %s='%.64s' disagree: expected only %s "
+                      "(%s is its older name), or both the same", from, text, rows[i].name,
+                      older, from, rows[i].name);
+        else
+            set_error(errbuf, errlen, "%s='%.64s' and %s='%.64s' disagree: both are older "
+                      "names of %s; expected one of them, or both the same", from, text,
+                      rows[i].name, older, rows[i].newer);
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
 }
 
 static int load_row(struct gp_config *cfg, size_t index, enum gp_cfg_source *source,
                     unsigned char *known, char *errbuf, size_t errlen)
 {
     const struct gp_cfg_row *row = &rows[index];
-    const char *text = getenv(row->name);
+    const char *from = row->name;
+    const char *text = row->newer != NULL ? getenv(row->name) : row_text(row, &from);
     union cfg_value value;
     *source = text != NULL ? GP_CFG_FROM_ENV : GP_CFG_FROM_DEFAULT;
     *known = 1;
+    if (row->newer != NULL)
+        return GASNET_OK;   /* read, parsed and stored as its newer row */
     if (text == NULL && row->default_text == NULL) {
         store_unset(cfg, row);
         /* Strings have NULL as a real value; numbers wait for their rule. */
         *known = row->type == GP_CFG_STRING || row->offset == GP_CFG_NO_FIELD;
         return GASNET_OK;
     }
-    if (text == NULL)
+    if (text == NULL) {
         text = row->default_text;
+        from = row->name;
+    }
     if (parse_row_value(row, text, &value) != GASNET_OK) {
-        report_bad_value(row, text, errbuf, errlen);
+        report_bad_value(row, from, text, errbuf, errlen);
         return GASNET_ERR_BAD_ARG;
     }
     if (store_value(cfg, row, &value) != GASNET_OK) {
@@ -1058,38 +1197,16 @@ static size_t index_of(const char *name)
     return (size_t)row_index(gp_config_find(name));
 }
 
-/* An unset string row takes its older name's text, if that is set. */
-static int take_older_name(struct gp_config *cfg, const struct gp_cfg_row *row,
-                           char *errbuf, size_t errlen)
-{
-    const char *older = getenv(row->fallback);
-    union cfg_value value;
-    if (older == NULL)
-        return GASNET_OK;
-    value.text.start = older;
-    value.text.len = strlen(older);
-    if (store_value(cfg, row, &value) != GASNET_OK) {
-        set_error(errbuf, errlen, "out of memory storing %s", row->name);
-        return GASNET_ERR_RESOURCE;
-    }
-    return GASNET_OK;
-}
-
 /* Rules for rows whose default is another row's value or a product of rows. */
-static int apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
-                       unsigned char *known, char *errbuf, size_t errlen)
+static void apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
+                        unsigned char *known)
 {
     size_t victim_m = index_of("GASNET_FIREHOSE_MAXVICTIM_M");
     size_t main_r = index_of("GASNET_FIREHOSE_R");
     for (size_t i = 0; i < ROW_COUNT; i++) {
         if (rows[i].fallback == NULL || source[i] != GP_CFG_FROM_DEFAULT)
             continue;
-        if (rows[i].type == GP_CFG_STRING) {
-            if (take_older_name(cfg, &rows[i], errbuf, errlen) != GASNET_OK)
-                return GASNET_ERR_RESOURCE;
-        } else {
-            copy_field(cfg, &rows[i], gp_config_find(rows[i].fallback));
-        }
+        copy_field(cfg, &rows[i], gp_config_find(rows[i].fallback));
         known[i] = 1;
     }
     if (source[victim_m] == GP_CFG_FROM_DEFAULT) {
@@ -1102,24 +1219,17 @@ static int apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
         cfg->firehose_r = (int64_t)(cfg->firehose_m / cfg->firehose_maxregion_size);
         known[main_r] = 1;
     }
-    return GASNET_OK;
 }
 
-/* GASNET_IBV_PORTS and its older name: they must agree, and parse. */
+/* GASNET_IBV_PORTS (or its older name, which check_older_names matched) must parse. */
 static int check_ibv_ports(const struct gp_config *cfg, char *errbuf, size_t errlen)
 {
-    const char *now = getenv("GASNET_IBV_PORTS"), *older = getenv("GASNET_VAPI_PORTS");
+    const char *from;
     struct ibv_port_filter *filter;
-    if (now != NULL && older != NULL && strcmp(now, older) != 0) {
-        set_error(errbuf, errlen, "GASNET_IBV_PORTS='%.64s' and GASNET_VAPI_PORTS='%.64s' "
-                  "disagree: expected only GASNET_IBV_PORTS (GASNET_VAPI_PORTS is its older "
-                  "name), or both the same", now, older);
-        return GASNET_ERR_BAD_ARG;
-    }
     if (cfg->ibv_ports == NULL)
         return GASNET_OK;
-    if (ibv_port_filter_parse(now != NULL ? "GASNET_IBV_PORTS" : "GASNET_VAPI_PORTS",
-                              cfg->ibv_ports, &filter, errbuf, errlen) != 0)
+    row_text(gp_config_find("GASNET_IBV_PORTS"), &from);
+    if (ibv_port_filter_parse(from, cfg->ibv_ports, &filter, errbuf, errlen) != 0)
         return GASNET_ERR_BAD_ARG;
     ibv_port_filter_free(filter);
     return GASNET_OK;
@@ -1160,7 +1270,20 @@ static int check_relations(const struct gp_config *cfg, char *errbuf, size_t err
     return GASNET_OK;
 }
 
-/* Rows kept for compatibility only: say once that setting them does nothing. */
+/* The notes for older names that were read, once each. */
+static void note_older_names(void)
+{
+    const char *from, *text;
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        if (rows[i].newer != NULL)
+            continue;
+        text = row_text(&rows[i], &from);
+        if (text != NULL)
+            note_older_name(from, &rows[i], text);
+    }
+}
+
+/* Rows without an effect (yet): say once that setting them does nothing. */
 static void warn_no_effect(void)
 {
     static unsigned char warned[ROW_COUNT];
@@ -1176,7 +1299,8 @@ static void warn_no_effect(void)
         if (!on)
             continue;
         warned[i] = 1;
-        gp_warn("config", "%s=%s has no effect in gp (%s)", rows[i].name, text, rows[i].doc);
+        gp_warn("config", "%s=%s has no effect %sin gp (%s)", rows[i].name, text,
+                (rows[i].flags & GP_CFG_F_NOT_YET) ? "yet " : "", rows[i].doc);
     }
 }
 
@@ -1190,12 +1314,13 @@ int gp_config_load(char *errbuf, size_t errlen)
         return rc;
     warn_unknown_variables();
     memset(&next, 0, sizeof next);
+    rc = check_older_names(errbuf, errlen);
     for (size_t i = 0; i < ROW_COUNT && rc == GASNET_OK; i++)
         rc = load_row(&next, i, &next_source[i], &next_known[i], errbuf, errlen);
-    if (rc == GASNET_OK)
-        rc = apply_rules(&next, next_source, next_known, errbuf, errlen);
-    if (rc == GASNET_OK)
+    if (rc == GASNET_OK) {
+        apply_rules(&next, next_source, next_known);
         rc = check_relations(&next, errbuf, errlen);
+    }
     if (rc != GASNET_OK) {
         free_strings(&next);
         return rc;
@@ -1204,6 +1329,7 @@ int gp_config_load(char *errbuf, size_t errlen)
     gp_cfg = next;
     memcpy(row_source, next_source, sizeof row_source);
     memcpy(row_known, next_known, sizeof row_known);
+    note_older_names();
     warn_no_effect();
     return GASNET_OK;
 }
@@ -1320,8 +1446,12 @@ void gp_config_format_value(const struct gp_cfg_row *row, char *buf, size_t len)
     if (index < 0) {
         snprintf(buf, len, "(not a row of the table)");
     } else if (row->offset == GP_CFG_NO_FIELD) {
-        raw = getenv(row->name);
-        snprintf(buf, len, "%s", raw ? raw : "(not set)");
+        const char *from;
+        raw = row->newer != NULL ? getenv(row->name) : row_text(row, &from);
+        if (raw != NULL)
+            snprintf(buf, len, "%s", raw);
+        else
+            snprintf(buf, len, "(%s)", row->unset_means ? row->unset_means : "not set");
     } else if (!row_known[index]) {
         snprintf(buf, len, "(%s)", row->unset_means ? row->unset_means : "not set");
     } else {
@@ -1368,10 +1498,28 @@ void gp_config_print(FILE *out)
 
 const char *gp_config_getenv(const char *name)
 {
-    if (gp_config_find(name) == NULL) {
+    const struct gp_cfg_row *row = gp_config_find(name);
+    const char *from, *text;
+    if (row == NULL) {
         gp_error("config", "gp_config_getenv(%s): not in the configuration table; add a row",
                  name ? name : "(null)");
         return NULL;
     }
-    return getenv(name);
+    if (row->newer != NULL)
+        return getenv(name);
+    text = row_text(row, &from);
+    if (text != NULL)
+        note_older_name(from, row, text);
+    return text;
+}
+
+/* Past this, alarm()'s seconds (and a 32-bit time_t deadline) would overflow. */
+#define ALARM_SECONDS_MAX 2147483647.0
+
+unsigned gp_config_exit_alarm(double timeout)
+{
+    double seconds = ceil(timeout) + 2;   /* a little beyond the exit's own deadline */
+    if (!(seconds < ALARM_SECONDS_MAX))
+        return 0;
+    return seconds < 1 ? 1 : (unsigned)seconds;
 }

@@ -37,6 +37,8 @@ enum gp_cfg_source {
 #define GP_CFG_F_POWER_OF_TWO   0x8u /* INT, SIZE: the value must also be a power of two */
 #define GP_CFG_F_ZERO_OK        0x10u /* INT, SIZE: 0 is accepted too, outside [min, max]
                                          (it means "off" or "automatic"; the doc says which) */
+#define GP_CFG_F_NOT_YET        0x20u /* with NO_EFFECT: a feature gp lacks so far (the warning
+                                         says "yet"), not a name GASNet itself retired */
 
 /* gp_cfg_row.offset of a row that is validated but not stored (read with gp_config_getenv). */
 #define GP_CFG_NO_FIELD ((size_t)-1)
@@ -53,11 +55,17 @@ struct gp_cfg_row {
     const char *choices;       /* STRING: the accepted words, "shm|tcp|ibv" (any case) */
     const char *unset_means;   /* no default_text: what an unset variable stands for */
     double unset_value;        /* no default_text: the value stored while unset */
-    /* Unset: take the value of this other row.  For a STRING row the other
-     * row is an older name of the same variable (unstored); setting both
-     * names to different values is an error. */
+    /* Numeric rows: unset, take the value of this other row. */
     const char *fallback;
     unsigned flags;            /* GP_CFG_F_* */
+    /*
+     * This row is an older name of that one (GASNET_VAPI_PORTS of
+     * GASNET_IBV_PORTS): unstored and without a type of its own, it is read
+     * when the newer name is unset, parsed by the newer row's rules, and
+     * draws a note naming the newer name.  Both set to different text is
+     * an error.
+     */
+    const char *newer;
 };
 
 /*
@@ -134,6 +142,7 @@ struct gp_config {
     int64_t amrdma_cycle;              /* 0: no AMRDMA; else a power of two */
     int64_t ibv_gid_index;             /* GP_IBV_GID_INDEX; -1: choose automatically */
     int64_t ibv_fault_rkey;            /* GP_IBV_FAULT_RKEY: tests only; 0: never */
+    const char *gp_exit_fault;         /* GP_EXIT_FAULT: tests only; "none" or "abort" */
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;
@@ -186,7 +195,19 @@ int gp_config_parse_int(const char *text, int64_t *out);
 int gp_config_parse_size(const char *text, uint64_t *out);
 int gp_config_parse_double(const char *text, double *out);
 
-/* The raw value of a variable in the table (or NULL); the only getenv door. */
+/*
+ * The raw value of a variable in the table (or NULL); the only getenv door.
+ * A variable that is unset answers with the value of an older name of it
+ * that is set (GASNET_IBV_SPAWNER for GASNET_SPAWNER), noting that once.
+ */
 const char *gp_config_getenv(const char *name);
+
+/*
+ * The alarm() that backs an exit timeout of the given seconds: a couple of
+ * seconds beyond it, or 0 -- no alarm -- when the timeout is too large for
+ * alarm's unsigned seconds (GASNET_EXITTIMEOUT=2147483646, OpenSHMEM's
+ * "never", and beyond).
+ */
+unsigned gp_config_exit_alarm(double timeout);
 
 #endif

@@ -309,6 +309,8 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
 int gpc_poll(void);
 /* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
 void gpc_wait_turn(void);
+/* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */
+void gpc_rcv_poll_setup(void);
 /* Polls until the tickets are free; a long wait says so, naming node dest. */
 void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets);
 void gpc_give_tickets(int send_tickets, int tmpmd_tickets);

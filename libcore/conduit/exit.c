@@ -44,6 +44,10 @@ static volatile int exit_request_seen;
 static volatile int exit_acks;
 static int election_winner = -1;      /* node 0: the master, once chosen */
 static int body_entered;
+/* The status exit() was called with, in the atexit path: the peers are told
+ * 0 (seed 003), but an exit that cannot be coordinated aborts the job with
+ * the process's real status, which the launcher would otherwise not see. */
+static int abort_code_override = -1;
 
 static double now_seconds(void)
 {
@@ -125,8 +129,24 @@ static int coordinate(double deadline)
     return wait_for(&exit_request_seen, 1, deadline);
 }
 
-/* Returns 1 if the exit was coordinated.  Only the first thread does the work. */
-static int exit_body(void)
+/* An abort signal during the exit (seed 003): whatever broke, the process
+ * ends at once with the code the exit was for, not with the signal's. */
+static void on_abort_signal_in_exit(int sig)
+{
+    (void)sig;
+    _exit(exit_code);
+}
+
+static const int abort_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+/*
+ * The exit's work, seed 003's _body: coordinate with the peers, then end
+ * this process's part of the job with the bootstrap: fini when every node
+ * took part, else an abort (which does not return) so that the launcher
+ * ends what is left.  Returns with the alarm cancelled; only the first
+ * thread gets here, the others wait for the process to end.
+ */
+static void exit_body(void)
 {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&body_entered, &expected, 1, 0, __ATOMIC_ACQ_REL,
@@ -136,8 +156,14 @@ static int exit_body(void)
     }
     double timeout = exit_timeout();
     signal(SIGQUIT, SIG_IGN);
+    for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
+        signal(abort_signals[i], on_abort_signal_in_exit);
     signal(SIGALRM, on_alarm);
-    alarm((unsigned)timeout + 2);
+    unsigned alarm_seconds = gp_config_exit_alarm(timeout); /* 0: a timeout that means never */
+    if (alarm_seconds != 0)
+        alarm(alarm_seconds);
+    if (strcmp(gp_cfg.gp_exit_fault, "abort") == 0)
+        raise(SIGABRT); /* GP_EXIT_FAULT: the test of the handler above */
     fflush(stdout);
     fflush(stderr);
     gpc_credit_stats_write();
@@ -150,24 +176,30 @@ static int exit_body(void)
     gp_info("exit", "exit code %d, %s, %lld system messages sent", exit_code,
             coordinated ? "coordinated" : "coordination timed out",
             (long long)gp_count_get(&gpc.sys_sent));
-    return coordinated;
-}
-
-_Noreturn static void exit_tail(int coordinated)
-{
+    /* The transport is left to the process's end (doc/decisions.md): its
+     * fini is collective, and peers may still be finishing their exit. */
     fflush(stdout);
     fflush(stderr);
     if (!coordinated)
-        gp_boot_abort(exit_code, "the exit could not be coordinated with every node in time");
+        gp_boot_abort(abort_code_override >= 0 ? abort_code_override : exit_code,
+                      "the exit could not be coordinated with every node in time");
     if (gpc.initialized)
         gp_boot_fini(exit_code);
+    alarm(0);
+}
+
+_Noreturn static void exit_tail(void)
+{
+    fflush(stdout);
+    fflush(stderr);
     _exit(exit_code);
 }
 
 _Noreturn void gpc_exit(int code)
 {
     exit_head(code);
-    exit_tail(exit_body());
+    exit_body();
+    exit_tail();
 }
 
 static void on_shutdown_signal(int sig);
@@ -191,7 +223,8 @@ static void remote_exit(void)
      * now (and may itself call gasnet_exit, which then never returns here). */
     if (client_handles_sigquit())
         raise(SIGQUIT);
-    exit_tail(exit_body());
+    exit_body();
+    exit_tail();
 }
 
 void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg,
@@ -277,21 +310,21 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-static void on_atexit(void)
+static void on_process_exit(int status, void *unused)
 {
+    (void)unused;
     if (!gpc.initialized)
         return;
     /* Returning from main or calling exit(): the process's own status carries
      * the code to gp-run; the peers are told 0 (seed 003 does the same). */
-    exit_head(0);
-    if (exit_body())
-        gp_boot_fini(0);
+    if (exit_head(0))
+        abort_code_override = status & 0xff;
+    exit_body(); /* then the process ends as exit() was asked to */
 }
 
 void gpc_exit_install_signals(void)
 {
     static const int shutdown[] = { SIGQUIT, SIGINT, SIGTERM, SIGHUP };
-    static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
     for (unsigned i = 0; i < sizeof shutdown / sizeof shutdown[0]; i++) {
         struct sigaction previous;
         /* A signal the process was started ignoring (nohup) stays ignored. */
@@ -299,9 +332,9 @@ void gpc_exit_install_signals(void)
             continue;
         signal(shutdown[i], on_shutdown_signal);
     }
-    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-        signal(fatal[i], on_fatal_signal);
-    atexit(on_atexit);
+    for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
+        signal(abort_signals[i], on_fatal_signal);
+    on_exit(on_process_exit, NULL); /* atexit, with the status (glibc) */
 }
 
 void gpc_exit_check_flag(void)

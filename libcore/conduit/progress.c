@@ -70,18 +70,21 @@ _Noreturn static void queue_overflow(const char *queue, const char *hint)
     gp_fatal("the %s event queue overflowed and events were lost (hint: %s)", queue, hint);
 }
 
-static void poll_safe(void)
+/* Each returns the number of events it took. */
+static int poll_safe(void)
 {
     struct ptl_event event;
-    for (int taken = 0; gpc.safe_limit == 0 || taken < gpc.safe_limit; taken++) {
+    int taken;
+    for (taken = 0; gpc.safe_limit == 0 || taken < gpc.safe_limit; taken++) {
         int rc = ptl_eq_get(gpc.ni, gpc.safe_eq, &event);
         if (rc == PTL_EQ_EMPTY)
-            return;
+            break;
         if (rc == PTL_EQ_DROPPED)
             queue_overflow("SAFE", "raise GASNET_PORTAL_MSG_LIMIT or GASNET_PORTAL_SB_CHUNKS");
         gpc_safe_event(&event);
         gp_count_add(&gpc.safe_events, 1);
     }
+    return taken;
 }
 
 /*
@@ -92,11 +95,12 @@ static void poll_safe(void)
  */
 static int am_events_lost; /* set and read with atomics: every polling thread sees it */
 
-static void poll_am(void)
+static int poll_am(void)
 {
     struct ptl_event event;
     struct gpc_am_reserve reserve;
-    for (int taken = 0; gpc.am_limit == 0 || taken < gpc.am_limit; taken++) {
+    int taken;
+    for (taken = 0; gpc.am_limit == 0 || taken < gpc.am_limit; taken++) {
         if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
             break;
         int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
@@ -113,6 +117,7 @@ static void poll_am(void)
     if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
         queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
                        "GASNET_PORTAL_AMRECV_SPACE");
+    return taken;
 }
 
 int gpc_poll(void)
@@ -124,6 +129,34 @@ int gpc_poll(void)
     poll_am();
     gpc_stats_publish(0);
     return GASNET_OK;
+}
+
+/*
+ * A transport's receive thread (GASNET_RCV_THREAD=1) after its progress
+ * pass: the same queues in the same order as gpc_poll, so the handlers of
+ * what arrived run on that thread, under the locks any polling thread
+ * takes.  Unlike one poll it goes on until a round finds nothing to take:
+ * the thread sleeps until the transport has news, and requests left past
+ * GASNET_PORTAL_AM_LIMIT would wait for the application, whose peers may
+ * have nothing more to send.  A shutdown signal is acted on here too: the
+ * application may be computing for a long time.  (The statistics page is
+ * left to the application's polls: it has one writer at a time.)
+ */
+static void rcv_thread_poll(void *unused)
+{
+    (void)unused;
+    gpc_exit_check_flag();
+    int taken;
+    do {
+        taken = gpc_poll_sys();
+        taken += poll_safe();
+        taken += poll_am();
+    } while (taken > 0);
+}
+
+void gpc_rcv_poll_setup(void)
+{
+    ptl_ni_set_rcv_poll(gpc.ni, rcv_thread_poll, NULL);
 }
 
 void gpc_wait_turn(void)

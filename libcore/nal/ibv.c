@@ -48,8 +48,11 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
     const struct ibv_settings *set = &st->set;
     int peers = ni->size > 1 ? ni->size - 1 : 1;
     st->inflight_per_peer = (unsigned)set->networkdepth_pp;
-    if (st->inflight_per_peer > 0xfffe)
-        st->inflight_per_peer = 0xfffe;
+    if (st->inflight_per_peer > PTL_INFLIGHT_MAX_DEPTH)
+        st->inflight_per_peer = PTL_INFLIGHT_MAX_DEPTH;
+    /* Seed 003: TOTAL caps the node's operations in flight (ibv_limits.c has made it
+     * min(TOTAL or the HCA's max_cqe, PP * (N - 1))). */
+    st->budget.cap = (unsigned)set->networkdepth_total;
     st->request_credits = set->am_credits_pp;
     /* GASNET_AM_CREDITS_TOTAL shares the answer buffers out over the peers */
     st->answers_per_peer = (unsigned)(set->am_credits_total / peers);
@@ -77,7 +80,7 @@ void ibv_state_free(struct ibv_state *st)
     ibv_qp_destroy_all(st);
     ibv_dev_close(st);
     for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
-        free(st->peers[rank].inflight);
+        ptl_inflight_fini(&st->peers[rank].inflight);
         free(st->peers[rank].deferred);
     }
     free(st->peers);
@@ -90,7 +93,7 @@ void ibv_state_free(struct ibv_state *st)
     free(st);
 }
 
-static int alloc_peers(struct ibv_state *st)
+int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
     st->peers = calloc((size_t)size, sizeof *st->peers);
@@ -104,13 +107,10 @@ static int alloc_peers(struct ibv_state *st)
             continue;
         peer->reached = 1;
         peer->send_credits = st->request_credits;
-        peer->inflight = calloc(st->inflight_per_peer, sizeof *peer->inflight);
         peer->deferred = calloc(st->rq_depth, sizeof *peer->deferred);
-        if (peer->inflight == NULL || peer->deferred == NULL)
+        if (ptl_inflight_init(&peer->inflight, st->inflight_per_peer, sizeof(struct ibv_inflight),
+                              &st->budget) != PTL_OK || peer->deferred == NULL)
             return PTL_NO_SPACE;
-        for (unsigned i = 0; i < st->inflight_per_peer; i++)
-            peer->inflight[i].next_free = (uint16_t)(i + 2 <= st->inflight_per_peer ? i + 2 : 0);
-        peer->inflight_free = 1;
         reached++;
     }
     st->rbuf_count = st->nports ? reached * st->rq_depth : 0;
@@ -165,7 +165,7 @@ static int start_firehose(struct ibv_state *st)
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
 {
     st->wanted = wanted;
-    int rc = alloc_peers(st);
+    int rc = ibv_state_alloc_peers(st);
     if (rc == PTL_OK && st->nports)
         rc = ibv_rcv_prepare(st);
     if (rc == PTL_OK && st->nports)
@@ -243,6 +243,8 @@ void ibv_state_report(struct ibv_state *st)
         firehose_report(st->hca[h].firehose);
     gp_debug("ibv", "%llu operations by RDMA into windows, %llu messages sent",
              (unsigned long long)st->window_ops, (unsigned long long)st->messages_sent);
+    gp_debug("ibv", "at most %u operations in flight at once (GASNET_NETWORKDEPTH_TOTAL=%u, "
+             "send CQ depth %u)", st->budget.peak, st->budget.cap, st->send_cq_depth);
     gp_mutex_unlock(&st->lock);
 }
 

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "nal/firehose.h"
+#include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
 
@@ -117,7 +118,8 @@ struct ibv_hca {
     unsigned region_mrs;
     struct ibv_mr *bbuf_mr;       /* the bounce-buffer pool */
     struct ibv_mr *rbuf_mr;       /* the receive-buffer pool (hca 0 only) */
-    struct ibv_cq *send_cq;
+    struct ibv_cq *send_cq;       /* st->send_cq_depth entries */
+    unsigned send_cq_used;        /* work requests posted on its QPs and not reaped */
     struct ibv_cq *recv_cq;
     struct firehose *firehose;    /* NULL when GASNET_USE_FIREHOSE=0 */
     struct ibv_comp_channel *channel; /* GASNET_RCV_THREAD=1: wakes the receive thread */
@@ -144,20 +146,19 @@ struct ibv_port_wire {
 
 /* ---- peers ------------------------------------------------------------------------- */
 
-enum ibv_op_kind { IBV_OP_FREE = 0, IBV_OP_PUT, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET };
+enum ibv_op_kind { IBV_OP_PUT = 1, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET };
 
-/* An operation of this process awaiting its answer or its completions. */
+/* An operation of this process awaiting its answer or its completions: an
+ * operation record of the peer's table (ptl/inflight.h), whose id the
+ * answer or the completion's send context names. */
 struct ibv_inflight {
-    struct nal_op op;
-    uint16_t gen;                 /* bumped on every reuse: a stale op id is refused */
-    uint8_t kind;                 /* enum ibv_op_kind */
+    struct ptl_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
     uint8_t failed;
     uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK */
     uint32_t parts_left;          /* RDMA: work requests not completed yet */
     struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
     struct firehose_region *pinned; /* the firehose region the peer reads or writes, held to the end */
     unsigned pinned_hca;
-    uint16_t next_free;           /* index + 1, 0 = none */
 };
 
 struct ibv_window {
@@ -181,10 +182,8 @@ struct ibv_peer {
     int send_credits;             /* requests it can still take */
     int owed_credits;             /* buffers re-posted for it, not told yet */
     int owing_listed;             /* on st->owing */
-    /* operations awaiting answers */
-    struct ibv_inflight *inflight;
-    unsigned inflight_free;       /* index + 1, 0 = none */
-    unsigned inflight_used;
+    /* operations awaiting answers or completions: records of struct ibv_inflight */
+    struct ptl_inflight inflight;
     unsigned answers_pending;     /* message-path ops awaiting their ACK / REPLY */
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
     unsigned reads_pending;
@@ -220,8 +219,7 @@ struct ibv_send_ctx {
     uint8_t qp_index;
     int peer;
     int bbuf;                     /* -1: none */
-    uint32_t op_index;            /* IBV_SEND_RDMA: the in-flight slot */
-    uint16_t op_gen;
+    uint32_t op_id;               /* IBV_SEND_RDMA: the operation record */
     struct firehose_region *pinned;
     void *copy_to;                /* a bounced get part: where the bytes go at completion */
     uint64_t copy_len;
@@ -243,7 +241,9 @@ struct ibv_state {
     int inline_limit;             /* what the QPs accept */
     int rd_atom;
     unsigned sq_depth, rq_depth;  /* per QP */
-    unsigned inflight_per_peer;
+    unsigned inflight_per_peer;   /* GASNET_NETWORKDEPTH_PP: records per peer */
+    struct ptl_inflight_budget budget;  /* GASNET_NETWORKDEPTH_TOTAL: records over all peers */
+    unsigned send_cq_depth;       /* min(GASNET_NETWORKDEPTH_TOTAL, PP * (N - 1)) as seed 003 says */
     unsigned answers_per_peer;    /* receive buffers for ACK / REPLY, per peer */
     int request_credits;          /* per peer */
     struct ibv_peer *peers;       /* [size] */
@@ -303,6 +303,9 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
 /* A state with no device, for a rank that only takes part in the collective set-up. */
 struct ibv_state *ibv_state_participant(struct ptl_ni *ni);
 void ibv_state_free(struct ibv_state *st);
+/* The per-peer tables, pools and buffer bookkeeping sized from the state's depths (also the
+ * message fuzzer's way to a state with no device). */
+int ibv_state_alloc_peers(struct ibv_state *st);
 /* Collective: registers the region, creates and connects the QPs of the wanted peers. */
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted);
 void ibv_state_progress(struct ibv_state *st);
@@ -385,14 +388,16 @@ void ibv_bbuf_put(struct ibv_state *st, int index);
 int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_index,
                      struct ibv_send_wr *wr, struct ibv_send_ctx *ctx);
 
-/* In-flight ops (ibv_msg.c). */
+/* Operation records (ibv_msg.c over ptl/inflight.c).  Take waits (with progress) for a record
+ * of the peer's table and the node's budget; NULL only when the peer or the job failed. */
 struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
                                        const struct nal_op *op);
-struct ibv_inflight *ibv_inflight_find(struct ibv_peer *peer, uint32_t op_id, unsigned kind);
-uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot);
+static inline uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
+{
+    return ptl_inflight_id(&peer->inflight, &slot->rec);
+}
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
 /* Progress until the op with this id has finished (or the peer failed). */
 void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id);
-int ibv_md_still_valid(struct ptl_ni *ni, const struct nal_op *op);
 
 #endif

@@ -100,12 +100,21 @@ static const char *send_kind_str(const struct ibv_send_ctx *ctx)
     }
 }
 
+/* QP q of every peer is on port q % nports (ibv_qp.c), and its completions on that HCA's CQ. */
+static struct ibv_hca *qp_hca(struct ibv_state *st, unsigned qp_index)
+{
+    return &st->hca[st->port[qp_index % st->nports].hca];
+}
+
 static void send_done(struct ibv_state *st, const struct ibv_wc *wc)
 {
     struct ibv_send_ctx *ctx = &st->sctx[wc->wr_id];
     struct ibv_peer *peer = &st->peers[ctx->peer];
     if (peer->sq_used[ctx->qp_index] > 0)
         peer->sq_used[ctx->qp_index]--;
+    struct ibv_hca *hca = qp_hca(st, ctx->qp_index);
+    if (hca->send_cq_used > 0)
+        hca->send_cq_used--;
     if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR)
         ibv_fail(st, ctx->peer, "aborting on reap of failed %s to node %d: %s (verbs status %d, "
                  "vendor error 0x%x)", send_kind_str(ctx), ctx->peer,
@@ -165,10 +174,16 @@ void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void 
         ibv_cq_poll(st);
 }
 
+struct sq_ref {
+    const unsigned *sq_used;      /* the peer's QP */
+    const struct ibv_hca *hca;    /* its send CQ */
+};
+
+/* Room in the QP's send queue, and in the send CQ that its completion will take. */
 static int sq_has_room(struct ibv_state *st, void *arg)
 {
-    const unsigned *used = arg;
-    return *used < st->sq_depth;
+    const struct sq_ref *ref = arg;
+    return *ref->sq_used < st->sq_depth && ref->hca->send_cq_used < st->send_cq_depth;
 }
 
 int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_index,
@@ -180,7 +195,9 @@ int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_in
         ibv_sctx_put(st, ctx);
         return PTL_FAIL;
     }
-    ibv_wait_locked(st, sq_has_room, &peer->sq_used[qp_index]);
+    struct ibv_hca *hca = qp_hca(st, qp_index);
+    struct sq_ref ref = { &peer->sq_used[qp_index], hca };
+    ibv_wait_locked(st, sq_has_room, &ref);
     ctx->qp_index = (uint8_t)qp_index;
     ctx->peer = peer->rank;
     wr->wr_id = (uint64_t)(ctx - st->sctx);
@@ -198,5 +215,6 @@ int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_in
         return PTL_FAIL;
     }
     peer->sq_used[qp_index]++;
+    hca->send_cq_used++;
     return PTL_OK;
 }

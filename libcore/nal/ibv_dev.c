@@ -240,7 +240,10 @@ int ibv_dev_register(struct ibv_state *st)
                  st->rbuf_count);
         return PTL_NO_SPACE;
     }
-    int cq_send = (int)(st->sq_depth * st->nqps * (unsigned)ni->size + 16);
+    /* Seed 003: the send CQ holds min(GASNET_NETWORKDEPTH_TOTAL, PP * (N - 1)), which
+     * ibv_limits.c computed; ibv_post_send_wr keeps the work requests posted within it. */
+    st->send_cq_depth = st->set.networkdepth_total > 0 ? (unsigned)st->set.networkdepth_total : 1;
+    int cq_send = (int)st->send_cq_depth;
     int cq_recv = (int)(st->rbuf_count + 16);
     for (unsigned h = 0; h < st->nhcas; h++) {
         struct ibv_hca *hca = &st->hca[h];

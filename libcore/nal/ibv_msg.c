@@ -27,23 +27,13 @@
 #include "nal/ibv.h"
 #include "util/log.h"
 
-int ibv_md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
-{
-    return ptl_md_lookup(ni, op->md) == op->md_local;
-}
+/* ---- operation records ------------------------------------------------------------------ */
 
-/* ---- in-flight slots ------------------------------------------------------------------ */
-
-uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
-{
-    return ((uint32_t)slot->gen << 16) | (uint32_t)(slot - peer->inflight);
-}
-
-static int slot_available(struct ibv_state *st, void *arg)
+static int record_available(struct ibv_state *st, void *arg)
 {
     (void)st;
     const struct ibv_peer *peer = arg;
-    return peer->inflight_free != 0 || peer->failed;
+    return ptl_inflight_room(&peer->inflight) || peer->failed;
 }
 
 /* A message-path op also needs a receive buffer for its answer. */
@@ -58,36 +48,49 @@ static int answered(unsigned kind)
     return kind == IBV_OP_PUT || kind == IBV_OP_GET;
 }
 
+/* Progress until cond holds, saying so once it has lasted: records, or answer buffers. */
+static void wait_saying(struct ibv_state *st, struct ibv_peer *peer,
+                        int (*cond)(struct ibv_state *, void *), int records)
+{
+    struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
+    while (!cond(st, peer) && !st->fatal_pending) {
+        if (records)
+            ptl_inflight_wait_note(&wait, "ibv", &peer->inflight, peer->rank);
+        else
+            gp_slow_wait_check(&wait, "ibv", "receive buffers for answers from rank %d (%u in "
+                               "use)", peer->rank, st->answers_per_peer);
+        ibv_cq_poll(st);
+    }
+}
+
 struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
                                        const struct nal_op *op)
 {
-    ibv_wait_locked(st, slot_available, peer);
+    wait_saying(st, peer, record_available, 1);
     if (answered(kind))
-        ibv_wait_locked(st, answer_room, peer);
-    if (peer->inflight_free == 0 || peer->failed)
+        wait_saying(st, peer, answer_room, 0);
+    if (peer->failed || st->fatal_pending)
+        return NULL;
+    struct ptl_inflight_rec *rec = ptl_inflight_take(&peer->inflight, kind, op);
+    if (rec == NULL)
         return NULL;
     if (answered(kind))
         peer->answers_pending++;
-    struct ibv_inflight *slot = &peer->inflight[peer->inflight_free - 1];
-    peer->inflight_free = slot->next_free;
-    uint16_t gen = (uint16_t)(slot->gen + 1);
-    memset(slot, 0, sizeof *slot);
-    slot->gen = gen;
-    slot->kind = (uint8_t)kind;
-    slot->op = *op;
-    peer->inflight_used++;
-    return slot;
+    return (struct ibv_inflight *)rec;
 }
 
-struct ibv_inflight *ibv_inflight_find(struct ibv_peer *peer, uint32_t op_id, unsigned kind)
+/* The record an answer's op id names, or NULL after failing the peer (it broke the protocol). */
+static struct ibv_inflight *answered_record(struct ibv_state *st, struct ibv_peer *peer,
+                                            const struct ibv_msg_hdr *in, unsigned kind,
+                                            const char *answer)
 {
-    uint32_t index = op_id & 0xffffu;
-    if (peer->inflight == NULL || index >= 0xffffu)
-        return NULL;
-    struct ibv_inflight *slot = &peer->inflight[index];
-    if (slot->kind != kind || slot->gen != (uint16_t)(op_id >> 16))
-        return NULL;
-    return slot;
+    const char *why = NULL;
+    struct ptl_inflight_rec *rec = ptl_inflight_find(&peer->inflight, in->op_id, kind, &why);
+    if (rec == NULL)
+        ibv_fail(st, peer->rank, "node %d sent %s for op id 0x%x, which names no %s awaiting "
+                 "one: %s", peer->rank, answer, in->op_id, kind == IBV_OP_PUT ? "put" : "get",
+                 why);
+    return (struct ibv_inflight *)rec;
 }
 
 struct slot_ref {
@@ -99,9 +102,7 @@ static int slot_gone(struct ibv_state *st, void *arg)
 {
     (void)st;
     const struct slot_ref *ref = arg;
-    const struct ibv_inflight *slot = &ref->peer->inflight[ref->id & 0xffffu];
-    return slot->kind == IBV_OP_FREE || slot->gen != (uint16_t)(ref->id >> 16) ||
-           ref->peer->failed;
+    return !ptl_inflight_live(&ref->peer->inflight, ref->id) || ref->peer->failed;
 }
 
 void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id)
@@ -118,12 +119,9 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
-    if (answered(slot->kind) && peer->answers_pending > 0)
+    if (answered(slot->rec.kind) && peer->answers_pending > 0)
         peer->answers_pending--;
-    slot->kind = IBV_OP_FREE;
-    slot->next_free = (uint16_t)peer->inflight_free;
-    peer->inflight_free = (unsigned)(slot - peer->inflight) + 1;
-    peer->inflight_used--;
+    ptl_inflight_release(&peer->inflight, &slot->rec);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -199,7 +197,7 @@ static int send_answer(struct ibv_state *st, struct ibv_peer *peer, struct ibv_m
 /* The local buffer of a rendezvous put or a large get, reachable by the peer. */
 static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t *rkey)
 {
-    const struct nal_op *op = &slot->op;
+    const struct nal_op *op = &slot->rec.op;
     uint32_t lkey;
     unsigned hca = st->port[0].hca;
     struct firehose_region *pinned = NULL;
@@ -444,18 +442,16 @@ static void record_window(struct ibv_peer *peer, const struct ibv_msg_hdr *in)
 
 static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
 {
-    struct ibv_inflight *slot = ibv_inflight_find(peer, in->op_id, IBV_OP_PUT);
-    if (slot == NULL) {
-        ibv_fail(st, peer->rank, "node %d sent an ACK for op id 0x%x, which names no put "
-                 "awaiting one", peer->rank, in->op_id);
+    struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_PUT, "an ACK");
+    if (slot == NULL)
         return;
-    }
     record_window(peer, in);
-    if (ibv_md_still_valid(st->ni, &slot->op)) {
+    const struct nal_op *op = &slot->rec.op;
+    if (ptl_md_still_valid(st->ni, op)) {
         if (slot->rndv) /* the target has read the source: it may be reused */
-            ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_SEND_END, slot->op.length, 0);
+            ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
         if (in->flags & IBV_FLAG_EVENT)
-            ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_ACK, in->length, in->offset);
+            ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, in->length, in->offset);
     }
     ibv_inflight_release(st, peer, slot);
 }
@@ -463,18 +459,22 @@ static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct i
 static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
                        const uint8_t *data, uint64_t bytes)
 {
-    struct ibv_inflight *slot = ibv_inflight_find(peer, in->op_id, IBV_OP_GET);
-    if (slot == NULL || in->length > slot->op.length ||
-        ((in->flags & IBV_FLAG_DATA) && bytes < in->length)) {
-        ibv_fail(st, peer->rank, "node %d sent a REPLY (op id 0x%x, %llu bytes) that answers no "
-                 "get awaiting that much", peer->rank, in->op_id, (unsigned long long)in->length);
+    struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_GET, "a REPLY");
+    if (slot == NULL)
+        return;
+    const struct nal_op *op = &slot->rec.op;
+    if (in->length > op->length || ((in->flags & IBV_FLAG_DATA) && bytes < in->length)) {
+        ibv_fail(st, peer->rank, "node %d sent a REPLY (op id 0x%x) of %llu bytes%s for a get of "
+                 "%llu", peer->rank, in->op_id, (unsigned long long)in->length,
+                 (in->flags & IBV_FLAG_DATA) && bytes < in->length ? ", not all of them there" : "",
+                 (unsigned long long)op->length);
         return;
     }
     record_window(peer, in);
-    if ((in->flags & IBV_FLAG_EVENT) && ibv_md_still_valid(st->ni, &slot->op)) {
+    if ((in->flags & IBV_FLAG_EVENT) && ptl_md_still_valid(st->ni, op)) {
         if (in->flags & IBV_FLAG_DATA)
-            memcpy(slot->op.local_addr, data, in->length);
-        ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_REPLY_END, in->length, in->offset);
+            memcpy(op->local_addr, data, in->length);
+        ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, in->length, in->offset);
     }
     ibv_inflight_release(st, peer, slot);
 }

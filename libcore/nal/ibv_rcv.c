@@ -7,12 +7,14 @@
  * serves their gets and deposits their AMs.  (Operations on a window need
  * no thread at all: the HCA serves them.)
  *
- * As on tcp, the thread stops at the transport: AM handlers run when the
- * application next polls, and a failure it sees is raised there too.
- * PAR builds only; SEQ refuses the variable with a warning.  A failure of
- * the thread's own -- poll(), or re-arming a CQ's notification, without
- * which it would sleep for ever -- ends the job with gp_fatal, called
- * holding no lock (in a PAR build the graceful exit may start on any thread).
+ * As on tcp, after each pass it hands itself to the layer above outside
+ * the transport's lock (ptl_ni_rcv_poll), which runs the AM handlers of
+ * what arrived on this thread.  A failure a pass sees is raised at the
+ * application's next progress call.  PAR builds only; SEQ refuses the
+ * variable with a warning.  A failure of the thread's own -- poll(), or
+ * re-arming a CQ's notification, without which it would sleep for ever --
+ * ends the job with gp_fatal, called holding no lock (in a PAR build the
+ * graceful exit may start on any thread).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,6 +114,7 @@ static void *rcv_main(void *arg)
         if (err != 0)
             gp_fatal("ibv receive thread: cannot re-arm the completion notification of %s: %s "
                      "(the thread would sleep for ever)", st->hca[failed].name, strerror(err));
+        ptl_ni_rcv_poll(st->ni); /* the layer above takes what the pass queued */
     }
     return NULL;
 }

@@ -64,9 +64,9 @@ static const struct ibv_window *window_for(const struct ibv_peer *peer, const st
 
 static void finish(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
 {
-    const struct nal_op *op = &slot->op;
-    if (!slot->failed && ibv_md_still_valid(st->ni, op)) {
-        if (slot->kind == IBV_OP_RDMA_PUT) {
+    const struct nal_op *op = &slot->rec.op;
+    if (!slot->failed && ptl_md_still_valid(st->ni, op)) {
+        if (slot->rec.kind == IBV_OP_RDMA_PUT) {
             if (!slot->rndv) /* rndv here means "SEND_END already posted" (inline) */
                 ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
             if (op->ack_req == PTL_ACK_REQ)
@@ -86,8 +86,10 @@ void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
         firehose_release(st->hca[hca].firehose, ctx->pinned);
     if (ctx->copy_to && !peer->failed) /* a bounced get part */
         memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
-    struct ibv_inflight *slot = &peer->inflight[ctx->op_index];
-    if (slot->gen != ctx->op_gen || (slot->kind != IBV_OP_RDMA_PUT && slot->kind != IBV_OP_RDMA_GET))
+    const char *why;
+    struct ibv_inflight *slot =
+        (struct ibv_inflight *)ptl_inflight_find(&peer->inflight, ctx->op_id, PTL_INFLIGHT_FREE, &why);
+    if (slot == NULL || (slot->rec.kind != IBV_OP_RDMA_PUT && slot->rec.kind != IBV_OP_RDMA_GET))
         return;
     if (peer->failed)
         slot->failed = 1;
@@ -114,12 +116,11 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
     if (ctx == NULL)
         return PTL_FAIL;
     ctx->kind = IBV_SEND_RDMA;
-    ctx->op_index = (uint32_t)(slot - peer->inflight);
-    ctx->op_gen = slot->gen;
+    ctx->op_id = ibv_inflight_id(peer, slot);
     struct ibv_sge sge = { (uint64_t)(uintptr_t)local, 0, 0 };
     struct ibv_send_wr wr = { .opcode = opcode, .sg_list = &sge, .num_sge = 1 };
     int inline_put = opcode == IBV_WR_RDMA_WRITE && (int64_t)len <= st->inline_limit &&
-                     len == slot->op.length;
+                     len == slot->rec.op.length;
     if (inline_put) {
         wr.send_flags = IBV_SEND_INLINE;
     } else {
@@ -160,7 +161,7 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
     *len_inout = len;
     if (inline_put) { /* the source was copied into the work request */
         slot->rndv = 1;
-        ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_SEND_END, len, 0);
+        ptl_initiator_event(st->ni, &slot->rec.op, PTL_EVENT_SEND_END, len, 0);
     }
     return PTL_OK;
 }

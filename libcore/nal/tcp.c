@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "conduit/config.h"
 #include "util/log.h"
 
 /* Longest sleep in poll() while waiting; a wake-up only re-checks. */
@@ -182,6 +183,9 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     st->ni = ni;
     st->listen_fd = -1;
     st->put_body_rank = -1;
+    /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
+    st->budget.cap = gp_cfg.networkdepth_total > 0 && gp_cfg.networkdepth_total < UINT32_MAX
+                         ? (unsigned)gp_cfg.networkdepth_total : 0;
     for (int k = 0; k < TCP_MAX_PENDING; k++)
         st->pending[k].fd = -1;
     return st;
@@ -202,7 +206,7 @@ static int alloc_connections(struct tcp_state *st)
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
-        if (tcp_wanted(st, rank) && tcp_conn_alloc_queues(&st->conns[rank]) != PTL_OK)
+        if (tcp_wanted(st, rank) && tcp_conn_alloc_queues(&st->conns[rank], &st->budget) != PTL_OK)
             return PTL_NO_SPACE;
     }
     return PTL_OK;
@@ -295,6 +299,22 @@ static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
     return tcp_send_get(tcp_state_of(ni), op);
 }
 
+void tcp_state_report(struct tcp_state *st)
+{
+    /* The exit may come from a signal while this thread holds the lock: then no report. */
+    if (gp_mutex_trylock(&st->lock) != 0)
+        return;
+    gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
+             st->budget.peak, st->budget.cap);
+    gp_mutex_unlock(&st->lock);
+}
+
+static void tcp_report(struct ptl_ni *ni)
+{
+    if (tcp_state_of(ni) != NULL)
+        tcp_state_report(tcp_state_of(ni));
+}
+
 static void tcp_fini(struct ptl_ni *ni)
 {
     struct tcp_state *st = tcp_state_of(ni);
@@ -316,5 +336,5 @@ const struct nal_ops nal_tcp_ops = {
     .get = tcp_get,
     .progress = tcp_progress,
     .fini = tcp_fini,
-    .report = nal_no_report,
+    .report = tcp_report,
 };

@@ -8,8 +8,8 @@
  *   tcp_conn.c   listener, address exchange, dialling with the key proof,
  *                connection life cycle (failed, gone, closed)
  *   tcp_accept.c the accepting side: key challenge state machine, strangers
- *   tcp_send.c   per-connection output ring, writev, in-flight op table,
- *                waiting with progress
+ *   tcp_send.c   per-connection output ring, writev, operation records
+ *                (ptl/inflight.c), waiting with progress
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *
@@ -18,7 +18,9 @@
  * with trylock (another thread already moving data is as good); a put or
  * get takes it to queue its frame and drops it while it sleeps in poll().
  * Events go to lock-free rings, and nothing here calls back into the
- * conduit, so holding it while posting events is safe.
+ * conduit, so holding it while posting events is safe.  (The receive
+ * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
+ * dropping it.)
  */
 #ifndef GP_NAL_TCP_H
 #define GP_NAL_TCP_H
@@ -31,6 +33,7 @@
 
 #include "boot/keyproof.h"
 #include "boot/wire.h"
+#include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
 
@@ -124,14 +127,8 @@ struct tcp_out_entry {
     } u;
 };
 
-enum tcp_inflight_kind { TCP_INFLIGHT_FREE = 0, TCP_INFLIGHT_PUT, TCP_INFLIGHT_GET };
-
-struct tcp_inflight {
-    struct nal_op op;
-    uint16_t gen;          /* bumped on every reuse: a stale op id is refused */
-    uint8_t kind;          /* enum tcp_inflight_kind */
-    uint16_t next_free;    /* index + 1, 0 = none */
-};
+/* Operation records (ptl/inflight.h) of the operations awaiting an ACK or a REPLY. */
+enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
 #define TCP_STAGE_BYTES 4096
@@ -149,7 +146,7 @@ struct tcp_rx {
     uint64_t discard_left;      /* the rest: no match, truncated, or a stale get */
     int matched;
     struct ptl_match match;     /* PUT */
-    struct tcp_inflight *op;    /* REPLY */
+    struct ptl_inflight_rec *op; /* REPLY */
     int drained;                /* the last read returned less than it asked for */
 };
 
@@ -172,8 +169,7 @@ struct tcp_conn {
     uint64_t out_partial;       /* bytes of the tail entry already written */
     unsigned out_requests;      /* puts and get requests among the queued entries */
     /* operations awaiting an ACK or a REPLY */
-    struct tcp_inflight *inflight;
-    unsigned inflight_free;     /* index + 1, 0 = none */
+    struct ptl_inflight inflight;
     struct tcp_rx rx;
 };
 
@@ -197,6 +193,8 @@ struct tcp_state {
     int listen_fd;
     char listen_text[64];
     struct tcp_conn *conns;     /* [size]; conns[rank] is this process, never used */
+    /* operations awaiting an answer, over every connection: GASNET_NETWORKDEPTH_TOTAL */
+    struct ptl_inflight_budget budget;
     int peers_up;               /* connections established */
     /* The rank whose PUT body is being read, or -1.  Until that body is in, no
      * other connection is read: PUT_END events then come in the order the MDs'
@@ -241,6 +239,8 @@ int tcp_state_put(struct tcp_state *st, const struct nal_op *op);
 int tcp_state_get(struct tcp_state *st, const struct nal_op *op);
 /* Flushes what the socket takes now and closes everything. */
 void tcp_state_close(struct tcp_state *st);
+/* End-of-job line (debug level): the most operations in flight at once. */
+void tcp_state_report(struct tcp_state *st);
 
 /* ---- tcp_conn.c ------------------------------------------------------------ */
 
@@ -273,7 +273,8 @@ void tcp_conn_pending_expire(struct tcp_state *st);
 
 /* ---- tcp_send.c ------------------------------------------------------------ */
 
-int tcp_conn_alloc_queues(struct tcp_conn *conn);
+/* The output ring and the operation records (their node-wide budget: budget, or NULL). */
+int tcp_conn_alloc_queues(struct tcp_conn *conn, struct ptl_inflight_budget *budget);
 void tcp_conn_free_queues(struct tcp_conn *conn);
 /* Writes what the ring holds until the socket is full; 0, or -1 if the conn failed. */
 int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
@@ -283,9 +284,6 @@ struct tcp_out_entry *tcp_queue_reply(struct tcp_conn *conn, const struct tcp_fr
 /* Initiator side: queues a put or get request, waiting (with progress) for room. */
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op);
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op);
-/* In-flight op by the id a peer echoed; NULL if it names no op of that kind. */
-struct tcp_inflight *tcp_inflight_find(struct tcp_conn *conn, uint32_t op_id, unsigned kind);
-void tcp_inflight_release(struct tcp_conn *conn, struct tcp_inflight *slot);
 /* Empties the output ring of a connection that went away, waking its waiters. */
 void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn);
 

@@ -3,15 +3,11 @@
  * a thread that sleeps in poll() on this process's sockets and, whenever
  * one is ready, makes a progress pass: peers' puts and gets on this
  * process's region are served, AM deposits land in the ReqRB with their
- * events queued, ACKs and replies go back.  A process that computes for a
- * long time between calls into the library so never stalls a peer's RMA,
- * and never leaves a peer's AM sitting in a socket buffer.
- *
- * The AM handlers themselves still run when the application next polls
- * (any GASNet call): running them on this thread too, concurrently with
- * the application's own polling, showed a race in the conduit's PAR AM
- * path (doc/wire-tcp.md, "Known issues"), so the thread stops at the
- * transport.
+ * events queued, ACKs and replies go back.  Then, outside the transport's
+ * lock, it hands itself to the layer above (ptl_ni_rcv_poll), which takes
+ * the queued events and runs their AM handlers on this thread.  A process
+ * that computes for a long time between calls into the library so never
+ * stalls a peer's RMA, and never leaves a peer's AM unanswered.
  *
  * PAR builds only: a SEQ process promises that one thread runs inside the
  * library, and its ptl and conduit state carry no locks for a second one.
@@ -62,6 +58,7 @@ static void *rcv_main(void *arg)
         gp_mutex_lock(&st->lock);
         tcp_progress_locked(st);
         gp_mutex_unlock(&st->lock);
+        ptl_ni_rcv_poll(st->ni); /* the layer above takes what the pass queued */
     }
     return NULL;
 }

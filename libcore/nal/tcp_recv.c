@@ -29,12 +29,6 @@
 /* Frames handled per connection per pass, so one busy peer can't starve the rest. */
 #define RECV_FRAME_BUDGET 256
 
-/* The initiator's MD may have been unlinked (and its slot reused) since. */
-static int md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
-{
-    return ptl_md_lookup(ni, op->md) == op->md_local;
-}
-
 /* n > 0 bytes read; 0 would block; -1 the connection is down (handled here). */
 static ssize_t read_some(struct tcp_state *st, struct tcp_conn *conn, struct iovec *iov, int count)
 {
@@ -95,9 +89,9 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
     struct nal_op *op = &rx->op->op;
-    if (md_still_valid(st->ni, op))
+    if (ptl_md_still_valid(st->ni, op))
         ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, rx->frame.length, rx->frame.offset);
-    tcp_inflight_release(conn, rx->op);
+    ptl_inflight_release(&conn->inflight, rx->op);
     rx->op = NULL;
     return 1;
 }
@@ -172,15 +166,17 @@ static int serve_get(struct tcp_state *st, struct tcp_conn *conn)
 static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
 {
     const struct tcp_frame *in = &conn->rx.frame;
-    struct tcp_inflight *slot = tcp_inflight_find(conn, in->op_id, TCP_INFLIGHT_PUT);
-    if (slot == NULL) {
-        tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which names no put awaiting one",
-                      in->op_id);
+    const char *why = NULL;
+    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, in->op_id, TCP_INFLIGHT_PUT,
+                                                     &why);
+    if (rec == NULL) {
+        tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which names no put awaiting one: %s",
+                      in->op_id, why);
         return -1;
     }
-    if ((in->flags & TCP_FLAG_EVENT) && md_still_valid(st->ni, &slot->op))
-        ptl_initiator_event(st->ni, &slot->op, PTL_EVENT_ACK, in->length, in->offset);
-    tcp_inflight_release(conn, slot);
+    if ((in->flags & TCP_FLAG_EVENT) && ptl_md_still_valid(st->ni, &rec->op))
+        ptl_initiator_event(st->ni, &rec->op, PTL_EVENT_ACK, in->length, in->offset);
+    ptl_inflight_release(&conn->inflight, rec);
     return 1;
 }
 
@@ -188,19 +184,21 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
     const struct tcp_frame *in = &rx->frame;
-    struct tcp_inflight *slot = tcp_inflight_find(conn, in->op_id, TCP_INFLIGHT_GET);
-    if (slot == NULL || in->length > slot->op.length) {
+    const char *why = "it is longer than the get";
+    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, in->op_id, TCP_INFLIGHT_GET,
+                                                     &why);
+    if (rec == NULL || in->length > rec->op.length) {
         tcp_conn_fail(st, conn, "sent a REPLY (op id 0x%x, %llu bytes) that answers no get "
-                      "awaiting that much", in->op_id, (unsigned long long)in->length);
+                      "awaiting that much: %s", in->op_id, (unsigned long long)in->length, why);
         return -1;
     }
     if (!(in->flags & TCP_FLAG_EVENT)) {
-        tcp_inflight_release(conn, slot); /* matched nothing: no event, as on shm */
+        ptl_inflight_release(&conn->inflight, rec); /* matched nothing: no event, as on shm */
         return 1;
     }
-    rx->op = slot;
-    int valid = md_still_valid(st->ni, &slot->op);
-    rx->dest = valid ? slot->op.local_addr : NULL;
+    rx->op = rec;
+    int valid = ptl_md_still_valid(st->ni, &rec->op);
+    rx->dest = valid ? rec->op.local_addr : NULL;
     rx->dest_left = valid ? in->length : 0;
     rx->discard_left = valid ? 0 : in->length;
     return begin_body(st, conn);

@@ -16,9 +16,10 @@
  * its ACKs and replies, and the ring always has room for them because a
  * peer may have at most TCP_INFLIGHT_PER_PEER operations awaiting one.
  *
- * Operations awaiting an ACK or a REPLY live in a per-connection table of
- * preallocated slots; the op id on the wire is the slot index and a
- * generation, so an ACK for a slot since reused is refused.
+ * Operations awaiting an ACK or a REPLY hold a record of the connection's
+ * operation table (ptl/inflight.h), whose id travels in the request; a
+ * sender waits for a free record, or for the node's budget
+ * (GASNET_NETWORKDEPTH_TOTAL), as it waits for room in the ring.
  */
 #include "nal/tcp.h"
 
@@ -30,66 +31,22 @@
 
 #include "util/log.h"
 
-#define OP_ID_INDEX(id) ((id) & 0xffffu)
-#define OP_ID_GEN(id) ((uint16_t)((id) >> 16))
+_Static_assert(TCP_INFLIGHT_PER_PEER <= PTL_INFLIGHT_MAX_DEPTH, "op ids carry the index in 16 bits");
 
-_Static_assert(TCP_INFLIGHT_PER_PEER < 0xffff, "op ids carry the slot index in 16 bits");
-
-int tcp_conn_alloc_queues(struct tcp_conn *conn)
+int tcp_conn_alloc_queues(struct tcp_conn *conn, struct ptl_inflight_budget *budget)
 {
     conn->out = calloc(TCP_OUT_SLOTS, sizeof *conn->out);
-    conn->inflight = calloc(TCP_INFLIGHT_PER_PEER, sizeof *conn->inflight);
-    if (conn->out == NULL || conn->inflight == NULL)
+    if (conn->out == NULL)
         return PTL_NO_SPACE;
-    for (unsigned i = 0; i < TCP_INFLIGHT_PER_PEER; i++) {
-        conn->inflight[i].gen = 1;
-        conn->inflight[i].next_free = i + 2 <= TCP_INFLIGHT_PER_PEER ? (uint16_t)(i + 2) : 0;
-    }
-    conn->inflight_free = 1;
-    return PTL_OK;
+    return ptl_inflight_init(&conn->inflight, TCP_INFLIGHT_PER_PEER, sizeof(struct ptl_inflight_rec),
+                             budget);
 }
 
 void tcp_conn_free_queues(struct tcp_conn *conn)
 {
     free(conn->out);
-    free(conn->inflight);
     conn->out = NULL;
-    conn->inflight = NULL;
-}
-
-/* ---- in-flight operations ------------------------------------------------ */
-
-static struct tcp_inflight *inflight_alloc(struct tcp_conn *conn, const struct nal_op *op,
-                                           unsigned kind, uint32_t *op_id)
-{
-    if (conn->inflight_free == 0)
-        return NULL;
-    unsigned index = conn->inflight_free - 1;
-    struct tcp_inflight *slot = &conn->inflight[index];
-    conn->inflight_free = slot->next_free;
-    slot->op = *op;
-    slot->kind = (uint8_t)kind;
-    *op_id = ((uint32_t)slot->gen << 16) | index;
-    return slot;
-}
-
-void tcp_inflight_release(struct tcp_conn *conn, struct tcp_inflight *slot)
-{
-    slot->kind = TCP_INFLIGHT_FREE;
-    slot->gen = (uint16_t)(slot->gen + 1 ? slot->gen + 1 : 1);
-    slot->next_free = (uint16_t)conn->inflight_free;
-    conn->inflight_free = (unsigned)(slot - conn->inflight) + 1;
-}
-
-struct tcp_inflight *tcp_inflight_find(struct tcp_conn *conn, uint32_t op_id, unsigned kind)
-{
-    unsigned index = OP_ID_INDEX(op_id);
-    if (index >= TCP_INFLIGHT_PER_PEER)
-        return NULL;
-    struct tcp_inflight *slot = &conn->inflight[index];
-    if (slot->kind != kind || slot->gen != OP_ID_GEN(op_id))
-        return NULL;
-    return slot;
+    ptl_inflight_fini(&conn->inflight);
 }
 
 /* ---- the output ring --------------------------------------------------------- */
@@ -209,17 +166,28 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn)
 
 /* ---- the initiator side ---------------------------------------------------------- */
 
-static int has_room(const struct tcp_conn *conn, int needs_slot)
+/* Waits (with progress) until conn can take a request; the connection's status otherwise. */
+static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, int needs_record)
 {
-    return conn->out_requests < TCP_OUT_REQUESTS && (!needs_slot || conn->inflight_free != 0);
+    struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
+    while (conn->status == TCP_CONN_UP) {
+        if (needs_record && !ptl_inflight_room(&conn->inflight))
+            ptl_inflight_wait_note(&wait, "tcp", &conn->inflight, conn->rank);
+        else if (conn->out_requests >= TCP_OUT_REQUESTS)
+            gp_slow_wait_check(&wait, "tcp", "room to queue requests to rank %d (%d queued)",
+                               conn->rank, TCP_OUT_REQUESTS);
+        else
+            break;
+        tcp_wait_locked(st);
+    }
+    return conn->status;
 }
 
-/* Waits (with progress) until conn can take a request; the connection's status otherwise. */
-static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, int needs_slot)
+/* A record for op (wait_for_room made sure there is one); its id goes in the request. */
+static uint32_t record_op(struct tcp_conn *conn, const struct nal_op *op, unsigned kind)
 {
-    while (conn->status == TCP_CONN_UP && !has_room(conn, needs_slot))
-        tcp_wait_locked(st);
-    return conn->status;
+    struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, kind, op);
+    return ptl_inflight_id(&conn->inflight, rec);
 }
 
 static void put_frame(const struct nal_op *op, uint32_t op_id, struct tcp_frame *frame)
@@ -243,16 +211,14 @@ static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
-    int needs_slot = op->ack_req == PTL_ACK_REQ;
+    int needs_record = op->ack_req == PTL_ACK_REQ;
     gp_mutex_lock(&st->lock);
-    int status = wait_for_room(st, conn, needs_slot);
+    int status = wait_for_room(st, conn, needs_record);
     if (status != TCP_CONN_UP) {
         gp_mutex_unlock(&st->lock);
         return status == TCP_CONN_GONE ? put_to_departed(st, op) : PTL_FAIL;
     }
-    uint32_t op_id = 0;
-    if (needs_slot)
-        inflight_alloc(conn, op, TCP_INFLIGHT_PUT, &op_id);
+    uint32_t op_id = needs_record ? record_op(conn, op, TCP_INFLIGHT_PUT) : 0;
     struct tcp_frame frame;
     put_frame(op, op_id, &frame);
     uint64_t seq = conn->out_head;
@@ -274,8 +240,7 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
     gp_mutex_lock(&st->lock);
     int status = wait_for_room(st, conn, 1);
     if (status == TCP_CONN_UP) {
-        uint32_t op_id = 0;
-        inflight_alloc(conn, op, TCP_INFLIGHT_GET, &op_id);
+        uint32_t op_id = record_op(conn, op, TCP_INFLIGHT_GET);
         struct tcp_frame frame = {
             .type = TCP_FRAME_GET, .pt_index = op->pt_index, .op_id = op_id,
             .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,

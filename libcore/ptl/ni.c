@@ -240,3 +240,17 @@ int ptl_progress(struct ptl_ni *ni)
 {
     return ni->nal->progress(ni);
 }
+
+void ptl_ni_set_rcv_poll(struct ptl_ni *ni, ptl_rcv_poll_fn fn, void *arg)
+{
+    /* The argument first: a thread that sees the function sees its argument. */
+    atomic_store_explicit(&ni->rcv_poll_arg, arg, memory_order_relaxed);
+    atomic_store_explicit(&ni->rcv_poll, fn, memory_order_release);
+}
+
+void ptl_ni_rcv_poll(struct ptl_ni *ni)
+{
+    ptl_rcv_poll_fn fn = atomic_load_explicit(&ni->rcv_poll, memory_order_acquire);
+    if (fn != NULL)
+        fn(atomic_load_explicit(&ni->rcv_poll_arg, memory_order_relaxed));
+}

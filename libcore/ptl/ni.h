@@ -65,6 +65,9 @@ struct ptl_ni {
     struct ptl_eq_local *eqs;
     unsigned max_eq;
     gp_mutex_t lock;                /* tables, list edits, arena; PAR builds only */
+    /* ptl_ni_set_rcv_poll: read by a transport's receive thread, so atomic */
+    _Atomic(ptl_rcv_poll_fn) rcv_poll;
+    void *_Atomic rcv_poll_arg;
 };
 
 /* Handle encoding: generation in the high half, index + 1 in the low half. */
@@ -146,6 +149,13 @@ static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, ui
     uint64_t room = md_length - md_offset;
     return span < room ? span : room;
 }
+
+/*
+ * A transport's receive thread, after a progress pass and outside its own
+ * locks: hands the thread to the layer above (ptl_ni_set_rcv_poll), if it
+ * asked for it.
+ */
+void ptl_ni_rcv_poll(struct ptl_ni *ni);
 
 /* Lays out an empty region header (used by ptl_ni_init on the nal's memory). */
 int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params);

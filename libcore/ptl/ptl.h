@@ -196,6 +196,19 @@ void ptl_ni_report(struct ptl_ni *ni);
 /* Lets a transport that needs it move data (tcp); a no-op on shm. */
 int ptl_progress(struct ptl_ni *ni);
 
+/*
+ * The receive thread's poll (GASNET_RCV_THREAD=1; tcp and ibv, PAR builds).
+ * A transport with a receive thread calls fn(arg) on that thread after each
+ * of its progress passes, holding none of its own locks, so that the layer
+ * above can take the events the pass queued -- and run what they mean --
+ * there too, not only at the application's next call.  The call may come at
+ * any time once this returns, concurrently with the application's own
+ * threads; a transport without such a thread never calls it.  Meant to be
+ * set once; NULL stops later calls (one already under way runs to its end).
+ */
+typedef void (*ptl_rcv_poll_fn)(void *arg);
+void ptl_ni_set_rcv_poll(struct ptl_ni *ni, ptl_rcv_poll_fn fn, void *arg);
+
 /* Messages that reached this NI but matched no MD (they are dropped). */
 uint64_t ptl_ni_dropped(const struct ptl_ni *ni);
 

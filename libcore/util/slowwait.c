@@ -19,7 +19,7 @@ uint64_t gp_slow_wait_threshold_ns(void)
 {
     static uint64_t threshold_ns;
     if (threshold_ns == 0) {
-        /* A test knob only (not in the configuration table): milliseconds, > 0. */
+        /* GP_SLOW_WAIT_MS: milliseconds, > 0 (its row validates it at init). */
         const char *text = getenv("GP_SLOW_WAIT_MS");
         char *end = NULL;
         unsigned long long ms = text != NULL ? strtoull(text, &end, 10) : 0;

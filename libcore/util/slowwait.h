@@ -33,8 +33,10 @@ struct gp_slow_wait {
 int gp_slow_wait_check(struct gp_slow_wait *wait, const char *subsys, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The threshold in effect (GP_SLOW_WAIT_NS; tests shorten it through
- * GP_SLOW_WAIT_MS so that the warning can be seen in seconds). */
+/* The threshold in effect: GP_SLOW_WAIT_MS (a row of the configuration
+ * table, read here with getenv because util sits below the table; an
+ * unparsable value there is refused by the table at init), else
+ * GP_SLOW_WAIT_NS. */
 uint64_t gp_slow_wait_threshold_ns(void);
 
 #endif

@@ -12,7 +12,7 @@
  * behaviour, and bytes matched into the segment only within it.  The
  * connection either stays up or is failed with a message; both are fine.
  *
- *   make fuzz && build-fuzz/fuzz_tcp_recv -max_total_time=60 tests/fuzz/corpus
+ *   make fuzz && build-fuzz/fuzz_tcp_recv -max_total_time=60 tests/fuzz/corpus/fuzz_tcp_recv
  */
 #include <signal.h>
 #include <stdint.h>
@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(conn, 0, sizeof *conn);
     conn->rank = 0;
     snprintf(conn->addr_text, sizeof conn->addr_text, "fuzz");
-    if (tcp_conn_alloc_queues(conn) != PTL_OK)
+    if (tcp_conn_alloc_queues(conn, NULL) != PTL_OK)
         abort();
     conn->fd = fds[0];
     conn->status = TCP_CONN_UP;

@@ -22,6 +22,8 @@ struct gp_test {
 
 /* Exit status of a test process that decided to skip. */
 #define GP_TEST_SKIP_CODE 77
+/* Exit status of a test process that printed its own FAIL line. */
+#define GP_TEST_FAILED_CODE 78
 
 /* Runs every test of the suite (or those named on the command line). */
 int gp_test_main(int argc, char **argv, const char *suite, const struct gp_test *tests);

@@ -228,17 +228,31 @@ t_failed_completion() {
 }
 
 # GASNET_RCV_THREAD=1 (PAR build, when it was built beside this one): node 1
-# computes without calling the library while node 0's first get and put,
-# which need node 1's matching, complete.
-t_rcv_thread() {
-    ibv_only "$name" || return
+# computes without calling the library while node 0's get, put and AM
+# requests, which need node 1's matching and handlers, complete (the
+# handlers run on the receive thread, one AM event per poll); then am_core
+# and am_pollers with the thread's handlers beside the application's polls.
+par_dir() { # NAME: the PAR build beside this one in $pdir, else prints skip
     pdir=$(dirname "$vdir")/par
-    if [ ! -x "$pdir/tests/integration/rcv_thread" ]; then
-        skip "$name" "no PAR build beside $vdir (make par)"
-        return
-    fi
-    job "$name" "rcv_thread: node 1 served a get and a put while it computed" \
-        env GASNET_RCV_THREAD=1 "$pdir/bin/gp-run" -n 2 "$pdir/tests/integration/rcv_thread"
+    [ -x "$pdir/tests/integration/rcv_thread" ] && return 0
+    skip "$1" "no PAR build beside $vdir (make par)"
+    return 1
+}
+t_rcv_thread() {
+    ibv_only "$name" && par_dir "$name" || return
+    job "$name" "rcv_thread: node 1 served a get, a put and 28 AM requests (Short, Medium, Long, a burst of Shorts) on its receive thread while it computed" \
+        env GASNET_RCV_THREAD=1 GASNET_PORTAL_AM_LIMIT=1 "$pdir/bin/gp-run" -n 2 \
+        "$pdir/tests/integration/rcv_thread"
+}
+t_rcv_thread_am_core() {
+    ibv_only "$name" && par_dir "$name" || return
+    job "$name" "am_core: 2 nodes, 1 rounds, every category" \
+        env GASNET_RCV_THREAD=1 "$pdir/bin/gp-run" -n 2 "$pdir/tests/integration/am_core" 1
+}
+t_rcv_thread_am_pollers() {
+    ibv_only "$name" && par_dir "$name" || return
+    job "$name" "each run exactly once with intact data" \
+        env GASNET_RCV_THREAD=1 "$pdir/bin/gp-run" -n 2 "$pdir/tests/integration/am_pollers" 2 2 300
 }
 
 # Multi-rail: a second Soft-RoCE device on its own interface; two QPs per
@@ -302,6 +316,8 @@ run_case firehose_1 t_firehose_1
 run_case ports_rxe0 t_ports_rxe0
 run_case hybrid_hosts t_hybrid_hosts
 run_case rcv_thread t_rcv_thread
+run_case rcv_thread_am_core t_rcv_thread_am_core
+run_case rcv_thread_am_pollers t_rcv_thread_am_pollers
 run_case multirail t_multirail
 run_case memlock t_memlock
 run_case physmem_max t_physmem_max

@@ -48,3 +48,4 @@ for n in 2 4; do
         "$GP_RUN" -n $n "$GPTEST_ITEST/am_pollers" 2 2 600 &&
         check_line "am/pollers_n$n" "each run exactly once with intact data"
 done
+end_tests

@@ -17,8 +17,12 @@
 #define SLOT (64u << 10)       /* one (source, M) Long destination */
 #define BIG_LONG (40u << 10)   /* larger than a chunk: header and data travel apart */
 #define STAGING (1u << 20)     /* in-segment sources, after the slots: requests, replies */
+#define REPLY_SLOTS 8          /* threads that may run request handlers: each builds its
+                                  replies in its own slot, in the segment and in private memory */
+#define REPLY_SLOT (STAGING / 2 / REPLY_SLOTS)
 #define SMALL_LONG(m) ((m) == 0 ? 0 : (size_t)((m) * 41) % 900) /* fits a chunk with its header */
 #define BIG_LONG_SIZE(m) (BIG_LONG + (size_t)(m) * 1001)
+_Static_assert(BIG_LONG + 16 * 1001 <= REPLY_SLOT, "a reply slot holds the largest Long");
 
 enum { H_SHORT_REQ = 130, H_SHORT_REP = 147, H_MEDIUM_REQ = 164, H_MEDIUM_REP = 181,
        H_LONG_REQ = 198, H_LONG_REP = 215, H_MISUSE = 240, H_MISUSE_REPLY = 241 };
@@ -27,7 +31,9 @@ static gasnet_node_t me, nodes;
 static gasnet_seginfo_t *seg;
 static volatile int replies_seen, requests_seen;
 static int long_mode; /* 0: small Longs (packed), 1: large (unpacked) */
-static unsigned char *private_source, *reply_private;
+static unsigned char *private_source, *reply_private; /* reply_private: REPLY_SLOTS slots */
+static int reply_slots_taken;                          /* atomic */
+static _Thread_local int reply_slot = -1;              /* this thread's, once it has one */
 
 static gasnet_handlerarg_t arg_value(gasnet_node_t src, int m, int i, int reply)
 {
@@ -65,11 +71,29 @@ static char *long_slot(gasnet_node_t owner, gasnet_node_t src, int m, int reply)
     return (char *)seg[owner].addr + index * SLOT;
 }
 
-/* In-segment sources: one for requests, one for replies (a reply is built
- * inside a handler, which may run while a request's source is being sent). */
-static unsigned char *staging(int reply)
+/* The in-segment source of requests (only the main thread sends them). */
+static unsigned char *staging(void)
 {
-    return (unsigned char *)seg[me].addr + (uintptr_t)nodes * 34 * SLOT + (reply ? STAGING / 2 : 0);
+    return (unsigned char *)seg[me].addr + (uintptr_t)nodes * 34 * SLOT;
+}
+
+/*
+ * Where a request handler builds its reply's payload: in this thread's own
+ * slot, in the segment or in private memory.  Handlers run on any thread
+ * that polls -- the main thread inside a blocking call or GASNET_BLOCKUNTIL,
+ * and a receive thread (GASNET_RCV_THREAD=1) at the same time -- so one
+ * buffer for the whole process would let one reply carry another's bytes.
+ * A thread runs one handler at a time (handlers may not poll), so a slot
+ * per thread is enough.
+ */
+static unsigned char *reply_source(int in_segment)
+{
+    if (reply_slot < 0)
+        reply_slot = __atomic_fetch_add(&reply_slots_taken, 1, __ATOMIC_SEQ_CST);
+    CHECK(reply_slot < REPLY_SLOTS, "more than %d threads ran request handlers", REPLY_SLOTS);
+    if (in_segment)
+        return staging() + STAGING / 2 + (uintptr_t)reply_slot * REPLY_SLOT;
+    return reply_private + (uintptr_t)reply_slot * REPLY_SLOT;
 }
 
 static gasnet_node_t check_args(gasnet_token_t token, int m, const gasnet_handlerarg_t *args,
@@ -122,9 +146,10 @@ static void *on_medium_req(gasnet_token_t token, void *buf, size_t nbytes, int m
     check_bytes(buf, nbytes, src, m, 0);
     __atomic_fetch_add(&requests_seen, 1, __ATOMIC_SEQ_CST);
     reply_args(src, m, r);
+    unsigned char *source = reply_source(0);
     for (size_t i = 0; i < nbytes; i++)
-        reply_private[i] = byte_value(src, m, i, 1);
-    return reply_private;
+        source[i] = byte_value(src, m, i, 1);
+    return source;
 }
 
 static void on_medium_rep(gasnet_token_t token, void *buf, size_t nbytes, int m,
@@ -146,7 +171,7 @@ static void *on_long_req(gasnet_token_t token, void *buf, size_t nbytes, int m,
     check_bytes(buf, nbytes, src, m, 0);
     __atomic_fetch_add(&requests_seen, 1, __ATOMIC_SEQ_CST);
     reply_args(src, m, r);
-    unsigned char *source = (m % 2 == 0) ? staging(1) : reply_private;
+    unsigned char *source = reply_source(m % 2 == 0);
     for (size_t i = 0; i < nbytes; i++)
         source[i] = byte_value(src, m, i, 1);
     *src_out = src;
@@ -208,7 +233,7 @@ static void on_long_rep(gasnet_token_t token, void *buf, size_t nbytes, int m,
             r[i] = arg_value(me, M, i, 0);                                                  \
         (void)r;                                                                            \
         int rc;                                                                             \
-        unsigned char *src = (M % 2 == 0) ? staging(0) : private_source;                     \
+        unsigned char *src = (M % 2 == 0) ? staging() : private_source;                     \
         if (category == 0)                                                                  \
             rc = AMCALL(gasnet_AMRequestShort##M, dest, H_SHORT_REQ + M R_##M);                     \
         else if (category == 1)                                                             \
@@ -256,7 +281,7 @@ static void run_phase(int category)
     for (gasnet_node_t dest = 0; dest < nodes; dest++) {
         for (int m = 0; m <= 16; m++) {
             size_t bytes = category == 1 ? medium_size(m) : category == 2 ? long_size(m) : 0;
-            unsigned char *source = (category == 2 && m % 2 == 0) ? staging(0) : private_source;
+            unsigned char *source = (category == 2 && m % 2 == 0) ? staging() : private_source;
             for (size_t i = 0; i < bytes; i++)
                 source[i] = byte_value(me, m, i, 0);
             senders[m](dest, category);
@@ -299,7 +324,8 @@ int main(int argc, char **argv)
           anywhere_index);
     check_segments();
     private_source = malloc(BIG_LONG + 17 * 1001);
-    reply_private = malloc(BIG_LONG + 17 * 1001);
+    reply_private = malloc((size_t)REPLY_SLOTS * REPLY_SLOT);
+    CHECK(private_source != NULL && reply_private != NULL, "malloc");
     amtest_barrier();
     for (int round = 0; round < rounds; round++) {
         run_phase(0);

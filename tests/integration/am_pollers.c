@@ -3,13 +3,15 @@
  * runs one sender and no poller).  Senders issue Medium and Long requests
  * (packed and unpacked Longs, from private memory) whose arguments and every
  * payload byte are derived from (source, thread, sequence number); the
- * target checks them all, and replies with a Medium or a Short that the
- * sender checks the same way.  Pollers call gasnet_AMPoll in a loop, so the
- * AM_EQ and SAFE_EQ have several consumers at once -- while senders block
- * in requests waiting for credits, tickets or chunks, and (run with a small
- * GASNET_PORTAL_AMRECV_SPACE) while ReqRB buffers fill, unlink and are
- * relinked all the time.  Every request must run exactly once with intact
- * data, and every reply come back intact.
+ * target checks them all, and replies with a Medium, a Long (packed or
+ * unpacked, built on the handler's stack, landing in the sender's segment)
+ * or a Short that the sender checks the same way.  Pollers call
+ * gasnet_AMPoll in a loop, so the AM_EQ and SAFE_EQ have several consumers
+ * at once -- while senders block in requests waiting for credits, tickets
+ * or chunks, and (run with a small GASNET_PORTAL_AMRECV_SPACE) while ReqRB
+ * buffers fill, unlink and are relinked all the time.  Every request must run exactly once with intact
+ * data, and every reply come back intact.  With GASNET_RCV_THREAD=1 the
+ * transport's receive thread runs handlers too, beside all of these.
  *
  * Usage: am_pollers SENDERS POLLERS REQUESTS_PER_SENDER
  */
@@ -23,6 +25,7 @@
 #define H_LONG 201
 #define H_REPLY_MEDIUM 202
 #define H_REPLY_SHORT 203
+#define H_REPLY_LONG 204
 #define MAX_SENDERS 8
 #define MAX_POLLERS 8
 #define WINDOW 8         /* Long landing slots per sender and source */
@@ -74,12 +77,24 @@ static size_t medium_bytes(int seq) { return (size_t)(seq * 37) % (max_medium + 
 /* Small ones travel packed in the chunk, large ones as header and data apart. */
 static size_t long_bytes(int seq) { return seq % 3 ? (size_t)(seq * 53) % 700 : SLOT_BYTES - (size_t)(seq % 200); }
 static size_t reply_bytes(int seq) { return (size_t)(seq * 11) % MAX_REPLY; }
+static size_t long_reply_bytes(int seq) { return seq % 5 ? (size_t)(seq * 29) % 800 : SLOT_BYTES - (size_t)(seq % 100); }
+
+/* How request seq is answered: with is_long = seq % 2, every pair comes up. */
+enum reply_kind { REPLY_MEDIUM, REPLY_LONG, REPLY_SHORT };
+static enum reply_kind reply_kind_of(int seq) { return (enum reply_kind)(seq % 3); }
 
 /* Where a Long from (src, thread) with this seq lands on its target: the
  * sender reuses a slot only once the request that had it is answered. */
 static size_t slot_offset(gasnet_node_t src, int thread, int seq)
 {
     return (((size_t)src * MAX_SENDERS + (size_t)thread) * WINDOW + (size_t)(seq % WINDOW)) * SLOT_BYTES;
+}
+
+/* Where a Long reply from replier to (thread, seq) lands on the sender: the
+ * second half of its segment, reused on the same terms. */
+static size_t reply_slot_offset(gasnet_node_t replier, int thread, int seq)
+{
+    return (size_t)nodes * MAX_SENDERS * WINDOW * SLOT_BYTES + slot_offset(replier, thread, seq);
 }
 
 static void got_request(gasnet_token_t token, void *buf, size_t nbytes, int is_long,
@@ -109,16 +124,28 @@ static void got_request(gasnet_token_t token, void *buf, size_t nbytes, int is_l
     gasnet_hsl_unlock(&lock);
     CHECK(!twice, "request %d of thread %d from node %u ran twice", seq, thread, src);
 
+    /* The reply's payload is built on this call's stack: handlers run on
+     * several threads at once, and the payload is gone once the reply returns. */
     uint32_t reply_key = mix(me, (uint32_t)thread, (uint32_t)seq, 7);
-    if (seq % 4 == 3) {
-        CHECK(gasnet_AMReplyShort3(token, H_REPLY_SHORT, thread, seq, (gasnet_handlerarg_t)reply_key) ==
-              GASNET_OK, "reply");
-        return;
+    unsigned char payload[SLOT_BYTES];
+    int rc;
+    switch (reply_kind_of(seq)) {
+    case REPLY_SHORT:
+        rc = gasnet_AMReplyShort3(token, H_REPLY_SHORT, thread, seq, (gasnet_handlerarg_t)reply_key);
+        break;
+    case REPLY_LONG:
+        fill(payload, long_reply_bytes(seq), reply_key);
+        rc = gasnet_AMReplyLong3(token, H_REPLY_LONG, payload, long_reply_bytes(seq),
+                                 (char *)seginfo[src].addr + reply_slot_offset(me, thread, seq),
+                                 thread, seq, (gasnet_handlerarg_t)reply_key);
+        break;
+    default:
+        fill(payload, reply_bytes(seq), reply_key);
+        rc = gasnet_AMReplyMedium3(token, H_REPLY_MEDIUM, payload, reply_bytes(seq), thread, seq,
+                                   (gasnet_handlerarg_t)reply_key);
+        break;
     }
-    unsigned char payload[MAX_REPLY];
-    fill(payload, reply_bytes(seq), reply_key);
-    CHECK(gasnet_AMReplyMedium3(token, H_REPLY_MEDIUM, payload, reply_bytes(seq), thread, seq,
-                                (gasnet_handlerarg_t)reply_key) == GASNET_OK, "reply");
+    CHECK(rc == GASNET_OK, "reply");
 }
 
 static void medium_request(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t thread,
@@ -133,7 +160,9 @@ static void long_request(gasnet_token_t token, void *buf, size_t nbytes, gasnet_
     got_request(token, buf, nbytes, 1, thread, seq, key);
 }
 
-static void got_reply(gasnet_token_t token, const void *buf, size_t nbytes, int is_short,
+static const char *const reply_names[] = { "Medium", "Long", "Short" };
+
+static void got_reply(gasnet_token_t token, const void *buf, size_t nbytes, enum reply_kind kind,
                       gasnet_handlerarg_t thread, gasnet_handlerarg_t seq, gasnet_handlerarg_t key)
 {
     gasnet_node_t src;
@@ -141,15 +170,23 @@ static void got_reply(gasnet_token_t token, const void *buf, size_t nbytes, int 
     CHECK(thread >= 0 && thread < senders && seq >= 0 && seq < per_sender,
           "reply from node %u: thread %d seq %d", src, thread, seq);
     uint32_t want = mix(src, (uint32_t)thread, (uint32_t)seq, 7);
-    CHECK((uint32_t)key == want && is_short == (seq % 4 == 3),
-          "reply to request %d of thread %d from node %u: key %08x, expected %08x", seq, thread, src,
-          (unsigned)key, (unsigned)want);
-    if (!is_short) {
-        CHECK(nbytes == reply_bytes(seq), "reply to request %d of thread %d: %zu bytes, expected %zu",
-              seq, thread, nbytes, reply_bytes(seq));
+    CHECK((uint32_t)key == want && kind == reply_kind_of(seq),
+          "%s reply to request %d of thread %d from node %u: key %08x, expected %08x and a %s reply",
+          reply_names[kind], seq, thread, src, (unsigned)key, (unsigned)want,
+          reply_names[reply_kind_of(seq)]);
+    if (kind != REPLY_SHORT) {
+        size_t want_bytes = kind == REPLY_LONG ? long_reply_bytes(seq) : reply_bytes(seq);
+        CHECK(nbytes == want_bytes, "%s reply to request %d of thread %d: %zu bytes, expected %zu",
+              reply_names[kind], seq, thread, nbytes, want_bytes);
+        if (kind == REPLY_LONG)
+            CHECK(buf == (char *)seginfo[me].addr + reply_slot_offset(src, thread, seq),
+                  "Long reply to request %d of thread %d from node %u landed at the wrong place",
+                  seq, thread, src);
         long bad = bad_byte(buf, nbytes, want);
-        CHECK(bad < 0, "reply to request %d of thread %d from node %u: byte %ld of %zu wrong", seq,
-              thread, src, bad, nbytes);
+        CHECK(bad < 0, "%s reply to request %d of thread %d from node %u: byte %ld of %zu is %u, "
+              "expected %u", reply_names[kind], seq, thread, src, bad, nbytes,
+              bad < 0 ? 0u : ((const unsigned char *)buf)[bad],
+              bad < 0 ? 0u : byte_at(want, (size_t)bad));
     }
     __atomic_store_n(&answered[(size_t)thread * (size_t)per_sender + (size_t)seq], 1, __ATOMIC_SEQ_CST);
     __atomic_fetch_add(&replies[thread], 1, __ATOMIC_SEQ_CST);
@@ -158,18 +195,25 @@ static void got_reply(gasnet_token_t token, const void *buf, size_t nbytes, int 
 static void medium_reply(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t thread,
                          gasnet_handlerarg_t seq, gasnet_handlerarg_t key)
 {
-    got_reply(token, buf, nbytes, 0, thread, seq, key);
+    got_reply(token, buf, nbytes, REPLY_MEDIUM, thread, seq, key);
+}
+
+static void long_reply(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t thread,
+                       gasnet_handlerarg_t seq, gasnet_handlerarg_t key)
+{
+    got_reply(token, buf, nbytes, REPLY_LONG, thread, seq, key);
 }
 
 static void short_reply(gasnet_token_t token, gasnet_handlerarg_t thread, gasnet_handlerarg_t seq,
                         gasnet_handlerarg_t key)
 {
-    got_reply(token, NULL, 0, 1, thread, seq, key);
+    got_reply(token, NULL, 0, REPLY_SHORT, thread, seq, key);
 }
 
 static gasnet_handlerentry_t table[] = {
     { H_MEDIUM, medium_request },     { H_LONG, long_request },
     { H_REPLY_MEDIUM, medium_reply }, { H_REPLY_SHORT, short_reply },
+    { H_REPLY_LONG, long_reply },
     AMTEST_HANDLERS,
 };
 
@@ -185,7 +229,8 @@ static void *sender(void *arg)
     CHECK(payload != NULL, "malloc");
     for (int seq = 0; seq < per_sender; seq++) {
         /* The request that used this Long landing slot last has been answered,
-         * so its handler is done with the slot. */
+         * so its handler is done with the slot, and so is the reply handler
+         * with the slot its Long reply used. */
         if (seq >= WINDOW)
             GASNET_BLOCKUNTIL(__atomic_load_n(&answered[(size_t)thread * (size_t)per_sender +
                                                         (size_t)(seq - WINDOW)], __ATOMIC_SEQ_CST));
@@ -241,7 +286,7 @@ int main(int argc, char **argv)
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
     me = gasnet_mynode();
     nodes = gasnet_nodes();
-    uintptr_t segsize = (uintptr_t)nodes * MAX_SENDERS * WINDOW * SLOT_BYTES;
+    uintptr_t segsize = 2 * (uintptr_t)nodes * MAX_SENDERS * WINDOW * SLOT_BYTES; /* requests, replies */
     segsize = (segsize + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
     CHECK(gasnet_attach(table, (int)(sizeof table / sizeof table[0]), segsize, 0) == GASNET_OK,
           "attach");

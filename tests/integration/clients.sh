@@ -6,12 +6,12 @@
 # and PARSYNC fragments once; the classic-style program through pkg-config
 # too.  Once per check run (seq), like install.sh.
 . "$(dirname "$0")/../lib.sh"
-[ "$GPTEST_VARIANT" = seq ] || exit 0
+[ "$GPTEST_VARIANT" = seq ] || end_tests
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(mktemp -d /tmp/gp-clients.XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
 if ! make -s -C "$top" install PREFIX="$prefix/inst" >"$prefix/install.log" 2>&1; then
-    fail clients/make_install "$(tail -5 "$prefix/install.log")"; exit 0
+    fail clients/make_install "$(tail -5 "$prefix/install.log")"; end_tests
 fi
 inst="$prefix/inst"
 mak="$inst/include/portals-conduit"
@@ -44,11 +44,13 @@ grep -q -- '-DGASNET_PARSYNC' "$mak/portals-parsync.mak" && grep -q -- '-lgp-par
     bad="$bad parsync:mode"
 [ -z "$bad" ] && pass clients/config_and_fragments || fail clients/config_and_fragments "wrong:$bad"
 
-# gasnetrun's options (seed 003) reach gp-run; what gp-run lacks is refused.
+# gasnetrun's options (seed 003) reach gp-run; an unknown spawner is refused.
 expect_rc clients/gasnetrun_test 0 30 "$run" -n 2 -t -E HOME -- /bin/true &&
     check_line clients/gasnetrun_test "rank 1: .*/bin/true"
-expect_rc clients/gasnetrun_mpi 2 30 "$run" -n 2 -spawner=mpi /bin/true &&
-    check_line clients/gasnetrun_mpi "gp-run has the local and ssh spawners only"
+expect_rc clients/gasnetrun_mpi 0 30 env -u SLURM_JOB_ID "$run" -n 2 -t -spawner=mpi /bin/true &&
+    check_line clients/gasnetrun_mpi "would run: 'mpirun' '-n' '2' '/bin/true'"
+expect_rc clients/gasnetrun_bad_spawner 2 30 "$run" -n 2 -spawner=carrier-pigeon /bin/true &&
+    check_line clients/gasnetrun_bad_spawner "spawner=carrier-pigeon: unknown spawner (accepted: local, ssh, mpi, pmi, pmix)"
 expect_rc clients/gasnetrun_ssh 0 30 env GASNET_SSH_SERVERS="hostA hostB" "$run" -t -n 3 -spawner=ssh /bin/true &&
     check_line clients/gasnetrun_ssh "host hostB: ranks 2-2"
 expect_rc clients/gasnetrun_no_n 2 30 "$run" /bin/true &&
@@ -111,3 +113,4 @@ if cc -o "$prefix/classic-pc" "$top/tests/clients/classic/classic.c" $(pkg-confi
 else
     fail clients/classic_pkg_config "did not build: $(tail -5 "$prefix/build.log")"
 fi
+end_tests

@@ -147,3 +147,4 @@ else
     pass "credits/stats_page (node 0 lends node 1 $lent credits, as node 1's page agrees)"
 fi
 rm -rf "$hold"
+end_tests

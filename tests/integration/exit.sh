@@ -7,33 +7,39 @@
 TIMEOUT=3   # GASNET_EXITTIMEOUT for these jobs
 BOUND=$((3 * TIMEOUT + 5))
 
-# exit_case NAME N EXPECTED_CODE MODE [gp-run options...]
+# exit_case NAME N EXPECTED_CODE MODE [gp-run options...]; $want_line, when
+# set, is a pattern the job's log must match
 exit_case() {
     name=$1 n=$2 want=$3 mode=$4
     shift 4
-    before=$(shm_objects | sort)
     start=$(date +%s)
-    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" "$@" -n "$n" \
+    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -v "$@" -n "$n" \
         "$GPTEST_ITEST/exit_cases" "$mode" 7 >"$log" 2>&1
     rc=$?
     elapsed=$(( $(date +%s) - start ))
-    sleep 0.3
-    left=$(pgrep -f "$GPTEST_ITEST/exit_cases $mode" || true)
-    after=$(shm_objects | sort)
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit status $rc, expected $want: $(tail -3 "$log" | tr '\n' ' ')"
+    jobid=$(job_id "$log")
+    left=$(job_alive "$log" exit_cases)
+    after=$(job_shm "$jobid")
+    if [ -z "$jobid" ]; then
+        fail "$name" "gp-run -v printed no job id (exit status $rc): $(tail -3 "$log" | tr '\n' ' ')"
+    elif [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit status $rc, expected $want: $(grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -3 | tr '\n' ' ')"
     elif [ "$elapsed" -gt "$BOUND" ]; then
         fail "$name" "took ${elapsed}s, more than ${BOUND}s"
     elif [ -n "$left" ]; then
-        fail "$name" "processes left behind: $left"; pkill -9 -f "$GPTEST_ITEST/exit_cases $mode"
-    elif [ "$before" != "$after" ]; then
-        fail "$name" "/dev/shm objects left behind: $after"
+        fail "$name" "processes of job $jobid left behind: $left"; kill -9 $left
+    elif [ -n "$after" ]; then
+        fail "$name" "/dev/shm objects of job $jobid left behind: $after"
     elif grep -q 'ERROR: AddressSanitizer\|runtime error:' "$log"; then
         fail "$name" "sanitizer report: $(grep -m1 'ERROR\|runtime error' "$log")"
+    elif [ -n "$want_line" ] && ! grep -q "$want_line" "$log"; then
+        fail "$name" "no line /$want_line/ in: $(grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -4 | tr '\n' ' ')"
     else
         pass "$name"
     fi
+    want_line=
 }
+want_line=   # a line the next exit_case's log must have
 
 log=$(mktemp /tmp/gp-exit.XXXXXX)
 trap 'rm -f "$log"' EXIT
@@ -52,33 +58,54 @@ for n in 2 8; do
     exit_case "exit/stopped_node_n$n" $n 7 stopped
     exit_case "exit/during_init_n$n" $n 7 init_exit
     exit_case "exit/bad_segment_size_n$n" $n 7 bad_segsize
+    # The client's own SIGQUIT handler runs on a remote exit request (spec
+    # 1.10), then the exit goes on with the requested code.
+    want_line="^exit_cases: the client's SIGQUIT handler ran$"
+    exit_case "exit/client_sigquit_handler_n$n" $n 7 client_sigquit
+    # An abort signal inside the exit's work ends the process with the exit's
+    # code, not the signal's (seed 003).
+    GP_EXIT_FAULT=abort exit_case "exit/abort_during_exit_n$n" $n 7 collective
+    # exit() that cannot be coordinated (the peers never poll): the atexit
+    # path aborts the job with the process's own status (seed 003).
+    want_line="rank 1 (pid [0-9]*) aborted the job with exit code 7: the exit could not be coordinated"
+    exit_case "exit/return_uncoordinated_n$n" $n 7 return_computing
     # Two nodes exit at once with 7 and 8: every node ends with the code of
     # the exit node 0 heard of first, so the job's code is one of the two.
-    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -n $n "$GPTEST_ITEST/exit_cases" race 7 \
+    GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -v -n $n "$GPTEST_ITEST/exit_cases" race 7 \
         >"$log" 2>&1
     rc=$?
-    if [ "$rc" -eq 7 ] || [ "$rc" -eq 8 ]; then pass "exit/race_n$n"; else fail "exit/race_n$n" "exit status $rc"; fi
+    left=$(job_alive "$log" exit_cases)
+    if { [ "$rc" -eq 7 ] || [ "$rc" -eq 8 ]; } && [ -z "$left" ]; then pass "exit/race_n$n"
+    else fail "exit/race_n$n" "exit status $rc, processes left: ${left:-none}"; fi
 done
 
 # SIGINT / SIGTERM / SIGHUP to gp-run while the job polls: passed on, each
 # process exits through the protocol with 128 + the signal.
 for sig in INT TERM HUP; do
     # A background job of a script starts with SIGINT ignored: give it back its default.
-    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT "$GP_RUN" -n 4 \
+    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT "$GP_RUN" -v -n 4 \
         "$GPTEST_ITEST/exit_cases" one_polling_none 7 \
         >"$log" 2>&1 &
     runner=$!
-    sleep 1
+    # Signal once every node polls (up to 60 s on a loaded machine).
+    tries=0
+    while [ "$(grep -c '^exit_cases: node [0-9]* polling$' "$log")" -lt 4 ] && [ $tries -lt 600 ] &&
+          kill -0 $runner 2>/dev/null; do
+        sleep 0.1; tries=$((tries + 1))
+    done
     kill -$sig $runner
     wait $runner
     rc=$?
     case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
-    left=$(pgrep -f "$GPTEST_ITEST/exit_cases one_polling_none" || true)
-    if [ "$rc" -eq "$want" ] && [ -z "$left" ]; then
+    jobid=$(job_id "$log")
+    left=$(job_alive "$log" exit_cases)
+    after=$(job_shm "$jobid")
+    if [ "$rc" -eq "$want" ] && [ -n "$jobid" ] && [ -z "$left" ] && [ -z "$after" ]; then
         pass "exit/sig$sig"
     else
-        fail "exit/sig$sig" "exit status $rc (expected $want), left: $left"
-        pkill -9 -f "$GPTEST_ITEST/exit_cases one_polling_none"
+        fail "exit/sig$sig" "exit status $rc (expected $want), job ${jobid:-?}, processes left: ${left:-none}, /dev/shm left: ${after:-none}"
+        grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -8 | sed 's/^/    /'
+        [ -n "$left" ] && kill -9 $left
     fi
 done
 
@@ -95,3 +122,4 @@ for n in 8 16 32; do
         fail "exit/messages_n$n" "exit status $rc, $total messages (limit $limit)"
     fi
 done
+end_tests

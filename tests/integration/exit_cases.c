@@ -16,6 +16,10 @@
  *   init_exit       node 1 exits between init and attach; the others attach
  *   bad_segsize     node 1 asks for a segment that is not a page multiple
  *   race            nodes 0 and 1 exit at once with CODE and CODE+1
+ *   client_sigquit  node 0 has a SIGQUIT handler of its own; node 1 exits:
+ *                   the remote exit request runs node 0's handler first
+ *   return_computing  node 1 returns CODE from main; the others compute
+ *                   without polling, so the exit cannot be coordinated
  */
 #include <signal.h>
 #include <string.h>
@@ -71,6 +75,17 @@ static void barrier_forever(void)
     gasnet_exit(99);
 }
 
+static volatile sig_atomic_t client_sigquit_seen;
+
+static void on_client_sigquit(int sig)
+{
+    (void)sig;
+    static const char line[] = "exit_cases: the client's SIGQUIT handler ran\n";
+    if (write(STDOUT_FILENO, line, sizeof line - 1) < 0)
+        client_sigquit_seen = 2;
+    client_sigquit_seen = 1;
+}
+
 static void barrier(void)
 {
     gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -100,8 +115,13 @@ int main(int argc, char **argv)
             gasnet_exit(code);
         if (strcmp(mode, "one_polling") == 0)
             poll_forever();
-        if (strcmp(mode, "one_polling_none") == 0) /* nobody exits: a signal must end it */
+        if (strcmp(mode, "one_polling_none") == 0) { /* nobody exits: a signal must end it */
+            /* The test signals only once every node says so: a signal that
+             * came before the handlers are in would test nothing. */
+            printf("exit_cases: node %u polling\n", (unsigned)me);
+            fflush(stdout);
             poll_forever();
+        }
         if (strcmp(mode, "one_barrier") == 0)
             barrier_forever();
         compute_forever();
@@ -113,6 +133,17 @@ int main(int argc, char **argv)
         if (me == 0)
             gasnet_AMRequestShort0(gasnet_nodes() - 1, H_ASK);
         poll_forever();
+    } else if (strcmp(mode, "client_sigquit") == 0) {
+        if (me == 0)
+            signal(SIGQUIT, on_client_sigquit);
+        barrier();
+        if (chosen)
+            gasnet_exit(code);
+        poll_forever();
+    } else if (strcmp(mode, "return_computing") == 0) {
+        if (chosen)
+            return code;
+        compute_forever();
     } else if (strcmp(mode, "return_all") == 0) {
         barrier();
         return code;

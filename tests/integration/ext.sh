@@ -54,3 +54,4 @@ misuse outside_segment "FATAL ERROR on node 0/2: put of 16 bytes at 0x[0-9a-f]* 
 misuse double_notify "FATAL ERROR on node 0/2: gasnet_barrier_notify called twice"
 misuse wait_no_notify "FATAL ERROR on node 0/2: gasnet_barrier_wait/try called without a preceding gasnet_barrier_notify"
 misuse value_size "FATAL ERROR on node 0/2: gasnet_put_val: nbytes is 9; value operations take 1 to 8 bytes"
+end_tests

@@ -1,12 +1,14 @@
 #!/bin/sh
 # The libFuzzer targets of tests/fuzz (built by "make fuzz", which make check
-# runs), each for FUZZ_SECONDS (default 20) from the seed corpus: what a
-# hostile peer can send into the tcp receive path must never reach outside
-# the registered region or hit undefined behaviour.  Once per check, with
-# the seq variant (the targets carry their own sanitizers).
+# runs), each for FUZZ_SECONDS (default 20) from its own seed corpus,
+# tests/fuzz/corpus/NAME/: what a hostile peer can send into the tcp and ibv
+# receive paths, the bootstrap's control channel and agent link, or a user
+# into the configuration, must never reach outside what was allocated or hit
+# undefined behaviour.  Once per check, with the seq variant (the targets
+# carry their own sanitizers).
 . "$(dirname "$0")/../lib.sh"
 
-[ "${GPTEST_VARIANT:-seq}" = seq ] || exit 0
+[ "${GPTEST_VARIANT:-seq}" = seq ] || end_tests
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/gp-fuzz.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -18,7 +20,9 @@ for source in "$top"/tests/fuzz/*.c; do
         continue
     fi
     mkdir -p "$tmp/$name"
-    cp "$top"/tests/fuzz/corpus/* "$tmp/$name/"
+    if [ -d "$top/tests/fuzz/corpus/$name" ]; then
+        cp "$top/tests/fuzz/corpus/$name"/* "$tmp/$name/"
+    fi
     if (cd "$tmp" && timeout -k 5 $(( ${FUZZ_SECONDS:-20} + 60 )) "$target" \
             -max_total_time="${FUZZ_SECONDS:-20}" -timeout=10 "$tmp/$name" >"$tmp/$name.log" 2>&1); then
         pass "fuzz/$name"
@@ -28,3 +32,4 @@ for source in "$top"/tests/fuzz/*.c; do
         ls "$tmp"/crash-* "$tmp"/timeout-* 2>/dev/null | sed 's/^/    input: /'
     fi
 done
+end_tests

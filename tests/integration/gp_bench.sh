@@ -139,3 +139,27 @@ bad option "--frobnicate: unknown option" --frobnicate
 bad expect_unit "--expect 'put-bw@1M>=5furlongs'.*unknown unit" --expect 'put-bw@1M>=5furlongs'
 bad expect_file "--expect '$tmp/none'.*neither a rule" --expect "$tmp/none"
 bad no_point "no point to measure" --test am-lat-medium --sizes 64K
+
+# bench/compare takes an MPI peer for present only when its compiler finds
+# mpi.h (openmpi-bin brings mpicc.openmpi, only libopenmpi-dev brings mpi.h).
+if [ "$GPTEST_VARIANT" = seq ] && command -v python3 >/dev/null 2>&1; then
+    top=$(cd "$(dirname "$0")/../.." && pwd)
+    mkdir -p "$tmp/nohdr" "$tmp/withhdr/include"
+    printf '#!/bin/sh\necho "fatal error: mpi.h: No such file or directory" >&2; exit 1\n' >"$tmp/nohdr/mpicc.openmpi"
+    printf '#define MPI_SUCCESS 0\n' >"$tmp/withhdr/include/mpi.h"
+    printf '#!/bin/sh\nexec cc -I"%s" "$@"\n' "$tmp/withhdr/include" >"$tmp/withhdr/mpicc.openmpi"
+    chmod +x "$tmp/nohdr/mpicc.openmpi" "$tmp/withhdr/mpicc.openmpi"
+    present() { # DIR: what bench/compare's present() says of mpicc.openmpi found there
+        PATH="$1:$PATH" python3 - "$top/bench/compare" <<'PY'
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("compare", sys.argv[1])
+module = importlib.util.module_from_spec(importlib.util.spec_from_loader("compare", loader))
+loader.exec_module(module)
+print(module.present("mpicc.openmpi"))
+PY
+    }
+    without=$(present "$tmp/nohdr") with=$(present "$tmp/withhdr")
+    if [ "$without" = False ] && [ "$with" = True ]; then pass "$T/compare_mpi_h"
+    else fail "$T/compare_mpi_h" "present(mpicc.openmpi): without mpi.h '$without' (want False), with it '$with' (want True)"; fi
+fi
+end_tests

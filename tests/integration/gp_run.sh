@@ -260,3 +260,4 @@ expect_rc "$T/verbose" 0 30 "$GP_RUN" -v -E HOME,PATH -n 2 "$GPTEST_ITEST/boot_c
     contains "$T/verbose" "control channel 127\.0\.0\.1:[0-9]+" &&
     contains "$T/verbose" "rank 1: GP_BOOT_ADDR=127\.0\.0\.1:[0-9]+ GP_RANK=1 GP_SIZE=2 GP_JOBID=[0-9a-f]{16} GP_BOOT_KEY_FD=[0-9]+ " &&
     contains "$T/verbose" "ended with exit status 0" && pass "$T/verbose"
+end_tests

@@ -287,3 +287,4 @@ if start_job jobC 2 "$GPTEST_ITEST/top_hold"; then
 else
     fail gp_top/batch_job_ended "the job never got ready: $(cat "$work/jobC/out")"
 fi
+end_tests

@@ -54,3 +54,4 @@ run "$T/ext_protocol_n4_per2" 4 2 "ext_core: 4 nodes, every put/get/memset form 
     env GP_DIRECT_RMA=0 "$GPTEST_ITEST/ext_core" 20
 run "$T/am_flood_n4_per2" 4 2 "am_flood: 300 requests from each of 4 nodes arrived exactly once" \
     env GASNET_PORTAL_AMRECV_SPACE=64K "$GPTEST_ITEST/am_flood" 300 1
+end_tests

@@ -2,17 +2,17 @@
 # make install into a scratch prefix, then build a client with nothing but
 # pkg-config (SEQ and PAR, static and shared) and run it.  Once per check run.
 . "$(dirname "$0")/../lib.sh"
-[ "$GPTEST_VARIANT" = seq ] || exit 0
+[ "$GPTEST_VARIANT" = seq ] || end_tests
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(mktemp -d /tmp/gp-install.XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
 if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
-    fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; exit 0
+    fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
 for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
-    [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; exit 0; }
+    [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
 pass install/layout
 # Each shared library carries the name it is installed as: a PAR client must
@@ -32,13 +32,21 @@ for pc in gp gp-par; do
     else
         fail "install/pkg_config_$pc" "client did not build or run with pkg-config $pc"
     fi
+    # Static: libgp.a and exactly what "pkg-config --static" adds; a whole
+    # job (init, attach, put, barrier, exit) shows nothing is missing.
     # shellcheck disable=SC2046
-    if cc -o "$prefix/client-$pc-static" "$top/tests/install/client.c" \
-          $(pkg-config --cflags $pc) "$prefix/lib/lib$pc.a" $(pkg-config --libs --static $pc | sed "s/-l$pc//") &&
-       "$prefix/client-$pc-static" >/dev/null; then
-        pass "install/static_$pc"
-    else
-        fail "install/static_$pc" "static client did not build or run"
+    if ! cc -o "$prefix/job-$pc-static" "$top/tests/install/client_job.c" \
+            $(pkg-config --cflags $pc) "$prefix/lib/lib$pc.a" \
+            $(pkg-config --libs --static $pc | sed "s/-l$pc\( \|$\)/ /") >"$prefix/static.log" 2>&1; then
+        fail "install/static_$pc" "static link with pkg-config --static $pc: $(grep -m3 'undefined reference\|error' "$prefix/static.log" | tr '\n' ' ')"
+    elif LD_LIBRARY_PATH="$prefix/lib" ldd "$prefix/job-$pc-static" | grep -q "libgp"; then
+        fail "install/static_$pc" "the static client loads a shared libgp"
+    elif expect_rc "install/static_$pc" 0 60 "$prefix/bin/gp-run" -n 2 "$prefix/job-$pc-static"; then
+        if [ "$(printf '%s\n' "$out" | grep -c '^client_job: node [01] of 2 ok$')" -eq 2 ]; then
+            pass "install/static_$pc"
+        else
+            fail "install/static_$pc" "not every node said ok: $out"
+        fi
     fi
 done
 # The shared library exports the GASNet API and nothing internal.
@@ -47,3 +55,4 @@ if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\
 else
     pass install/exports
 fi
+end_tests

@@ -41,3 +41,4 @@ expect_rc "later/coll_tcp_n3" 0 300 env GP_TRANSPORT=tcp "$GP_RUN" -n 3 "$prog" 
     check_line "later/coll_tcp_n3" "coll on 3 nodes: 126 broadcasts"
 expect_rc "later/coll_badflags" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$prog" coll_badflags &&
     check_line "later/coll_badflags" "FATAL ERROR on node [01]/2: gasnet_coll_broadcast: flags 0x95 must hold exactly one of GASNET_COLL_IN_NOSYNC, GASNET_COLL_IN_MYSYNC, GASNET_COLL_IN_ALLSYNC"
+end_tests

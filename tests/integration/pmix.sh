@@ -30,7 +30,8 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
-unset GP_TRANSPORT GASNET_SPAWNER GP_BOOT_ADDR GP_HOST_ID
+unset GP_TRANSPORT GASNET_SPAWNER GASNET_IBV_SPAWNER GASNET_VAPI_SPAWNER MPIRUN_CMD GP_BOOT_ADDR \
+    GP_HOST_ID
 
 # libpmix keeps a few bytes from PMIx_Init to the end of the process; they
 # are the library's, not gp's, so LeakSanitizer is told to ignore them.
@@ -73,7 +74,7 @@ check_line() {
 }
 
 # The jobs' /dev/shm objects: the job id is in the boot layer's debug line
-# ("job ID: rank R of N (PMIx)"), so other jobs' objects on this machine
+# ("job ID: rank R of N, pid P (PMIx)"), so other jobs' objects on this machine
 # (other test runs) are never taken for ours.
 no_leftovers() { # NAME: after the last expect_rc run with GP_LOG_LEVEL=debug
     ids=$(printf '%s\n' "$out" | sed -n 's/.*debug boot: job \([0-9a-f]*\): rank .*(PMIx)$/\1/p' | sort -u)
@@ -99,7 +100,10 @@ exit_case() {
           "$I/exit_cases" "$mode" 7 2>&1)
     rc=$?
     elapsed=$(( $(date +%s) - start ))
-    left=$(pgrep -f "$I/exit_cases $mode" || true)
+    # Our own processes: the pids the boot layer's debug lines name.
+    # shellcheck disable=SC2046
+    left=$(pids_alive exit_cases $(printf '%s\n' "$out" |
+        sed -n 's/.*debug boot: job [0-9a-f]*: rank [0-9]* of [0-9]*, pid \([0-9]*\) (PMIx)$/\1/p'))
     if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ "$elapsed" -ge 60 ]; }; then
         fail "$name" "timed out ($rc) after ${elapsed}s: $(printf '%s\n' "$out" | grep -v debug | tail -3 | tr '\n' ' ')"
     elif [ "$want" = nonzero ] && [ "$rc" -eq 0 ]; then
@@ -188,6 +192,49 @@ expect_rc "$T/no_launcher" 127 10 env -u SLURM_JOB_ID PATH=/nonexistent "$GP_RUN
     -n 2 "$I/am_core" 1 &&
     check_line "$T/no_launcher" "cannot run mpirun: No such file or directory"
 
+# MPIRUN_CMD (GASNet's template, seed 003) replaces gp-run's mpirun command line
+# outside Slurm: -t shows it, and a fake mpirun records the argv it was given.
+expect_rc "$T/mpirun_cmd_shown" 0 10 env -u SLURM_JOB_ID MPIRUN_CMD='mpiexec -np %N --x 100%% %P %A' \
+    "$GP_RUN" -t --spawner=mpi -n 3 "$I/am_core" 1 'two words' &&
+    check_line "$T/mpirun_cmd_shown" "pmix spawner: MPIRUN_CMD's command line" \
+        "would run: 'mpiexec' '-np' '3' '--x' '100%' '$I/am_core' '1' 'two words'$"
+expect_rc "$T/mpirun_cmd_inside_slurm" 0 10 env SLURM_JOB_ID=42 MPIRUN_CMD='mpiexec %C' \
+    "$GP_RUN" -t --spawner=pmix -n 2 "$I/am_core" 1 &&
+    check_line "$T/mpirun_cmd_inside_slurm" "would run: 'srun' '--mpi=pmix'"
+# Seed 003's GASNET_VAPI_SPAWNER (and its ibv name) choose the spawner as GASNET_SPAWNER does.
+expect_rc "$T/vapi_spawner_older_name" 0 10 env -u SLURM_JOB_ID GASNET_VAPI_SPAWNER=mpi \
+    "$GP_RUN" -t -n 2 "$I/am_core" 1 &&
+    check_line "$T/vapi_spawner_older_name" \
+        "GASNET_VAPI_SPAWNER=mpi is read as GASNET_SPAWNER, its newer name" "would run: 'mpirun'"
+expect_rc "$T/ibv_spawner_older_name" 0 10 env -u SLURM_JOB_ID GASNET_IBV_SPAWNER=pmix \
+    "$GP_RUN" -t -n 2 "$I/am_core" 1 &&
+    check_line "$T/ibv_spawner_older_name" "would run: 'mpirun'"
+mkdir -p "$tmp/fakebin"
+# Records its arguments, one per line, and a launcher variable gp-run must remove.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$FAKE_MPIRUN_LOG"\necho "GP_BOOT_ADDR=${GP_BOOT_ADDR:-unset}" >>"$FAKE_MPIRUN_LOG"\nexit 3\n' \
+    >"$tmp/fakebin/fake-mpirun"
+chmod +x "$tmp/fakebin/fake-mpirun"
+expect_rc "$T/mpirun_cmd_runs" 3 10 env -u SLURM_JOB_ID PATH="$tmp/fakebin:$PATH" \
+    FAKE_MPIRUN_LOG="$tmp/fake.log" GP_BOOT_ADDR=stale MPIRUN_CMD='fake-mpirun -np %N %C' \
+    "$GP_RUN" --spawner=pmix -n 2 "$I/am_core" 1 'a b' &&
+    if [ "$(tr '\n' '|' <"$tmp/fake.log")" = "-np|2|$I/am_core|1|a b|GP_BOOT_ADDR=unset|" ]; then
+        pass "$T/mpirun_cmd_runs"
+    else
+        fail "$T/mpirun_cmd_runs" "fake mpirun got: $(tr '\n' '|' <"$tmp/fake.log")"
+    fi
+expect_rc "$T/mpirun_cmd_no_program" 2 10 env -u SLURM_JOB_ID MPIRUN_CMD='mpirun -np %N' \
+    "$GP_RUN" --spawner=pmix -n 2 "$I/am_core" 1 &&
+    check_line "$T/mpirun_cmd_no_program" \
+        "MPIRUN_CMD='mpirun -np %N': expected a template that names the program with %P or %C" \
+        "accepted: %N (processes), %P (program), %A (its arguments), %C"
+expect_rc "$T/mpirun_cmd_unknown" 2 10 env -u SLURM_JOB_ID MPIRUN_CMD='mpirun -np %n %P' \
+    "$GP_RUN" --spawner=pmix -n 2 "$I/am_core" 1 &&
+    check_line "$T/mpirun_cmd_unknown" "MPIRUN_CMD='mpirun -np %n %P': '%n' holds an unknown placeholder; accepted: "
+expect_rc "$T/mpirun_cmd_mapping_refused" 2 10 env -u SLURM_JOB_ID MPIRUN_CMD='mpirun %C' \
+    "$GP_RUN" --spawner=pmix -n 4 -N 2 "$I/am_core" 1 &&
+    check_line "$T/mpirun_cmd_mapping_refused" \
+        "MPIRUN_CMD is set: gp-run cannot place -N, -E, --hostfile or --tag-output"
+
 # ---- Slurm ------------------------------------------------------------------
 slurm_up() {
     have_pkgs slurm-wlm slurm-wlm-basic-plugins munge || return 1
@@ -246,7 +293,7 @@ EOF
 
 if ! slurm_up; then
     echo "skip $T/srun: $why"
-    exit 0
+    end_tests
 fi
 # -O: 4 tasks on fewer cores.  -K: a rank that fails takes the step down.
 S="srun --mpi=pmix -O -K -n 4"
@@ -269,3 +316,4 @@ expect_rc "$T/gp_run_srun_am_core" 0 180 salloc -Q -O -n 4 "$GP_RUN" -v --spawne
         "gp-run: running: 'srun' '--mpi=pmix'"
 expect_rc "$T/gp_run_srun_exit" 7 60 salloc -Q -O -n 4 env GASNET_SPAWNER=pmix "$GP_RUN" -n 4 \
     "$I/exit_cases" collective 7 && pass "$T/gp_run_srun_exit"
+end_tests

@@ -19,26 +19,28 @@ expect_rc "ptl_shm/singleton" 0 60 "$GPTEST_ITEST/ptl_exchange" && pass "ptl_shm
 
 # SIGKILL of one rank after every region is mapped: the job fails, and no
 # process or shared-memory object of it survives.
-before=$(shm_objects | sort)
+kill_log=$(mktemp /tmp/gp-kill.XXXXXX)
 start=$(date +%s)
-GASNET_EXITTIMEOUT=5 timeout -k 5 60 "$GP_RUN" -n 4 "$GPTEST_ITEST/ptl_exchange" --die-rank 2 >/tmp/gp-kill.$$ 2>&1
+GASNET_EXITTIMEOUT=5 timeout -k 5 60 "$GP_RUN" -v -n 4 "$GPTEST_ITEST/ptl_exchange" --die-rank 2 >"$kill_log" 2>&1
 rc=$?
 elapsed=$(( $(date +%s) - start ))
-sleep 0.2
-left=$(pgrep -f "$GPTEST_ITEST/ptl_exchange --die-rank" || true)
-after=$(shm_objects | sort)
+jobid=$(job_id "$kill_log")
+left=$(job_alive "$kill_log" ptl_exchange)
+after=$(job_shm "$jobid")
 if [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ]; then
     fail "ptl_shm/sigkill_one_rank" "exit status $rc, expected a failure status"
+elif [ -z "$jobid" ]; then
+    fail "ptl_shm/sigkill_one_rank" "gp-run -v printed no job id: $(tail -3 "$kill_log")"
 elif [ -n "$left" ]; then
-    fail "ptl_shm/sigkill_one_rank" "processes left: $left"
-elif [ "$before" != "$after" ]; then
-    fail "ptl_shm/sigkill_one_rank" "/dev/shm objects left: $after"
-elif ! grep -q "rank 2" /tmp/gp-kill.$$; then
-    fail "ptl_shm/sigkill_one_rank" "gp-run did not name rank 2: $(cat /tmp/gp-kill.$$)"
+    fail "ptl_shm/sigkill_one_rank" "processes of job $jobid left: $left"; kill -9 $left
+elif [ -n "$after" ]; then
+    fail "ptl_shm/sigkill_one_rank" "/dev/shm objects of job $jobid left: $after"
+elif ! grep -q "rank 2 (pid [0-9]*) was killed" "$kill_log"; then
+    fail "ptl_shm/sigkill_one_rank" "gp-run did not name rank 2: $(cat "$kill_log")"
 else
     pass "ptl_shm/sigkill_one_rank"
 fi
-rm -f /tmp/gp-kill.$$
+rm -f "$kill_log"
 
 # A bad value in the environment: fatal in the library, naming variable,
 # value and accepted form; gp-run refuses it before launching anything.
@@ -58,3 +60,4 @@ if expect_rc "ptl_shm/bad_env_value_gp_run" 2 60 \
         *) fail "ptl_shm/bad_env_value_gp_run" "message does not name the variable: $out" ;;
     esac
 fi
+end_tests

@@ -13,7 +13,7 @@
 T=ssh
 # gp-run and its agent are the same in every variant; the library's PAR side
 # across hosts is hybrid.sh's.  SEQ and SEQ+sanitizers suffice here.
-case "${GPTEST_VARIANT:-seq}" in seq|asan) ;; *) exit 0 ;; esac
+case "${GPTEST_VARIANT:-seq}" in seq|asan) ;; *) end_tests ;; esac
 tmp=$(mktemp -d /tmp/gp-ssh-test.XXXXXX)
 cleanup() { netns_down; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
@@ -21,7 +21,7 @@ unset GP_TRANSPORT GASNET_SPAWNER
 
 if ! netns_up 3 "$tmp"; then
     echo "skip $T/all: no hosts to run on: $netns_why"
-    exit 0
+    end_tests
 fi
 printf '%s\n' $NETNS_HOSTS >"$tmp/hosts3"
 printf '# two of the three hosts\n\n%s\n%s\n' $(echo $NETNS_HOSTS | cut -d' ' -f1,2) >"$tmp/hosts2"
@@ -181,3 +181,4 @@ else
     pass "$T/host_dies"
 fi
 no_leftovers "$T/host_dies_left_nothing" && pass "$T/host_dies_left_nothing"
+end_tests

@@ -105,21 +105,13 @@ else
     pass "$name"
 fi
 
-# --- the receive thread (GASNET_RCV_THREAD=1) ---------------------------------------------
-# PAR builds: node 1 computes without calling GASNet while node 0's get and
-# put are served by its receive thread.  SEQ builds refuse the thread.
+# --- several application threads at once ---------------------------------------------------
+# PAR builds: threads sending and polling at once, over sockets.  (The
+# receive thread's tests are rcv_thread.sh.)
 case "${GPTEST_VARIANT:-seq}" in
 par|pasan)
-    # Several application threads sending and polling at once, over sockets.
     job "$T/am_pollers_n4" "each run exactly once with intact data" 120 \
         "$GP_RUN" -n 4 "$GPTEST_ITEST/am_pollers" 2 2 600
-    job "$T/rcv_thread" "rcv_thread: node 1 served a get and a put while it computed" 120 \
-        env GASNET_RCV_THREAD=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/rcv_thread"
-    job "$T/rcv_thread_am_core_n4" "am_core: 4 nodes, 1 rounds, every category" 120 \
-        env GASNET_RCV_THREAD=1 "$GP_RUN" -n 4 "$GPTEST_ITEST/am_core" 1
-    ;;
-*)
-    job "$T/rcv_thread_seq_refused" "GASNET_RCV_THREAD=1 ignored: a receive thread needs the thread-safe library" 60 \
-        env GASNET_RCV_THREAD=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1
     ;;
 esac
+end_tests

@@ -48,7 +48,8 @@ mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs tmpfs /newroot/dev/shm   # gp's shm segments and statistics pages
 mount -t tmpfs tmpfs /newroot/run
-mount -t tmpfs tmpfs /newroot/tmp
+# /tmp is left as the root overlay has it (the host's files, writes kept in
+# RAM): a tmpfs here would hide a checkout or build under /tmp.
 # The host's /lib/modules belongs to the host's kernel: show ours instead.
 mkdir -p /newroot/lib/modules 2>/dev/null
 mount -t tmpfs tmpfs /newroot/lib/modules

@@ -1,0 +1,302 @@
+/*
+ * libFuzzer target: messages from a hostile (or buggy) peer into the ibv
+ * transport's message decoder -- request headers matched against real MDs,
+ * ACKs and REPLYs naming operation records, credits -- with no device.
+ *
+ * The verbs calls the decoder makes go through the QP's and CQ's context
+ * ops (ibv_post_send, ibv_post_recv, ibv_poll_cq are inline dispatches), so
+ * a fake context stands in for the HCA: a posted send completes at the next
+ * poll (no bytes move: a rendezvous read or a get's write "succeeds"), a
+ * posted receive buffer waits for the next message of the input, and the
+ * receive CQ hands the input's messages over as completions into those
+ * buffers, exactly as ibv_cq_poll would see them from rxe.
+ *
+ * Each input is a job of 3 where this process is rank 0 and has, before the
+ * first message, a put with an ACK wanted and a get in flight to rank 1, and
+ * a get in flight to rank 2 (op ids 0x00010000, 0x00010001 to rank 1 and
+ * 0x00010000 to rank 2), so answers can name live records as well as stale
+ * and out-of-range ones.  Then records, each: one byte (the sending peer, 1
+ * or 2 by its low bit), two bytes of length (little-endian, at most 4096),
+ * the message.  What must hold: no access outside what was allocated
+ * (AddressSanitizer), no undefined behaviour, an answer only ever takes a
+ * record of its own peer, and PUT_END never reports past the segment.  A
+ * peer that breaks the protocol fails the job with a message: fine.
+ *
+ *   make fuzz && build-fuzz/fuzz_ibv_msg -max_total_time=60 tests/fuzz/corpus/fuzz_ibv_msg
+ *   (FUZZ_IBV_VERBOSE=1 prints the error each failing input provokes)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nal/ibv.h"
+#include "ptl/ptl.h"
+#include "util/log.h"
+
+#define SEGMENT_BYTES 65536
+#define REQRB_BYTES 8192
+#define LOCAL_BYTES 8192
+#define JOB_SIZE 3
+#define MAX_POSTED 4096
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static struct ptl_ni *ni;
+static ptl_handle_eq_t eq;
+static uint8_t *segment;
+static uint8_t local_buf[LOCAL_BYTES];
+static ptl_handle_md_t local_md;
+
+/* ---- the fake HCA ------------------------------------------------------------------ */
+
+static struct {
+    uint64_t send_wr_id[MAX_POSTED];     /* posted sends, completed at the next poll */
+    unsigned sends;
+    uint8_t *recv_posted;                /* [rbuf_count]: the buffer waits for a message */
+    const uint8_t *in;                   /* the input's messages not delivered yet */
+    size_t in_left;
+    struct ibv_state *st;
+} hca_fake;
+
+static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+    (void)qp;
+    for (; wr != NULL; wr = wr->next) {
+        if (hca_fake.sends == MAX_POSTED) {
+            *bad = wr;
+            return 12; /* ENOMEM: the caller reports it */
+        }
+        hca_fake.send_wr_id[hca_fake.sends++] = wr->wr_id;
+    }
+    return 0;
+}
+
+static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+    (void)qp;
+    (void)bad;
+    for (; wr != NULL; wr = wr->next)
+        hca_fake.recv_posted[wr->wr_id] = 1;
+    return 0;
+}
+
+/* A buffer posted for rank, or -1: its message must wait (it is dropped here). */
+static long posted_buffer_of(const struct ibv_state *st, int rank)
+{
+    for (size_t i = 0; i < st->rbuf_count; i++)
+        if (hca_fake.recv_posted[i] && st->rbuf_owner[i] == (uint32_t)rank)
+            return (long)i;
+    return -1;
+}
+
+static int poll_recv(struct ibv_wc *wc)
+{
+    struct ibv_state *st = hca_fake.st;
+    while (hca_fake.in_left >= 3) {
+        int rank = 1 + (hca_fake.in[0] & 1);
+        size_t len = (size_t)hca_fake.in[1] | (size_t)hca_fake.in[2] << 8;
+        if (len > IBV_BUF_BYTES)
+            len = IBV_BUF_BYTES;
+        if (len > hca_fake.in_left - 3)
+            len = hca_fake.in_left - 3;
+        const uint8_t *msg = hca_fake.in + 3;
+        hca_fake.in += 3 + len;
+        hca_fake.in_left -= 3 + len;
+        long index = posted_buffer_of(st, rank);
+        if (index < 0)
+            continue; /* every buffer of that peer is in use: RNR, the message never came */
+        hca_fake.recv_posted[index] = 0;
+        memcpy(ibv_rbuf_addr(st, (uint32_t)index), msg, len);
+        *wc = (struct ibv_wc){ .wr_id = (uint64_t)index, .status = IBV_WC_SUCCESS,
+                               .opcode = IBV_WC_RECV, .byte_len = (uint32_t)len };
+        return 1;
+    }
+    return 0;
+}
+
+static struct ibv_cq send_cq_fake, recv_cq_fake;
+
+static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
+{
+    if (cq == &recv_cq_fake)
+        return num > 0 ? poll_recv(wc) : 0;
+    int n = 0;
+    while (n < num && hca_fake.sends > 0) {
+        /* In posting order: RC completes a QP's sends in order. */
+        wc[n] = (struct ibv_wc){ .wr_id = hca_fake.send_wr_id[0], .status = IBV_WC_SUCCESS };
+        memmove(hca_fake.send_wr_id, hca_fake.send_wr_id + 1,
+                --hca_fake.sends * sizeof hca_fake.send_wr_id[0]);
+        n++;
+    }
+    return n;
+}
+
+static struct ibv_context context_fake;
+static struct ibv_qp qp_fake[JOB_SIZE];
+static struct ibv_mr mr_fake;
+
+/* ---- a state with no device ------------------------------------------------------- */
+
+static struct ibv_state *state_new(void)
+{
+    struct ibv_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        abort();
+    st->ni = ni;
+    st->rcv_wake_fd = -1;
+    gp_mutex_init(&st->lock);
+    st->nhcas = 1;
+    st->nports = 1;
+    st->nqps = 1;
+    st->inline_limit = 64;
+    st->inflight_per_peer = 4;
+    st->budget.cap = 6;
+    st->answers_per_peer = 4;
+    st->request_credits = 4;
+    st->rq_depth = (unsigned)st->request_credits + st->answers_per_peer + IBV_CREDIT_SLACK;
+    st->sq_depth = 16;
+    st->send_cq_depth = 24;
+    st->bbuf_count = 16;
+    st->set.am_credits_slack = 1;
+    st->set.nonbulkput_bounce_limit = 65536;
+    st->hca[0].send_cq = &send_cq_fake;
+    st->hca[0].recv_cq = &recv_cq_fake;
+    st->hca[0].bbuf_mr = &mr_fake;
+    st->hca[0].rbuf_mr = &mr_fake;
+    st->hca[0].region_mr[0] = &mr_fake;
+    st->hca[0].region_mrs = 1;
+    if (ibv_state_alloc_peers(st) != PTL_OK)
+        abort();
+    st->rbuf = calloc(st->rbuf_count, IBV_BUF_BYTES);
+    st->bbuf = calloc(st->bbuf_count, IBV_BUF_BYTES);
+    hca_fake.recv_posted = calloc(st->rbuf_count, 1);
+    if (st->rbuf == NULL || st->bbuf == NULL || hca_fake.recv_posted == NULL)
+        abort();
+    for (int rank = 1; rank < JOB_SIZE; rank++) {
+        st->peers[rank].nqps = 1;
+        st->peers[rank].qp[0] = &qp_fake[rank];
+    }
+    hca_fake.st = st;
+    hca_fake.sends = 0;
+    if (ibv_msg_post_receives(st) != PTL_OK)
+        abort();
+    return st;
+}
+
+static void state_free(struct ibv_state *st)
+{
+    for (int rank = 0; rank < JOB_SIZE; rank++) {
+        struct ibv_peer *peer = &st->peers[rank];
+        /* What is still in flight goes with the table; every record of a peer is its own. */
+        for (unsigned i = 0; peer->inflight.records != NULL && i < peer->inflight.depth; i++) {
+            struct ibv_inflight *slot = (struct ibv_inflight *)ptl_inflight_at(&peer->inflight, i);
+            if (slot->rec.kind != PTL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
+                abort(); /* a record reached through another peer's table */
+        }
+        ptl_inflight_fini(&peer->inflight);
+        free(peer->deferred);
+    }
+    if (st->budget.in_use != 0)
+        abort(); /* the tables' count and the node's budget disagree */
+    free(st->peers);
+    free(st->rbuf_owner);
+    free(st->rbuf_bytes);
+    free(st->bbuf_free);
+    free(st->owing);
+    free(st->sctx);
+    free(st->rbuf);
+    free(st->bbuf);
+    free(hca_fake.recv_posted);
+    hca_fake.recv_posted = NULL;
+    gp_mutex_destroy(&st->lock);
+    free(st);
+}
+
+static struct nal_op local_op(unsigned target, uint64_t offset, uint64_t length, int ack)
+{
+    return (struct nal_op){ .target = target, .pt_index = 0, .match_bits = 0,
+                            .remote_offset = offset, .length = length,
+                            .local_addr = local_buf + offset, .local_offset = offset,
+                            .md = local_md, .md_local = ptl_md_lookup(ni, local_md),
+                            .ack_req = ack ? PTL_ACK_REQ : PTL_NOACK_REQ };
+}
+
+static void attach(unsigned pt, void *start, uint64_t length, uint64_t max_size, unsigned options)
+{
+    struct ptl_md_desc desc = { .start = start, .length = length, .threshold = PTL_MD_THRESH_INF,
+                                .max_size = max_size, .options = options, .eq = eq };
+    ptl_handle_md_t md;
+    if (ptl_md_attach(ni, pt, 0, 0, &desc, PTL_RETAIN, PTL_INS_AFTER, PTL_INVALID_HANDLE,
+                      &md) != PTL_OK)
+        abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    gp_log_threshold = -1; /* failed peers are expected here, by the million */
+    struct ptl_ni_params params = {
+        .transport = "loop", .max_pt = 2, .max_me_per_pt = 4, .max_eq = 1, .max_md = 16,
+        .region_bytes = SEGMENT_BYTES + REQRB_BYTES + ptl_eq_bytes(1024) + 4096,
+    };
+    if (ptl_ni_init(&params, &ni) != PTL_OK || ptl_eq_alloc(ni, 1024, &eq) != PTL_OK)
+        abort();
+    segment = ptl_region_alloc(ni, SEGMENT_BYTES, 64);
+    uint8_t *reqrb = ptl_region_alloc(ni, REQRB_BYTES, 64);
+    if (segment == NULL || reqrb == NULL)
+        abort();
+    attach(0, segment, SEGMENT_BYTES, 0, PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE);
+    attach(1, reqrb, REQRB_BYTES, 1024, PTL_MD_OP_PUT | PTL_MD_TRUNCATE);
+    struct ptl_md_desc desc = { .start = local_buf, .length = LOCAL_BYTES,
+                                .threshold = PTL_MD_THRESH_INF, .eq = eq };
+    if (ptl_md_bind(ni, &desc, &local_md) != PTL_OK)
+        abort();
+    /* The job as the transport sees it: this process is rank 0 of 3. */
+    ni->rank = 0;
+    ni->size = JOB_SIZE;
+    context_fake.ops.post_send = fake_post_send;
+    context_fake.ops.post_recv = fake_post_recv;
+    context_fake.ops.poll_cq = fake_poll_cq;
+    send_cq_fake.context = &context_fake;
+    recv_cq_fake.context = &context_fake;
+    for (int rank = 0; rank < JOB_SIZE; rank++)
+        qp_fake[rank].context = &context_fake;
+    mr_fake.lkey = mr_fake.rkey = 0x1234;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 200000)
+        return 0;
+    struct ibv_state *st = state_new();
+    /* Operations in flight for answers to name (small: no rendezvous, nothing waits). */
+    struct nal_op put = local_op(1, 0, 64, 1), get1 = local_op(1, 1024, 256, 0),
+                  get2 = local_op(2, 2048, 512, 0);
+    if (ibv_msg_put(st, &put) != PTL_OK || ibv_msg_get(st, &get1) != PTL_OK ||
+        ibv_msg_get(st, &get2) != PTL_OK)
+        abort();
+    hca_fake.in = data;
+    hca_fake.in_left = size;
+    /* Progress as the application would make it, until the input is used up. */
+    for (int idle = 0; idle < 4 && !st->fatal_pending;) {
+        ibv_msg_flush_credits(st);
+        idle = ibv_cq_poll(st) == 0 ? idle + 1 : 0;
+    }
+    /* Sends still posted complete (or flush, after a failure) before the state goes. */
+    while (hca_fake.sends > 0)
+        ibv_cq_poll(st);
+    hca_fake.in_left = 0;
+    if (st->fatal_pending && getenv("FUZZ_IBV_VERBOSE") != NULL) /* what a seed provokes */
+        fprintf(stderr, "fuzz_ibv_msg: %s\n", st->fatal_text);
+    state_free(st);
+    struct ptl_event event;
+    while (ptl_eq_get(ni, eq, &event) != PTL_EQ_EMPTY)
+        if (event.type == PTL_EVENT_PUT_END && event.md_start == segment &&
+            event.offset + event.mlength > SEGMENT_BYTES)
+            abort(); /* a put reported past the end of the segment */
+    return 0;
+}
