@@ -80,3 +80,4 @@ par|pasan)
         else fail "$T/thread_fatal" "no fatal line from node 1: $out"; fi ;;
 *) echo "skip $T/thread_fatal: a second thread needs a PAR build" ;;
 esac
+end_tests
