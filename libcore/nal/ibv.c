@@ -79,6 +79,13 @@ void ibv_state_free(struct ibv_state *st)
     ibv_rcv_stop(st);
     ibv_qp_destroy_all(st);
     ibv_dev_close(st);
+    ibv_state_free_peers(st);
+    gp_mutex_destroy(&st->lock);
+    free(st);
+}
+
+void ibv_state_free_peers(struct ibv_state *st)
+{
     for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
         ptl_inflight_fini(&st->peers[rank].inflight);
         free(st->peers[rank].deferred);
@@ -89,8 +96,7 @@ void ibv_state_free(struct ibv_state *st)
     free(st->bbuf_free);
     free(st->owing);
     free(st->sctx);
-    gp_mutex_destroy(&st->lock);
-    free(st);
+    st->peers = NULL;
 }
 
 int ibv_state_alloc_peers(struct ibv_state *st)

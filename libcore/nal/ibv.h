@@ -306,6 +306,8 @@ void ibv_state_free(struct ibv_state *st);
 /* The per-peer tables, pools and buffer bookkeeping sized from the state's depths (also the
  * message fuzzer's way to a state with no device). */
 int ibv_state_alloc_peers(struct ibv_state *st);
+/* Frees what ibv_state_alloc_peers made (ibv_state_free calls it). */
+void ibv_state_free_peers(struct ibv_state *st);
 /* Collective: registers the region, creates and connects the QPs of the wanted peers. */
 int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted);
 void ibv_state_progress(struct ibv_state *st);

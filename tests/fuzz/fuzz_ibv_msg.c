@@ -195,17 +195,10 @@ static void state_free(struct ibv_state *st)
             if (slot->rec.kind != PTL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
                 abort(); /* a record reached through another peer's table */
         }
-        ptl_inflight_fini(&peer->inflight);
-        free(peer->deferred);
     }
+    ibv_state_free_peers(st); /* what was still in flight goes back to the budget */
     if (st->budget.in_use != 0)
         abort(); /* the tables' count and the node's budget disagree */
-    free(st->peers);
-    free(st->rbuf_owner);
-    free(st->rbuf_bytes);
-    free(st->bbuf_free);
-    free(st->owing);
-    free(st->sctx);
     free(st->rbuf);
     free(st->bbuf);
     free(hca_fake.recv_posted);
