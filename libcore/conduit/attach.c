@@ -252,7 +252,6 @@ static void register_internal_handlers(void)
     gpc.handlers[GPC_H_MEMSET_DONE] = (gpc_handler_fn)gpc_memset_done_handler;
     gpc.handlers[GPC_H_BARRIER] = (gpc_handler_fn)gpc_barrier_handler;
     gpc.handlers[GPC_H_COLL_DATA] = (gpc_handler_fn)gpc_coll_data_handler;
-    gpc.handlers[GPC_H_COLL_SIGNAL] = (gpc_handler_fn)gpc_coll_signal_handler;
 }
 
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)

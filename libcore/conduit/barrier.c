@@ -12,38 +12,15 @@
  * A node is at most one phase ahead of any other (finishing phase p needs
  * every node's notify of p), so two slots, by phase parity, hold the
  * messages of the current and the next phase.
+ *
+ * Each team has its own barrier (struct gpc_barrier in its gpc_team):
+ * ranks and partners are team ranks, and the messages name the team.
+ * GASNET_TEAM_ALL's is the one gasnet_barrier_* drives.
  */
 #include <string.h>
 
 #include "conduit/core.h"
 #include "util/log.h"
-
-#define MAX_ROUNDS 32
-
-enum name_state { NAME_ANONYMOUS = 0, NAME_NAMED = 1, NAME_MISMATCH = 2 };
-
-struct barrier_value {
-    int state;
-    int name;
-};
-
-struct barrier {
-    int phase;
-    int notified;
-    int notify_id;
-    int notify_flags;
-    int rounds;
-    int round;               /* next round whose message we wait for */
-    struct barrier_value known;
-    int completed;           /* phases completed on this node */
-    struct barrier_value last;   /* the merged name state of the last one */
-    /* messages received, by phase parity and round (written by the handler) */
-    volatile int arrived[2][MAX_ROUNDS];
-    struct barrier_value received[2][MAX_ROUNDS];
-    gp_mutex_t lock;
-};
-
-static struct barrier barrier;
 
 static struct barrier_value merge(struct barrier_value a, struct barrier_value b)
 {
@@ -54,112 +31,126 @@ static struct barrier_value merge(struct barrier_value a, struct barrier_value b
     return a.state == NAME_NAMED ? a : b;
 }
 
+void gpc_barrier_init(struct gpc_barrier *b, gasnet_node_t size)
+{
+    memset(b, 0, sizeof *b);
+    gp_mutex_init(&b->lock);
+    while ((1u << b->rounds) < size)
+        b->rounds++;
+}
+
 void gpc_barrier_setup(void)
 {
-    memset(&barrier, 0, sizeof barrier);
-    gp_mutex_init(&barrier.lock);
-    while ((1u << barrier.rounds) < gpc.nodes)
-        barrier.rounds++;
+    gpc_team_setup();
 }
 
 void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet_handlerarg_t round,
-                         gasnet_handlerarg_t state, gasnet_handlerarg_t name)
+                         gasnet_handlerarg_t state, gasnet_handlerarg_t name,
+                         gasnet_handlerarg_t team_id)
 {
     (void)token;
+    struct gpc_team *team = gpc_team_find((uint32_t)team_id);
+    if (team == NULL)
+        gp_fatal("barrier message for unknown team %#x", (unsigned)team_id);
+    struct gpc_barrier *b = &team->barrier;
     int parity = phase & 1;
-    gp_mutex_lock(&barrier.lock);
-    if (round < 0 || round >= MAX_ROUNDS || barrier.arrived[parity][round])
+    gp_mutex_lock(&b->lock);
+    if (round < 0 || round >= GPC_BARRIER_MAX_ROUNDS || b->arrived[parity][round])
         gp_fatal("barrier message for phase %d round %d arrived twice (barrier calls out of "
                  "step between nodes?)", phase, round);
-    barrier.received[parity][round] = (struct barrier_value){ state, name };
-    __atomic_store_n(&barrier.arrived[parity][round], 1, __ATOMIC_RELEASE);
-    gp_mutex_unlock(&barrier.lock);
+    b->received[parity][round] = (struct barrier_value){ state, name };
+    __atomic_store_n(&b->arrived[parity][round], 1, __ATOMIC_RELEASE);
+    gp_mutex_unlock(&b->lock);
 }
 
-static void send_round(void)
+static void send_round(struct gpc_team *team)
 {
-    gasnet_node_t partner = (gasnet_node_t)((gpc.rank + (1u << barrier.round)) % gpc.nodes);
-    gasnet_handlerarg_t args[4] = { barrier.phase, barrier.round, barrier.known.state,
-                                    barrier.known.name };
-    gpc_am_request(partner, GPC_SHORT, GPC_H_BARRIER, NULL, 0, NULL, 4, args);
+    struct gpc_barrier *b = &team->barrier;
+    gasnet_node_t partner = gpc_team_node(team, (team->rank + (1u << b->round)) % team->size);
+    gasnet_handlerarg_t args[5] = { b->phase, b->round, b->known.state, b->known.name,
+                                    (gasnet_handlerarg_t)team->id };
+    gpc_am_request(partner, GPC_SHORT, GPC_H_BARRIER, NULL, 0, NULL, 5, args);
 }
 
 /* Takes every round that has arrived, sending the next one; 1 when all are in. */
-static int advance(void)
+static int advance(struct gpc_team *team)
 {
-    int parity = barrier.phase & 1;
-    while (barrier.round < barrier.rounds &&
-           __atomic_load_n(&barrier.arrived[parity][barrier.round], __ATOMIC_ACQUIRE)) {
-        gp_mutex_lock(&barrier.lock);
-        barrier.known = merge(barrier.known, barrier.received[parity][barrier.round]);
-        barrier.arrived[parity][barrier.round] = 0;
-        gp_mutex_unlock(&barrier.lock);
-        barrier.round++;
-        if (barrier.round < barrier.rounds)
-            send_round();
+    struct gpc_barrier *b = &team->barrier;
+    int parity = b->phase & 1;
+    while (b->round < b->rounds &&
+           __atomic_load_n(&b->arrived[parity][b->round], __ATOMIC_ACQUIRE)) {
+        gp_mutex_lock(&b->lock);
+        b->known = merge(b->known, b->received[parity][b->round]);
+        b->arrived[parity][b->round] = 0;
+        gp_mutex_unlock(&b->lock);
+        b->round++;
+        if (b->round < b->rounds)
+            send_round(team);
     }
-    return barrier.round == barrier.rounds;
+    return b->round == b->rounds;
 }
 
-void gpc_barrier_notify(int id, int flags)
+void gpc_team_barrier_notify(struct gpc_team *team, int id, int flags)
 {
-    if (barrier.notified)
+    struct gpc_barrier *b = &team->barrier;
+    if (b->notified)
         gp_fatal("gasnet_barrier_notify called twice without a gasnet_barrier_wait/try between");
-    barrier.notified = 1;
-    barrier.notify_id = id;
-    barrier.notify_flags = flags;
-    barrier.round = 0;
+    b->notified = 1;
+    b->notify_id = id;
+    b->notify_flags = flags;
+    b->round = 0;
     if (flags & GASNET_BARRIERFLAG_MISMATCH)
-        barrier.known = (struct barrier_value){ NAME_MISMATCH, 0 };
+        b->known = (struct barrier_value){ NAME_MISMATCH, 0 };
     else if (flags & GASNET_BARRIERFLAG_ANONYMOUS)
-        barrier.known = (struct barrier_value){ NAME_ANONYMOUS, 0 };
+        b->known = (struct barrier_value){ NAME_ANONYMOUS, 0 };
     else
-        barrier.known = (struct barrier_value){ NAME_NAMED, id };
-    if (barrier.rounds > 0)
-        send_round();
+        b->known = (struct barrier_value){ NAME_NAMED, id };
+    if (b->rounds > 0)
+        send_round(team);
 }
 
 /* The result of a completed phase for this node's wait (spec 4.10.5, as refined). */
-static int phase_result(int id, int flags)
+static int phase_result(const struct gpc_barrier *b, int id, int flags)
 {
-    if (barrier.known.state == NAME_MISMATCH || (flags & GASNET_BARRIERFLAG_MISMATCH))
+    if (b->known.state == NAME_MISMATCH || (flags & GASNET_BARRIERFLAG_MISMATCH))
         return GASNET_ERR_BARRIER_MISMATCH;
     if (!(flags & GASNET_BARRIERFLAG_ANONYMOUS)) {
-        int notified_named = !(barrier.notify_flags & GASNET_BARRIERFLAG_ANONYMOUS);
-        if (notified_named && barrier.notify_id != id)
+        int notified_named = !(b->notify_flags & GASNET_BARRIERFLAG_ANONYMOUS);
+        if (notified_named && b->notify_id != id)
             return GASNET_ERR_BARRIER_MISMATCH;
-        if (barrier.known.state == NAME_NAMED && barrier.known.name != id)
+        if (b->known.state == NAME_NAMED && b->known.name != id)
             return GASNET_ERR_BARRIER_MISMATCH;
     }
     return GASNET_OK;
 }
 
-int gpc_barrier_try(int id, int flags)
+int gpc_team_barrier_try(struct gpc_team *team, int id, int flags)
 {
-    if (!barrier.notified)
+    struct gpc_barrier *b = &team->barrier;
+    if (!b->notified)
         gp_fatal("gasnet_barrier_wait/try called without a preceding gasnet_barrier_notify");
     gpc_poll();
-    if (!advance())
+    if (!advance(team))
         return GASNET_ERR_NOT_READY;
-    int result = phase_result(id, flags);
-    barrier.last = barrier.known;
-    barrier.completed++;
-    barrier.notified = 0;
-    barrier.phase++;
+    int result = phase_result(b, id, flags);
+    b->last = b->known;
+    b->completed++;
+    b->notified = 0;
+    b->phase++;
     return result;
 }
 
-int gpc_barrier_wait(int id, int flags)
+int gpc_team_barrier_wait(struct gpc_team *team, int id, int flags)
 {
     int rc;
-    while ((rc = gpc_barrier_try(id, flags)) == GASNET_ERR_NOT_READY)
+    while ((rc = gpc_team_barrier_try(team, id, flags)) == GASNET_ERR_NOT_READY)
         gpc_wait_turn();
     return rc;
 }
 
-int gpc_barrier_between_notify_and_wait(void)
+int gpc_team_barrier_between_notify_and_wait(const struct gpc_team *team)
 {
-    return barrier.notified;
+    return team->barrier.notified;
 }
 
 /*
@@ -167,15 +158,42 @@ int gpc_barrier_between_notify_and_wait(void)
  * notify, so a named notify followed by an anonymous wait reports the
  * name.  A mismatched phase has no common name: 0, and *id is left alone.
  */
+int gpc_team_barrier_result(const struct gpc_team *team, int *id)
+{
+    const struct gpc_barrier *b = &team->barrier;
+    if (b->notified)
+        gp_fatal("gasnet_barrier_result called between gasnet_barrier_notify and its wait/try");
+    if (b->completed == 0)
+        gp_fatal("gasnet_barrier_result called before any barrier phase completed");
+    if (b->last.state == NAME_ANONYMOUS)
+        return 1;
+    if (b->last.state == NAME_NAMED)
+        *id = b->last.name;
+    return 0;
+}
+
+/* gasnet_barrier_*: GASNET_TEAM_ALL's barrier. */
+void gpc_barrier_notify(int id, int flags)
+{
+    gpc_team_barrier_notify(gpc_team_all(), id, flags);
+}
+
+int gpc_barrier_try(int id, int flags)
+{
+    return gpc_team_barrier_try(gpc_team_all(), id, flags);
+}
+
+int gpc_barrier_wait(int id, int flags)
+{
+    return gpc_team_barrier_wait(gpc_team_all(), id, flags);
+}
+
+int gpc_barrier_between_notify_and_wait(void)
+{
+    return gpc_team_barrier_between_notify_and_wait(gpc_team_all());
+}
+
 int gpc_barrier_result(int *id)
 {
-    if (barrier.notified)
-        gp_fatal("gasnet_barrier_result called between gasnet_barrier_notify and its wait/try");
-    if (barrier.completed == 0)
-        gp_fatal("gasnet_barrier_result called before any barrier phase completed");
-    if (barrier.last.state == NAME_ANONYMOUS)
-        return 1;
-    if (barrier.last.state == NAME_NAMED)
-        *id = barrier.last.name;
-    return 0;
+    return gpc_team_barrier_result(gpc_team_all(), id);
 }

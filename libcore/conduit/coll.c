@@ -1,33 +1,41 @@
 /*
- * The data movement and synchronization of the GASNet-1 collectives
- * (api/coll.c builds the plan of each call).
+ * The collectives' engine (api/coll.c checks the arguments).
  *
- * Collectives are called in the same order on every node, so a per-node
- * counter names each one (seq) without any exchange.  Data travels as
- * internal AM Mediums (GPC_H_COLL_DATA), never as puts: in GASNET_COLL_LOCAL
- * mode a destination address is known only to its own image, and it may
- * lie outside the segment.  A piece that arrives before its image has
- * entered the collective (allowed by IN_NOSYNC) waits in a staging buffer
- * that the image copies out on entry; later pieces go straight to dst.
+ * A node's images call each collective of a team in the same order, so a
+ * per-image counter (the team's next_seq) names the call, and with the
+ * team's id names the node's record of it (struct gpc_coll_op) without any
+ * exchange.  Every image of the node joins the record; once all have, the
+ * node's part advances whenever some thread calls gpc_coll_progress (the
+ * sync calls, the blocking forms, gasnet_AMPoll), never inside a handler,
+ * so reduction callbacks run on client threads.
  *
- * Synchronization, with short notices (GPC_H_COLL_SIGNAL):
- *   IN_NOSYNC    senders send at once
- *   IN_MYSYNC    each receiver tells its senders it has entered; a sender
- *                sends to a receiver only after that receiver's notice
- *   IN_ALLSYNC   every node tells node 0 it has entered; node 0 tells every
- *                node once all have; nobody sends before that
- *   OUT_NOSYNC,
- *   OUT_MYSYNC   a node returns when its sends are out (a Medium's source is
- *                free on return) and all its bytes are in.  OUT_NOSYNC is
- *                given the OUT_MYSYNC guarantee: a LOCAL destination can only
- *                be written by its own image, which must therefore wait for
- *                the bytes anyway before its caller may use dst
- *   OUT_ALLSYNC  as MYSYNC, then every node tells node 0 it is done, and
- *                node 0 tells every node once all are
+ * Data travels between nodes as internal AM Mediums (GPC_H_COLL_DATA),
+ * never as puts: a destination may lie outside the segment and, with
+ * GASNET_COLL_LOCAL, is known only to its own image.  A message is named by
+ * (team, call, tag, sender's team rank); its pieces land in a buffer of the
+ * record (created by whichever comes first, piece or image), and the node
+ * copies results into its images' buffers itself, after they have joined.
+ * So data never moves into or out of an image's buffers before that image
+ * has entered: IN_NOSYNC and IN_MYSYNC both get the MYSYNC guarantee.
  *
- * Every notice and piece for a collective reaches its node before that
- * node finishes the collective (each one is waited for), so a record can
- * be freed when its node returns.
+ * Algorithms, over team ranks (a node carries its images' blocks together,
+ * images being numbered node by node):
+ *   broadcast, scatter  binomial tree from the root's node: ceil(log2 P)
+ *                       rounds; a scatter's subtree gets its own blocks only
+ *   gather, reduce      the same tree upwards; a node sends its subtree's
+ *                       blocks (gather) or their combination (reduce)
+ *   gather_all          gather to rank 0, then broadcast of the whole
+ *   exchange            every node sends each other node its blocks
+ *                       directly, in the order rank+1, rank+2, ... (no
+ *                       node relays or receives more than its own share)
+ *   IN_ALLSYNC,         a zero-byte gather and broadcast on the tree from
+ *   OUT_ALLSYNC         rank 0, before / after the data phase
+ * A node's part is complete when everything it expects has arrived, its
+ * images' results are in place and everything it must send is sent (a
+ * Medium's source is free on return); that is what OUT_NOSYNC and
+ * OUT_MYSYNC wait for, so a node that forwards for others never leaves
+ * before it has.  Every message to a node is one it waits for, so a record
+ * can go once it is complete and every local image has released it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,69 +43,98 @@
 #include "conduit/core.h"
 #include "util/log.h"
 
-enum signal_kind { SIG_ENTERED = 1, SIG_ALL_ENTERED, SIG_DONE, SIG_ALL_DONE };
+enum tag { TAG_IN_UP = 1, TAG_IN_DOWN, TAG_OUT_UP, TAG_OUT_DOWN, TAG_UP, TAG_DOWN, TAG_EXCHANGE };
 
-struct coll_op {
-    uint32_t seq;
-    char *dst;               /* set when this node enters */
-    char *staging;           /* pieces that came earlier */
-    uint64_t staging_bytes;
-    uint64_t received;
-    uint32_t entered;        /* SIG_ENTERED notices */
-    uint8_t *entered_from;   /* by node (IN_MYSYNC) */
-    uint32_t done;           /* SIG_DONE notices (node 0) */
-    int all_entered;
-    int all_done;
-    struct coll_op *next;
+/* The stages of an operation, in order. */
+enum stage { ST_JOIN, ST_IN_UP, ST_IN_DOWN, ST_DATA, ST_OUT_UP, ST_OUT_DOWN, ST_DONE };
+
+struct inbox {
+    uint32_t tag;
+    uint32_t from;           /* sender's team rank */
+    char *buf;
+    uint64_t total;
+    uint64_t got;
+    int pieces;
+    struct inbox *next;
 };
 
+struct gpc_coll_op {
+    uint32_t team_id, seq;
+    struct gpc_coll_op *hash_next;   /* in its bucket */
+    struct gpc_coll_op *next;        /* in the progress list, by creation */
+    struct inbox *inboxes;           /* lock held */
+    /* From here on, only the images (under coll.lock when joining) and the
+     * progressing thread touch the record. */
+    struct gpc_team *team;
+    struct gpc_coll_call call;       /* the first image's (shared fields) */
+    void **dst, **src;               /* by local image */
+    void *root_buf;                  /* the root image's src or dst */
+    uint32_t joined;
+    uint32_t released;
+    int stage;
+    int sub;                         /* step within ST_DATA */
+    uint64_t *pre;                   /* scatter / gather: bytes before vrank v */
+    char *work;
+    int complete;                    /* atomic */
+};
+
+#define BUCKETS 256
+
 static struct {
-    gp_mutex_t lock;
-    uint32_t next_seq;
-    struct coll_op *ops;
-} coll = { GP_MUTEX_INITIALIZER, 0, NULL };
+    gp_mutex_t lock;         /* records, their inboxes, the lists */
+    gp_mutex_t progress;     /* one thread advances operations at a time */
+    struct gpc_coll_op *bucket[BUCKETS];
+    struct gpc_coll_op *head, *tail;
+} coll;
+
+static _Thread_local int progressing;
 
 void gpc_coll_setup(void)
 {
+    memset(&coll, 0, sizeof coll);
     gp_mutex_init(&coll.lock);
-    coll.next_seq = 0;
-    coll.ops = NULL;
+    gp_mutex_init(&coll.progress);
 }
 
-/* The record of collective seq, created on first mention.  Lock held. */
-static struct coll_op *find_op(uint32_t seq)
+static void *xcalloc(size_t n, size_t size, const char *what)
 {
-    for (struct coll_op *op = coll.ops; op != NULL; op = op->next)
-        if (op->seq == seq)
+    void *p = calloc(n > 0 ? n : 1, size > 0 ? size : 1);
+    if (p == NULL)
+        gp_fatal("out of memory for %s (%zu x %zu bytes)", what, n, size);
+    return p;
+}
+
+/* The record of (team, seq), created on first mention.  Lock held. */
+static struct gpc_coll_op *find_op(uint32_t team_id, uint32_t seq)
+{
+    struct gpc_coll_op **bucket = &coll.bucket[(seq ^ team_id * 31u) % BUCKETS];
+    for (struct gpc_coll_op *op = *bucket; op != NULL; op = op->hash_next)
+        if (op->seq == seq && op->team_id == team_id)
             return op;
-    struct coll_op *op = calloc(1, sizeof *op);
-    uint8_t *entered_from = calloc(gpc.nodes, 1);
-    if (op == NULL || entered_from == NULL) {
-        gp_fatal("out of memory for a collective's record");
-        return NULL; /* not reached: said for the static analyzers */
-    }
-    op->entered_from = entered_from;
+    struct gpc_coll_op *op = xcalloc(1, sizeof *op, "a collective's record");
+    op->team_id = team_id;
     op->seq = seq;
-    op->next = coll.ops;
-    coll.ops = op;
+    op->hash_next = *bucket;
+    *bucket = op;
+    if (coll.tail != NULL)
+        coll.tail->next = op;
+    else
+        coll.head = op;
+    coll.tail = op;
     return op;
 }
 
-static void free_op(struct coll_op *gone)
+static struct inbox *find_inbox(struct gpc_coll_op *op, uint32_t tag, uint32_t from)
 {
-    gp_mutex_lock(&coll.lock);
-    for (struct coll_op **link = &coll.ops; *link != NULL; link = &(*link)->next)
-        if (*link == gone) {
-            *link = gone->next;
-            break;
-        }
-    gp_mutex_unlock(&coll.lock);
-    free(gone->staging);
-    free(gone->entered_from);
-    free(gone);
+    for (struct inbox *in = op->inboxes; in != NULL; in = in->next)
+        if (in->tag == tag && in->from == from)
+            return in;
+    return NULL;
 }
 
-void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t seq,
+void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                           gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                           gasnet_handlerarg_t tag, gasnet_handlerarg_t from,
                            gasnet_handlerarg_t off_hi, gasnet_handlerarg_t off_lo,
                            gasnet_handlerarg_t total_hi, gasnet_handlerarg_t total_lo)
 {
@@ -106,163 +143,533 @@ void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes, gasne
     uint64_t total = (uint64_t)(uint32_t)total_hi << 32 | (uint32_t)total_lo;
     if (offset > total || nbytes > total - offset)
         gp_fatal("collective %u: a piece of %zu bytes at offset %llu overruns its %llu-byte "
-                 "destination (collective calls out of step between nodes?)", (unsigned)seq,
-                 nbytes, (unsigned long long)offset, (unsigned long long)total);
+                 "message (collective calls out of step between nodes?)", (unsigned)seq, nbytes,
+                 (unsigned long long)offset, (unsigned long long)total);
     gp_mutex_lock(&coll.lock);
-    struct coll_op *op = find_op((uint32_t)seq);
-    char *where = op->dst;
-    if (where == NULL && op->staging == NULL) {
-        char *staging = calloc(1, total > 0 ? total : 1);
-        if (staging == NULL) {
-            gp_fatal("out of memory staging %llu bytes of collective %u",
-                     (unsigned long long)total, (unsigned)seq);
-            return; /* not reached: said for the static analyzers */
-        }
-        op->staging = staging;
-        op->staging_bytes = total;
+    struct gpc_coll_op *op = find_op((uint32_t)team_id, (uint32_t)seq);
+    struct inbox *in = find_inbox(op, (uint32_t)tag, (uint32_t)from);
+    if (in == NULL) {
+        in = xcalloc(1, sizeof *in, "a collective's message");
+        in->tag = (uint32_t)tag;
+        in->from = (uint32_t)from;
+        in->total = total;
+        in->buf = xcalloc(1, total, "a collective's message");
+        in->next = op->inboxes;
+        op->inboxes = in;
     }
-    if (where == NULL)
-        where = op->staging;
-    memcpy(where + offset, buf, nbytes);
-    op->received += nbytes;
+    if (in->total != total)
+        gp_fatal("collective %u: message %d from team rank %d is %llu bytes in one piece and "
+                 "%llu in another (collective calls out of step between nodes?)", (unsigned)seq,
+                 (int)tag, (int)from, (unsigned long long)in->total, (unsigned long long)total);
+    memcpy(in->buf + offset, buf, nbytes);
+    in->got += nbytes;
+    in->pieces++;
     gp_mutex_unlock(&coll.lock);
 }
 
-void gpc_coll_signal_handler(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerarg_t kind)
+/* The message (tag, from) once all of it is in, else NULL. */
+static struct inbox *arrived(struct gpc_coll_op *op, uint32_t tag, gasnet_node_t from)
 {
-    gasnet_node_t source = ((struct gpc_token *)token)->source;
     gp_mutex_lock(&coll.lock);
-    struct coll_op *op = find_op((uint32_t)seq);
-    switch (kind) {
-    case SIG_ENTERED:
-        op->entered++;
-        op->entered_from[source] = 1;
-        break;
-    case SIG_ALL_ENTERED: op->all_entered = 1; break;
-    case SIG_DONE: op->done++; break;
-    case SIG_ALL_DONE: op->all_done = 1; break;
-    default:
-        gp_fatal("collective %u: unknown notice %d from node %u", (unsigned)seq, (int)kind, source);
-    }
+    struct inbox *in = find_inbox(op, tag, from);
+    if (in != NULL && (in->pieces == 0 || in->got < in->total))
+        in = NULL;
     gp_mutex_unlock(&coll.lock);
+    return in;
 }
 
-static void signal_node(gasnet_node_t node, uint32_t seq, enum signal_kind kind)
+static void send_msg(const struct gpc_coll_op *op, gasnet_node_t to_rank, uint32_t tag,
+                     const void *src, uint64_t nbytes)
 {
-    gasnet_handlerarg_t args[2] = { (gasnet_handlerarg_t)seq, kind };
-    gpc_am_request(node, GPC_SHORT, GPC_H_COLL_SIGNAL, NULL, 0, NULL, 2, args);
-}
-
-/* Reads a counter or flag of a record under the lock (handlers write them). */
-static uint64_t read_field(const void *field, size_t size)
-{
-    uint64_t value = 0;
-    gp_mutex_lock(&coll.lock);
-    if (size == sizeof(uint64_t))
-        memcpy(&value, field, size);
-    else if (size == sizeof(uint32_t))
-        value = *(const uint32_t *)field;
-    else
-        value = *(const uint8_t *)field;
-    gp_mutex_unlock(&coll.lock);
-    return value;
-}
-
-static void wait_count(const uint32_t *field, uint32_t want)
-{
-    while (read_field(field, sizeof *field) < want)
-        gpc_wait_turn();
-}
-
-/* Node 0 gathers one notice from every node, then releases them all. */
-static void all_nodes(struct coll_op *op, enum signal_kind notice, uint32_t *count, int *released,
-                      enum signal_kind release)
-{
-    if (gpc.nodes == 1)
-        return;
-    if (gpc.rank == 0) {
-        wait_count(count, gpc.nodes - 1);
-        for (gasnet_node_t node = 1; node < gpc.nodes; node++)
-            signal_node(node, op->seq, release);
-    } else {
-        signal_node(0, op->seq, notice);
-        while (!read_field(released, sizeof *released))
-            gpc_wait_turn();
-    }
-}
-
-static void send_pieces(const struct coll_op *op, const struct gpc_coll_send *send,
-                        uint64_t recv_bytes)
-{
-    const char *src = send->src;
+    gasnet_node_t node = gpc_team_node(op->team, to_rank);
     uint64_t done = 0;
-    while (done < send->nbytes) {
-        uint64_t piece = send->nbytes - done;
+    do {
+        uint64_t piece = nbytes - done;
         if (piece > GPC_MAX_MEDIUM)
             piece = GPC_MAX_MEDIUM;
-        uint64_t offset = send->offset + done;
-        gasnet_handlerarg_t args[5] = { (gasnet_handlerarg_t)op->seq,
-                                        (gasnet_handlerarg_t)(uint32_t)(offset >> 32),
-                                        (gasnet_handlerarg_t)(uint32_t)offset,
-                                        (gasnet_handlerarg_t)(uint32_t)(recv_bytes >> 32),
-                                        (gasnet_handlerarg_t)(uint32_t)recv_bytes };
-        gpc_am_request(send->to, GPC_MEDIUM, GPC_H_COLL_DATA, (void *)(src + done), piece, NULL, 5,
+        gasnet_handlerarg_t args[8] = { (gasnet_handlerarg_t)op->team_id,
+                                        (gasnet_handlerarg_t)op->seq,
+                                        (gasnet_handlerarg_t)tag,
+                                        (gasnet_handlerarg_t)op->team->rank,
+                                        (gasnet_handlerarg_t)(uint32_t)(done >> 32),
+                                        (gasnet_handlerarg_t)(uint32_t)done,
+                                        (gasnet_handlerarg_t)(uint32_t)(nbytes >> 32),
+                                        (gasnet_handlerarg_t)(uint32_t)nbytes };
+        gpc_am_request(node, GPC_MEDIUM, GPC_H_COLL_DATA, (char *)src + done, piece, NULL, 8,
                        args);
         done += piece;
+    } while (done < nbytes);
+}
+
+/* ---- binomial trees over virtual ranks (team rank - root, mod size) ---- */
+
+static gasnet_node_t lowbit(gasnet_node_t v)
+{
+    return v & (~v + 1);
+}
+
+/* One past the last vrank of v's subtree. */
+static gasnet_node_t subtree_end(gasnet_node_t v, gasnet_node_t size)
+{
+    if (v == 0)
+        return size;
+    gasnet_node_t end = v + lowbit(v);
+    return end < v || end > size ? size : end;
+}
+
+static gasnet_node_t parent_of(gasnet_node_t v)
+{
+    return v - lowbit(v);
+}
+
+/* v's first child, and the one after child c (size when none). */
+static gasnet_node_t first_child(gasnet_node_t v, gasnet_node_t size)
+{
+    return v + 1 < subtree_end(v, size) ? v + 1 : size;
+}
+
+static gasnet_node_t next_child(gasnet_node_t v, gasnet_node_t c, gasnet_node_t size)
+{
+    gasnet_node_t next = v + 2 * (c - v);
+    return next > c && next < subtree_end(v, size) ? next : size;
+}
+
+static gasnet_node_t rank_of_vrank(const struct gpc_team *team, gasnet_node_t v, gasnet_node_t root)
+{
+    return (gasnet_node_t)(((uint64_t)v + root) % team->size);
+}
+
+static gasnet_node_t my_vrank(const struct gpc_team *team, gasnet_node_t root)
+{
+    return (gasnet_node_t)(((uint64_t)team->rank + team->size - root) % team->size);
+}
+
+/* Every child's message of tag arrived? */
+static int children_in(struct gpc_coll_op *op, gasnet_node_t root, uint32_t tag)
+{
+    gasnet_node_t size = op->team->size, v = my_vrank(op->team, root);
+    for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size))
+        if (arrived(op, tag, rank_of_vrank(op->team, c, root)) == NULL)
+            return 0;
+    return 1;
+}
+
+static struct inbox *child_msg(struct gpc_coll_op *op, gasnet_node_t root, uint32_t tag,
+                               gasnet_node_t c)
+{
+    return arrived(op, tag, rank_of_vrank(op->team, c, root));
+}
+
+/* A zero-byte synchronization on the tree from rank 0: up, then down. */
+static int sync_up(struct gpc_coll_op *op, uint32_t tag)
+{
+    if (!children_in(op, 0, tag))
+        return 0;
+    if (op->team->rank != 0)
+        send_msg(op, parent_of(op->team->rank), tag, NULL, 0);
+    return 1;
+}
+
+static int sync_down(struct gpc_coll_op *op, uint32_t tag)
+{
+    gasnet_node_t size = op->team->size, v = op->team->rank;
+    if (v != 0 && arrived(op, tag, parent_of(v)) == NULL)
+        return 0;
+    for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size))
+        send_msg(op, c, tag, NULL, 0);
+    return 1;
+}
+
+/* ---- the data phases; each returns 1 when this node's part is done ---- */
+
+static uint32_t local_images(const struct gpc_coll_op *op)
+{
+    return op->team->local_images;
+}
+
+static void copy(void *dst, const void *src, uint64_t nbytes)
+{
+    if (nbytes > 0 && dst != src)
+        memmove(dst, src, nbytes);
+}
+
+/* Bytes of the blocks of ranks before vrank v (scatter, gather). */
+static uint64_t *prefix(struct gpc_coll_op *op, gasnet_node_t root)
+{
+    if (op->pre == NULL) {
+        gasnet_node_t size = op->team->size;
+        op->pre = xcalloc(size + 1, sizeof *op->pre, "a collective's layout");
+        for (gasnet_node_t v = 0; v < size; v++)
+            op->pre[v + 1] = op->pre[v] +
+                             gpc_team_images(op->team, rank_of_vrank(op->team, v, root)) *
+                                 op->call.nbytes;
+    }
+    return op->pre;
+}
+
+/* Sends payload (the whole of v's subtree, stride bytes per vrank or by
+ * pre) down to v's children. */
+static void send_down(struct gpc_coll_op *op, gasnet_node_t root, const char *payload,
+                      const uint64_t *pre)
+{
+    gasnet_node_t size = op->team->size, v = my_vrank(op->team, root);
+    for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size)) {
+        const char *from = payload;
+        uint64_t bytes = op->call.nbytes;
+        if (pre != NULL) {
+            from += pre[c] - pre[v];
+            bytes = pre[subtree_end(c, size)] - pre[c];
+        }
+        send_msg(op, rank_of_vrank(op->team, c, root), TAG_DOWN, from, bytes);
     }
 }
 
-void gpc_coll_run(const struct gpc_coll_plan *plan)
+/* The payload from the parent (or the root's own), NULL while not in. */
+static const char *from_parent(struct gpc_coll_op *op, gasnet_node_t root, const char *own)
 {
-    uint32_t seq = coll.next_seq++;
-    gp_mutex_lock(&coll.lock);
-    struct coll_op *op = find_op(seq);
-    /* Entering: what came early moves to dst, the rest will land there. */
-    if (plan->dst != NULL) {
-        if (op->staging != NULL)
-            memcpy(plan->dst, op->staging, op->staging_bytes);
-        op->dst = plan->dst;
+    gasnet_node_t v = my_vrank(op->team, root);
+    if (v == 0)
+        return own;
+    struct inbox *in = arrived(op, TAG_DOWN, rank_of_vrank(op->team, parent_of(v), root));
+    return in != NULL ? in->buf : NULL;
+}
+
+static int broadcast(struct gpc_coll_op *op)
+{
+    gasnet_node_t root = op->call.root_rank;
+    const char *payload = from_parent(op, root, op->root_buf);
+    if (payload == NULL)
+        return 0;
+    send_down(op, root, payload, NULL);
+    for (uint32_t k = 0; k < local_images(op); k++)
+        copy(op->dst[k], payload, op->call.nbytes);
+    return 1;
+}
+
+static int scatter(struct gpc_coll_op *op)
+{
+    gasnet_node_t root = op->call.root_rank;
+    const uint64_t *pre = prefix(op, root);
+    if (my_vrank(op->team, root) == 0 && op->work == NULL) {
+        /* The blocks in vrank order: the root's src turned to start at its node. */
+        uint64_t all = pre[op->team->size];
+        uint64_t head = (uint64_t)gpc_team_first_image(op->team, root) * op->call.nbytes;
+        op->work = xcalloc(1, all, "a scatter's blocks");
+        copy(op->work, (char *)op->root_buf + head, all - head);
+        copy(op->work + (all - head), op->root_buf, head);
     }
-    gp_mutex_unlock(&coll.lock);
+    const char *payload = from_parent(op, root, op->work);
+    if (payload == NULL)
+        return 0;
+    send_down(op, root, payload, pre);
+    for (uint32_t k = 0; k < local_images(op); k++)
+        copy(op->dst[k], payload + (uint64_t)k * op->call.nbytes, op->call.nbytes);
+    return 1;
+}
 
-    if (plan->in_sync == GPC_COLL_MYSYNC)
-        for (uint32_t i = 0; i < plan->nsenders; i++)
-            signal_node(plan->senders[i], seq, SIG_ENTERED);
-    else if (plan->in_sync == GPC_COLL_ALLSYNC)
-        all_nodes(op, SIG_ENTERED, &op->entered, &op->all_entered, SIG_ALL_ENTERED);
+/* Gathers the subtree's blocks (vrank order) into op->work; sends them up,
+ * or at the root returns them.  NULL while waiting or when sent. */
+static const char *gather_up(struct gpc_coll_op *op, gasnet_node_t root)
+{
+    const struct gpc_team *team = op->team;
+    gasnet_node_t size = team->size, v = my_vrank(team, root);
+    if (!children_in(op, root, TAG_UP))
+        return NULL;
+    const uint64_t *pre = prefix(op, root);
+    gasnet_node_t end = subtree_end(v, size);
+    op->work = xcalloc(1, pre[end] - pre[v], "a gather's blocks");
+    for (uint32_t k = 0; k < local_images(op); k++)
+        copy(op->work + (uint64_t)k * op->call.nbytes, op->src[k], op->call.nbytes);
+    for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size))
+        copy(op->work + (pre[c] - pre[v]), child_msg(op, root, TAG_UP, c)->buf,
+             pre[subtree_end(c, size)] - pre[c]);
+    if (v != 0) {
+        send_msg(op, rank_of_vrank(team, parent_of(v), root), TAG_UP, op->work, pre[end] - pre[v]);
+        return NULL;
+    }
+    return op->work;
+}
 
-    /* After the entry synchronization: ALLSYNC moves nothing, not even
-     * this node's own part, before every node has entered. */
-    if (plan->self_bytes > 0 && plan->self_dst != plan->self_src)
-        memmove(plan->self_dst, plan->self_src, plan->self_bytes);
+/* The root's vrank-ordered blocks into dst, by image number. */
+static void unrotate(const struct gpc_coll_op *op, gasnet_node_t root, char *dst,
+                     const char *blocks)
+{
+    for (gasnet_node_t v = 0; v < op->team->size; v++) {
+        gasnet_node_t rank = rank_of_vrank(op->team, v, root);
+        copy(dst + (uint64_t)gpc_team_first_image(op->team, rank) * op->call.nbytes,
+             blocks + op->pre[v], op->pre[v + 1] - op->pre[v]);
+    }
+}
 
-    if (plan->in_sync == GPC_COLL_MYSYNC) {
-        /* Each receiver as soon as it has entered, in whatever order they do. */
-        uint8_t *sent = calloc(plan->nsends > 0 ? plan->nsends : 1, 1);
-        if (sent == NULL)
-            gp_fatal("out of memory for a collective's send list");
-        for (uint32_t left = plan->nsends; left > 0;) {
-            uint32_t progress = 0;
-            for (uint32_t i = 0; i < plan->nsends; i++) {
-                if (sent[i] || !read_field(&op->entered_from[plan->sends[i].to], 1))
-                    continue;
-                send_pieces(op, &plan->sends[i], plan->recv_bytes);
-                sent[i] = 1;
-                progress++;
-                left--;
-            }
-            if (progress == 0)
-                gpc_wait_turn();
+static int gather(struct gpc_coll_op *op)
+{
+    gasnet_node_t root = op->call.root_rank;
+    if (op->sub == 0) {
+        const char *blocks = gather_up(op, root);
+        if (blocks == NULL && op->work == NULL)
+            return 0;
+        if (blocks != NULL)
+            unrotate(op, root, op->root_buf, blocks);
+    }
+    return 1;
+}
+
+static int gather_all(struct gpc_coll_op *op)
+{
+    if (op->sub == 0) {
+        const char *blocks = gather_up(op, 0);
+        if (blocks == NULL && op->work == NULL)
+            return 0;
+        op->sub = 1;
+    }
+    /* Rank 0's work holds every block in image order (vrank = rank). */
+    const char *payload = from_parent(op, 0, op->work);
+    if (payload == NULL)
+        return 0;
+    uint64_t all = (uint64_t)op->team->nimages * op->call.nbytes;
+    struct gpc_coll_call whole = op->call;
+    op->call.nbytes = all;
+    send_down(op, 0, payload, NULL);
+    op->call = whole;
+    for (uint32_t k = 0; k < local_images(op); k++)
+        copy(op->dst[k], payload, all);
+    return 1;
+}
+
+static int exchange(struct gpc_coll_op *op)
+{
+    const struct gpc_team *team = op->team;
+    uint64_t b = op->call.nbytes;
+    uint32_t mine = local_images(op), first = gpc_team_first_image(team, team->rank);
+    if (op->sub == 0) {
+        /* To rank q: block (q's image j) of each local image i, i-major. */
+        for (gasnet_node_t k = 1; k < team->size; k++) {
+            gasnet_node_t q = (gasnet_node_t)(((uint64_t)team->rank + k) % team->size);
+            uint32_t theirs = gpc_team_images(team, q), qfirst = gpc_team_first_image(team, q);
+            char *msg = xcalloc(1, (uint64_t)mine * theirs * b, "an exchange's message");
+            for (uint32_t i = 0; i < mine; i++)
+                for (uint32_t j = 0; j < theirs; j++)
+                    copy(msg + ((uint64_t)i * theirs + j) * b,
+                         (char *)op->src[i] + (uint64_t)(qfirst + j) * b, b);
+            send_msg(op, q, TAG_EXCHANGE, msg, (uint64_t)mine * theirs * b);
+            free(msg);
         }
-        free(sent);
-    } else {
-        for (uint32_t i = 0; i < plan->nsends; i++)
-            send_pieces(op, &plan->sends[i], plan->recv_bytes);
+        for (uint32_t i = 0; i < mine; i++)
+            for (uint32_t j = 0; j < mine; j++)
+                copy((char *)op->dst[j] + (uint64_t)(first + i) * b,
+                     (char *)op->src[i] + (uint64_t)(first + j) * b, b);
+        op->sub = 1;
     }
+    for (gasnet_node_t q = 0; q < team->size; q++)
+        if (q != team->rank && arrived(op, TAG_EXCHANGE, q) == NULL)
+            return 0;
+    for (gasnet_node_t q = 0; q < team->size; q++) {
+        if (q == team->rank)
+            continue;
+        const char *msg = arrived(op, TAG_EXCHANGE, q)->buf;
+        uint32_t theirs = gpc_team_images(team, q), qfirst = gpc_team_first_image(team, q);
+        for (uint32_t i = 0; i < theirs; i++)
+            for (uint32_t j = 0; j < mine; j++)
+                copy((char *)op->dst[j] + (uint64_t)(qfirst + i) * b,
+                     msg + ((uint64_t)i * mine + j) * b, b);
+    }
+    return 1;
+}
 
-    while (read_field(&op->received, sizeof op->received) < plan->expected)
+/* acc = acc op right, element-wise, as GASNet 1.29.3 calls the callback. */
+static void combine(const struct gpc_coll_op *op, void *acc, const void *right)
+{
+    if (op->call.elem_count > 0)
+        op->call.fn(acc, op->call.elem_count, acc, op->call.elem_count, right,
+                    op->call.elem_size, op->call.fn_flags, op->call.fn_arg);
+}
+
+static int reduce(struct gpc_coll_op *op)
+{
+    const struct gpc_team *team = op->team;
+    gasnet_node_t root = op->call.root_rank, size = team->size, v = my_vrank(team, root);
+    if (!children_in(op, root, TAG_UP))
+        return 0;
+    uint64_t bytes = op->call.nbytes;
+    op->work = xcalloc(1, bytes, "a reduction's accumulator");
+    copy(op->work, op->src[0], bytes);
+    for (uint32_t k = 1; k < local_images(op); k++)
+        combine(op, op->work, op->src[k]);
+    for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size))
+        combine(op, op->work, child_msg(op, root, TAG_UP, c)->buf);
+    if (v != 0)
+        send_msg(op, rank_of_vrank(team, parent_of(v), root), TAG_UP, op->work, bytes);
+    else
+        copy(op->root_buf, op->work, bytes);
+    return 1;
+}
+
+static int data_phase(struct gpc_coll_op *op)
+{
+    switch (op->call.kind) {
+    case GPC_BROADCAST: return broadcast(op);
+    case GPC_SCATTER: return scatter(op);
+    case GPC_GATHER: return gather(op);
+    case GPC_GATHER_ALL: return gather_all(op);
+    case GPC_EXCHANGE: return exchange(op);
+    case GPC_REDUCE: return reduce(op);
+    case GPC_SYNC: return 1;
+    }
+    return 1;
+}
+
+/* Moves op on as far as it goes now. */
+static void advance(struct gpc_coll_op *op)
+{
+    for (;;) {
+        int moved = 1;
+        switch (op->stage) {
+        case ST_JOIN:
+            gp_mutex_lock(&coll.lock);
+            moved = op->team != NULL && op->joined == op->team->local_images;
+            gp_mutex_unlock(&coll.lock);
+            if (moved && !op->call.in_allsync)
+                op->stage = ST_DATA - 1;
+            break;
+        case ST_IN_UP: moved = sync_up(op, TAG_IN_UP); break;
+        case ST_IN_DOWN: moved = sync_down(op, TAG_IN_DOWN); break;
+        case ST_DATA:
+            moved = data_phase(op);
+            if (moved && !op->call.out_allsync)
+                op->stage = ST_DONE - 1;
+            break;
+        case ST_OUT_UP: moved = sync_up(op, TAG_OUT_UP); break;
+        case ST_OUT_DOWN: moved = sync_down(op, TAG_OUT_DOWN); break;
+        default: return;
+        }
+        if (!moved)
+            return;
+        op->stage++;
+        if (op->stage == ST_DONE) {
+            __atomic_store_n(&op->complete, 1, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+}
+
+static void free_op(struct gpc_coll_op *op)
+{
+    while (op->inboxes != NULL) {
+        struct inbox *in = op->inboxes;
+        op->inboxes = in->next;
+        free(in->buf);
+        free(in);
+    }
+    free(op->dst);
+    free(op->src);
+    free(op->pre);
+    free(op->work);
+    free(op);
+}
+
+/* Unlinks the records that are complete and released.  Both locks held. */
+static void sweep(void)
+{
+    struct gpc_coll_op *prev = NULL;
+    for (struct gpc_coll_op *op = coll.head, *next; op != NULL; op = next) {
+        next = op->next;
+        if (!op->complete || op->team == NULL || op->released < op->team->local_images) {
+            prev = op;
+            continue;
+        }
+        if (prev != NULL)
+            prev->next = next;
+        else
+            coll.head = next;
+        if (coll.tail == op)
+            coll.tail = prev;
+        struct gpc_coll_op **link = &coll.bucket[(op->seq ^ op->team_id * 31u) % BUCKETS];
+        while (*link != op)
+            link = &(*link)->hash_next;
+        *link = op->hash_next;
+        free_op(op);
+    }
+}
+
+void gpc_coll_progress(void)
+{
+    if (progressing || gp_mutex_trylock(&coll.progress) != 0)
+        return;
+    progressing = 1;
+    /* Records are only appended meanwhile (by handlers and other images),
+     * and only this thread unlinks them. */
+    gp_mutex_lock(&coll.lock);
+    struct gpc_coll_op *op = coll.head;
+    gp_mutex_unlock(&coll.lock);
+    while (op != NULL) {
+        if (!__atomic_load_n(&op->complete, __ATOMIC_ACQUIRE))
+            advance(op);
+        gp_mutex_lock(&coll.lock);
+        op = op->next;
+        gp_mutex_unlock(&coll.lock);
+    }
+    gp_mutex_lock(&coll.lock);
+    sweep();
+    gp_mutex_unlock(&coll.lock);
+    progressing = 0;
+    gp_mutex_unlock(&coll.progress);
+}
+
+struct gpc_coll_op *gpc_coll_start(struct gpc_team *team, uint32_t local,
+                                   const struct gpc_coll_call *call)
+{
+    uint32_t seq = team->next_seq[local]++;
+    gp_mutex_lock(&coll.lock);
+    struct gpc_coll_op *op = find_op(team->id, seq);
+    if (op->team == NULL) {
+        op->team = team;
+        op->call = *call;
+        op->dst = xcalloc(team->local_images, sizeof *op->dst, "a collective's buffers");
+        op->src = xcalloc(team->local_images, sizeof *op->src, "a collective's buffers");
+    } else if (op->call.kind != call->kind || op->call.nbytes != call->nbytes) {
+        gp_fatal("collective %u: the images of node %u called different collectives (kind %d "
+                 "with %llu bytes, and kind %d with %llu)", (unsigned)seq, gpc.rank,
+                 (int)op->call.kind, (unsigned long long)op->call.nbytes, (int)call->kind,
+                 (unsigned long long)call->nbytes);
+    }
+    for (uint32_t k = 0; k < team->local_images; k++) {
+        if (call->dsts != NULL)
+            op->dst[k] = call->dsts[k];
+        if (call->srcs != NULL)
+            op->src[k] = call->srcs[k];
+    }
+    if (call->dsts == NULL)
+        op->dst[local] = call->dst;
+    if (call->srcs == NULL)
+        op->src[local] = call->src;
+    if (team->rank == call->root_rank && local == call->root_local)
+        op->root_buf = (call->kind == GPC_BROADCAST || call->kind == GPC_SCATTER) ? call->src
+                                                                                   : call->dst;
+    op->joined++;
+    gp_mutex_unlock(&coll.lock);
+    gpc_coll_progress();
+    return op;
+}
+
+int gpc_coll_done(struct gpc_coll_op *op)
+{
+    if (__atomic_load_n(&op->complete, __ATOMIC_ACQUIRE))
+        return 1;
+    gpc_poll();
+    gpc_coll_progress();
+    return __atomic_load_n(&op->complete, __ATOMIC_ACQUIRE);
+}
+
+void gpc_coll_release(struct gpc_coll_op *op)
+{
+    gp_mutex_lock(&coll.lock);
+    op->released++;
+    gp_mutex_unlock(&coll.lock);
+}
+
+void gpc_coll_finish(struct gpc_coll_op *op)
+{
+    while (!gpc_coll_done(op))
         gpc_wait_turn();
-    if (plan->out_sync == GPC_COLL_ALLSYNC)
-        all_nodes(op, SIG_DONE, &op->done, &op->all_done, SIG_ALL_DONE);
-    free_op(op);
+    gpc_coll_release(op);
 }

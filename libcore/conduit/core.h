@@ -206,9 +206,8 @@ typedef void (*gpc_handler_fn)();
 enum gpc_internal_handler {
     GPC_H_MEMSET = 10,       /* memset on the target, then GPC_H_MEMSET_DONE */
     GPC_H_MEMSET_DONE = 11,
-    GPC_H_BARRIER = 12,      /* one round of the dissemination barrier */
-    GPC_H_COLL_DATA = 13,    /* a piece of a collective's data (coll.c) */
-    GPC_H_COLL_SIGNAL = 14,  /* a collective's entry / completion notice */
+    GPC_H_BARRIER = 12,      /* one round of a team's dissemination barrier */
+    GPC_H_COLL_DATA = 13,    /* a piece of a collective's message (coll.c) */
 };
 
 /*
@@ -387,7 +386,36 @@ void gpc_memset_done_handler(gasnet_token_t token, gasnet_handlerarg_t op);
 extern _Thread_local struct gpc_op *gpc_thread_implicit;
 extern _Thread_local struct gpc_op *gpc_thread_region;
 
-/* barrier.c */
+/* barrier.c: a team's split-phase barrier (the team's ranks take part). */
+#define GPC_BARRIER_MAX_ROUNDS 32
+enum gpc_barrier_name { NAME_ANONYMOUS = 0, NAME_NAMED = 1, NAME_MISMATCH = 2 };
+struct barrier_value {
+    int state;
+    int name;
+};
+struct gpc_barrier {
+    int phase;
+    int notified;
+    int notify_id;
+    int notify_flags;
+    int rounds;
+    int round;               /* next round whose message we wait for */
+    struct barrier_value known;
+    int completed;           /* phases completed on this node */
+    struct barrier_value last;   /* the merged name state of the last one */
+    /* messages received, by phase parity and round (written by the handler) */
+    volatile int arrived[2][GPC_BARRIER_MAX_ROUNDS];
+    struct barrier_value received[2][GPC_BARRIER_MAX_ROUNDS];
+    gp_mutex_t lock;
+};
+struct gpc_team;
+void gpc_barrier_init(struct gpc_barrier *b, gasnet_node_t size);
+void gpc_team_barrier_notify(struct gpc_team *team, int id, int flags);
+int gpc_team_barrier_try(struct gpc_team *team, int id, int flags);
+int gpc_team_barrier_wait(struct gpc_team *team, int id, int flags);
+int gpc_team_barrier_between_notify_and_wait(const struct gpc_team *team);
+int gpc_team_barrier_result(const struct gpc_team *team, int *id);
+/* gasnet_barrier_*: GASNET_TEAM_ALL's */
 void gpc_barrier_notify(int id, int flags);
 int gpc_barrier_between_notify_and_wait(void);
 int gpc_barrier_result(int *id);
@@ -395,7 +423,44 @@ int gpc_barrier_try(int id, int flags);
 int gpc_barrier_wait(int id, int flags);
 void gpc_barrier_setup(void);
 void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet_handlerarg_t round,
-                         gasnet_handlerarg_t state, gasnet_handlerarg_t name);
+                         gasnet_handlerarg_t state, gasnet_handlerarg_t name,
+                         gasnet_handlerarg_t team_id);
+
+/*
+ * team.c: teams.  A team is a list of nodes by rank; its id (0 for
+ * GASNET_TEAM_ALL, else the leading node and a count of the teams it
+ * leads) names it in messages.  Images: GASNET_TEAM_ALL may have several
+ * per node (gasnet_coll_init's table), split teams one.
+ */
+struct gpc_team {
+    uint32_t id;
+    gasnet_node_t size;
+    gasnet_node_t rank;          /* this node's */
+    gasnet_node_t *rank2node;    /* NULL: rank = node */
+    uint32_t *img_count;         /* images by rank; NULL: one each */
+    uint32_t *img_first;         /* first image number by rank */
+    uint32_t nimages;
+    uint32_t local_images;       /* this node's */
+    uint32_t *next_seq;          /* by local image: the next collective's number */
+    struct gpc_barrier barrier;
+    struct gpc_team *next;
+};
+void gpc_team_setup(void);
+extern struct gpc_team gpc_team_all_storage;   /* GASNET_TEAM_ALL */
+struct gpc_team *gpc_team_all(void);
+struct gpc_team *gpc_team_find(uint32_t id);
+gasnet_node_t gpc_team_node(const struct gpc_team *team, gasnet_node_t rank);
+/* The team rank of node, or size when it is not a member. */
+gasnet_node_t gpc_team_rank_of(const struct gpc_team *team, gasnet_node_t node);
+uint32_t gpc_team_images(const struct gpc_team *team, gasnet_node_t rank);
+uint32_t gpc_team_first_image(const struct gpc_team *team, gasnet_node_t rank);
+/* The rank holding image (image < nimages). */
+gasnet_node_t gpc_team_rank_of_image(const struct gpc_team *team, uint32_t image);
+/* GASNET_TEAM_ALL's image layout (counts by node; NULL: one each). */
+void gpc_team_set_images(const uint32_t *counts);
+/* Collective over parent (one image per node): the new team of this color. */
+struct gpc_team *gpc_team_split(struct gpc_team *parent, gasnet_node_t color,
+                                gasnet_node_t relrank);
 
 /* handlers.c */
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
@@ -406,35 +471,42 @@ int gpc_nodeinfo_setup(void);
 const gasnet_nodeinfo_t *gpc_nodeinfo(void);
 
 /*
- * coll.c: the data movement of the GASNet-1 collectives.  One call moves
- * this image's part of one collective: its sends, what it receives into
- * dst, and the entry / exit synchronization its flags ask for.
+ * coll.c: the collectives' engine.  Each image's call joins its node's
+ * record of the operation; once every local image has joined, the node's
+ * part advances (trees of AM Medium messages) whenever a thread calls
+ * gpc_coll_progress, until it is complete.
  */
-enum gpc_coll_sync { GPC_COLL_NOSYNC, GPC_COLL_MYSYNC, GPC_COLL_ALLSYNC };
-struct gpc_coll_send {
-    gasnet_node_t to;
-    const void *src;
-    uint64_t nbytes;
-    uint64_t offset;         /* where the bytes go in the receiver's dst */
+enum gpc_coll_kind { GPC_BROADCAST, GPC_SCATTER, GPC_GATHER, GPC_GATHER_ALL, GPC_EXCHANGE,
+                     GPC_REDUCE, GPC_SYNC };
+struct gpc_coll_call {
+    enum gpc_coll_kind kind;
+    int in_allsync, out_allsync;
+    gasnet_node_t root_rank;     /* the root image's team rank ... */
+    uint32_t root_local;         /* ... and index among that node's images */
+    uint64_t nbytes;             /* a block; reduce: one contribution */
+    void *dst, *src;             /* this image's own arguments */
+    void *const *dsts;           /* this node's images' buffers (M forms), or NULL */
+    void *const *srcs;
+    gasnet_coll_reduce_fn_t fn;  /* reduce */
+    int fn_flags, fn_arg;
+    size_t elem_size, elem_count;
 };
-struct gpc_coll_plan {
-    enum gpc_coll_sync in_sync, out_sync;
-    char *dst;               /* this image's result area (NULL when it receives nothing) */
-    uint64_t expected;       /* bytes other images send here */
-    uint64_t recv_bytes;     /* size of each receiver's result area */
-    const struct gpc_coll_send *sends;
-    uint32_t nsends;
-    const gasnet_node_t *senders;   /* images that send here */
-    uint32_t nsenders;
-    const void *self_src;    /* this image's own part, copied locally */
-    void *self_dst;
-    uint64_t self_bytes;
-};
+struct gpc_coll_op;
 void gpc_coll_setup(void);
-void gpc_coll_run(const struct gpc_coll_plan *plan);
-void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t seq,
+struct gpc_coll_op *gpc_coll_start(struct gpc_team *team, uint32_t local,
+                                   const struct gpc_coll_call *call);
+/* Advances every operation this node has in progress (a no-op when another
+ * thread is at it). */
+void gpc_coll_progress(void);
+int gpc_coll_done(struct gpc_coll_op *op);
+/* The caller's image is through with op (it may be freed once complete). */
+void gpc_coll_release(struct gpc_coll_op *op);
+/* Progresses until op is complete, then releases it. */
+void gpc_coll_finish(struct gpc_coll_op *op);
+void gpc_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                           gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                           gasnet_handlerarg_t tag, gasnet_handlerarg_t from,
                            gasnet_handlerarg_t off_hi, gasnet_handlerarg_t off_lo,
                            gasnet_handlerarg_t total_hi, gasnet_handlerarg_t total_lo);
-void gpc_coll_signal_handler(gasnet_token_t token, gasnet_handlerarg_t seq, gasnet_handlerarg_t kind);
 
 #endif
