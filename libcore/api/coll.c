@@ -169,7 +169,7 @@ GP_EXPORT void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my
         gpc_team_set_images(images);
         take_fn_table(fn_tbl, fn_count);
         state.with_images = 1;
-        state.ready = 1;
+        __atomic_store_n(&state.ready, 1, __ATOMIC_RELEASE);
     }
     if (images[gpc.rank] > 1) {
         /* The barrier's count is the layout's: wait for it to be set. */
