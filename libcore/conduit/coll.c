@@ -181,7 +181,9 @@ static struct inbox *arrived(struct gpc_coll_op *op, uint32_t tag, gasnet_node_t
 static void send_msg(const struct gpc_coll_op *op, gasnet_node_t to_rank, uint32_t tag,
                      const void *src, uint64_t nbytes)
 {
+    static const char nothing;
     gasnet_node_t node = gpc_team_node(op->team, to_rank);
+    const char *bytes = nbytes > 0 ? src : &nothing;
     uint64_t done = 0;
     do {
         uint64_t piece = nbytes - done;
@@ -195,7 +197,7 @@ static void send_msg(const struct gpc_coll_op *op, gasnet_node_t to_rank, uint32
                                         (gasnet_handlerarg_t)(uint32_t)done,
                                         (gasnet_handlerarg_t)(uint32_t)(nbytes >> 32),
                                         (gasnet_handlerarg_t)(uint32_t)nbytes };
-        gpc_am_request(node, GPC_MEDIUM, GPC_H_COLL_DATA, (char *)src + done, piece, NULL, 8,
+        gpc_am_request(node, GPC_MEDIUM, GPC_H_COLL_DATA, (void *)(bytes + done), piece, NULL, 8,
                        args);
         done += piece;
     } while (done < nbytes);

@@ -169,10 +169,8 @@ extern int gasnet_coll_barrier_try(gasnet_team_handle_t team, int id, int flags)
 extern int gasnet_coll_barrier(gasnet_team_handle_t team, int id, int flags);
 extern int gasnet_coll_barrier_result(gasnet_team_handle_t team, int *id);
 
-/* Profiling and autotuning: gp has no autotuner.  dumpProfile writes the
- * collectives' call counts to filename (NULL: gasnet_coll_profile.txt) when
- * GASNET_COLL_ENABLE_PROFILE=yes, and does nothing otherwise; the other two
- * do nothing. */
+/* Profiling and autotuning: gp has no profiler or autotuner, so these do
+ * nothing (as GASNet 1.29.3's do with its default settings). */
 extern void gasnet_coll_dumpProfile(char *filename, gasnet_team_handle_t team);
 extern void gasnet_coll_dumpTuningState(char *filename, gasnet_team_handle_t team);
 extern void gasnet_coll_loadTuningState(char *filename, gasnet_team_handle_t team);

@@ -18,6 +18,7 @@
  *                 a team: queries, named / anonymous / mismatched team
  *                 barriers, barrier_result, every collective on the teams,
  *                 and GASNET_TEAM_ALL's barrier shared with gasnet_barrier
+ *   badrelrank    two nodes split with the same relrank: a fatal error
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -104,13 +105,17 @@ static uint32_t rval(unsigned image, size_t k, unsigned round)
 }
 
 /* Image img's src (which 0) or dst (1) area: in the segment of its node
- * (GASNET_TEAM_ALL images only) or its heap buffer; misaligned by image. */
+ * (GASNET_TEAM_ALL images only) or its heap buffer; misaligned by image,
+ * but for reductions (their operands are aligned for the element type). */
+static _Thread_local int aligned;
+
 static char *area(const struct view *v, unsigned img, int which, int inseg)
 {
     size_t slot = 2 * ((size_t)MAXB * MAXT * 8 + 64);
-    size_t off = (img % v->t) * 2 * slot + (size_t)which * slot + 1 + img % 7;
+    size_t skew = aligned ? 8 : 1 + img % 7;
+    size_t off = (img % v->t) * 2 * slot + (size_t)which * slot + skew;
     if (!inseg)
-        return heap[img % v->t][which] + 1 + img % 7;
+        return heap[img % v->t][which] + skew;
     gasnet_node_t node = v->all ? img / v->t : me;
     return (char *)seg[node].addr + off;
 }
@@ -288,6 +293,7 @@ static const size_t sizes[] = { 4, 0, 960, 1, 3000, 64, 961, 8, 2000 };
 /* One operation from this image, with the synchronization its flags ask of the client. */
 static void run_op(const struct view *v, struct op *o)
 {
+    aligned = o->kind == K_REDUCE;
     char *src = area(v, v->img, 0, o->inseg), *dst = area(v, v->img, 1, o->inseg);
     size_t b = o->b;
     if (!o->overlap) {
@@ -637,6 +643,13 @@ int main(int argc, char **argv)
         rc = run_movers(argc > 2 ? (unsigned)atoi(argv[2]) : 1);
     else if (strcmp(mode, "teams") == 0)
         rc = run_teams();
+    else if (strcmp(mode, "badrelrank") == 0) {
+        /* Every node claims rank 0 of one team: a fatal error naming it. */
+        gasnet_coll_init(NULL, 0, NULL, 0, 0);
+        gasnet_seginfo_t scratch = seg[me];
+        gasnet_coll_team_split(GASNET_TEAM_ALL, 7, 0, &scratch);
+        rc = 0;
+    }
     else
         fprintf(stderr, "coll_full: unknown mode %s\n", mode);
     fflush(stdout);
