@@ -20,9 +20,15 @@
  *                   the remote exit request runs node 0's handler first
  *   return_computing  node 1 returns CODE from main; the others compute
  *                   without polling, so the exit cannot be coordinated
+ *   late_computing  node 0 exits after 1 s; the others compute without
+ *                   ever entering the library again (issue 23)
+ *   late_barrier    node 0 exits after 1 s; the others wait in a barrier
+ * The late_ modes print "node 0 calls gasnet_exit at MS" (CLOCK_REALTIME,
+ * milliseconds) just before the exit, for a test that times the job's end.
  */
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "amtest.h"
@@ -91,6 +97,19 @@ static void barrier(void)
     gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
 }
 
+/* Node 0, a second after the others went their way: the exit, timed. */
+static void exit_late(void)
+{
+    struct timespec pause_1s = { 1, 0 }, now;
+    while (nanosleep(&pause_1s, &pause_1s) != 0)
+        ;
+    clock_gettime(CLOCK_REALTIME, &now);
+    printf("exit_cases: node 0 calls gasnet_exit at %lld\n",
+           (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    fflush(stdout);
+    gasnet_exit(code);
+}
+
 int main(int argc, char **argv)
 {
     amtest_name = "exit_cases";
@@ -143,6 +162,12 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "return_computing") == 0) {
         if (chosen)
             return code;
+        compute_forever();
+    } else if (strcmp(mode, "late_computing") == 0 || strcmp(mode, "late_barrier") == 0) {
+        if (me == 0)
+            exit_late();
+        if (mode[5] == 'b')
+            barrier_forever();
         compute_forever();
     } else if (strcmp(mode, "return_all") == 0) {
         barrier();
