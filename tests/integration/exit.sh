@@ -82,8 +82,10 @@ done
 # SIGINT / SIGTERM / SIGHUP to gp-run while the job polls: passed on, each
 # process exits through the protocol with 128 + the signal.
 for sig in INT TERM HUP; do
-    # A background job of a script starts with SIGINT ignored: give it back its default.
-    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT "$GP_RUN" -v -n 4 \
+    # A background job of a script starts with SIGINT ignored, and a suite run
+    # under nohup with SIGHUP ignored (gp-run keeps an ignored stop signal
+    # ignored, as nohup asks): give each its default.
+    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
         "$GPTEST_ITEST/exit_cases" one_polling_none 7 \
         >"$log" 2>&1 &
     runner=$!
@@ -94,6 +96,16 @@ for sig in INT TERM HUP; do
         sleep 0.1; tries=$((tries + 1))
     done
     kill -$sig $runner
+    # The job must end within its exit timeout; a bound here turns a job that
+    # ignores the signal into a FAIL instead of a suite that never ends.
+    tries=0
+    while kill -0 $runner 2>/dev/null && [ $tries -lt 600 ]; do sleep 0.1; tries=$((tries + 1)); done
+    if kill -0 $runner 2>/dev/null; then
+        fail "exit/sig$sig" "gp-run still running 60 s after SIG$sig"
+        kill -9 $runner $(job_pids "$log") 2>/dev/null
+        wait $runner
+        continue
+    fi
     wait $runner
     rc=$?
     case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
