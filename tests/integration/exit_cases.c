@@ -5,6 +5,7 @@
  *   collective      every node: barrier, then gasnet_exit(CODE)
  *   one_polling     node 1 exits; the others poll forever
  *   one_polling_none  nobody exits, everybody polls (for signals from outside)
+ *   one_computing_none  nobody exits, everybody computes without polling
  *   one_barrier     node 1 exits; the others wait in a barrier it never joins
  *   one_computing   node 1 exits; the others compute without polling
  *   request_handler node 1 exits inside a request handler; the others poll
@@ -130,16 +131,19 @@ int main(int argc, char **argv)
         barrier();
         gasnet_exit(code);
     } else if (strncmp(mode, "one_", 4) == 0) {
-        if (chosen && strcmp(mode, "one_polling_none") != 0)
+        int none = strstr(mode, "_none") != NULL; /* nobody exits: a signal must end it */
+        if (chosen && !none)
             gasnet_exit(code);
         if (strcmp(mode, "one_polling") == 0)
             poll_forever();
-        if (strcmp(mode, "one_polling_none") == 0) { /* nobody exits: a signal must end it */
+        if (none) {
             /* The test signals only once every node says so: a signal that
              * came before the handlers are in would test nothing. */
-            printf("exit_cases: node %u polling\n", (unsigned)me);
+            int polls = strcmp(mode, "one_polling_none") == 0;
+            printf("exit_cases: node %u %s\n", (unsigned)me, polls ? "polling" : "computing");
             fflush(stdout);
-            poll_forever();
+            if (polls)
+                poll_forever();
         }
         if (strcmp(mode, "one_barrier") == 0)
             barrier_forever();
