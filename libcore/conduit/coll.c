@@ -119,7 +119,7 @@ static struct gpc_coll_op *find_op(uint32_t team_id, uint32_t seq)
     if (coll.tail != NULL)
         coll.tail->next = op;
     else
-        coll.head = op;
+        __atomic_store_n(&coll.head, op, __ATOMIC_RELEASE);
     coll.tail = op;
     return op;
 }
@@ -582,7 +582,7 @@ static void sweep(void)
         if (prev != NULL)
             prev->next = next;
         else
-            coll.head = next;
+            __atomic_store_n(&coll.head, next, __ATOMIC_RELEASE);
         if (coll.tail == op)
             coll.tail = prev;
         struct gpc_coll_op **link = &coll.bucket[(op->seq ^ op->team_id * 31u) % BUCKETS];
@@ -595,6 +595,9 @@ static void sweep(void)
 
 void gpc_coll_progress(void)
 {
+    /* Nothing in progress (the common case of gasnet_AMPoll): no lock taken. */
+    if (__atomic_load_n(&coll.head, __ATOMIC_ACQUIRE) == NULL)
+        return;
     if (progressing || gp_mutex_trylock(&coll.progress) != 0)
         return;
     progressing = 1;

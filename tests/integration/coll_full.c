@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <gasnet_tools.h>
+
 #include "amtest.h"
 
 #define SEGSIZE (4u << 20)
@@ -628,6 +630,42 @@ static int run_teams(void)
     return 0;
 }
 
+/* Microseconds per operation of a few collectives (not run by the script). */
+static int run_perf(int iters)
+{
+    gasnet_coll_init(NULL, 0, fn_table, 2, 0);
+    size_t n = nodes;
+    char *src = malloc(64 * n + 64), *dst = malloc(64 * n + 64);
+    CHECK(src != NULL && dst != NULL, "malloc");
+    memset(src, 1, 64 * n + 64);
+    int f = GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL;
+    const char *names[5] = { "broadcast 8 B", "reduce 8 x uint32", "gather_all 64 B",
+                             "exchange 64 B", "barrier" };
+    for (int which = 0; which < 5; which++) {
+        gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+        gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+        gasnett_tick_t start = gasnett_ticks_now();
+        for (int i = 0; i < iters; i++) {
+            if (which == 0)
+                gasnet_coll_broadcast(GASNET_TEAM_ALL, dst, (unsigned)i % nodes, src, 8, f);
+            else if (which == 1)
+                gasnet_coll_reduce(GASNET_TEAM_ALL, 0, dst, src, 0, 0, 4, 8, 0, 100, f);
+            else if (which == 2)
+                gasnet_coll_gather_all(GASNET_TEAM_ALL, dst, src, 64, f);
+            else if (which == 3)
+                gasnet_coll_exchange(GASNET_TEAM_ALL, dst, src, 64, f);
+            else
+                gasnet_coll_barrier(GASNET_TEAM_ALL, 0, GASNET_BARRIERFLAG_ANONYMOUS);
+        }
+        double us = (double)gasnett_ticks_to_us(gasnett_ticks_now() - start) / iters;
+        if (me == 0)
+            printf("coll_full: perf on %u nodes: %s: %.1f us\n", nodes, names[which], us);
+    }
+    free(src);
+    free(dst);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     amtest_name = "coll_full";
@@ -643,6 +681,8 @@ int main(int argc, char **argv)
         rc = run_movers(argc > 2 ? (unsigned)atoi(argv[2]) : 1);
     else if (strcmp(mode, "teams") == 0)
         rc = run_teams();
+    else if (strcmp(mode, "perf") == 0)
+        rc = run_perf(argc > 2 ? atoi(argv[2]) : 1000);
     else if (strcmp(mode, "badrelrank") == 0) {
         /* Every node claims rank 0 of one team: a fatal error naming it. */
         gasnet_coll_init(NULL, 0, NULL, 0, 0);
