@@ -43,8 +43,8 @@ for n in 1 3; do
     fi
 done
 if [ $par = 1 ]; then
-    expect_rc "coll_full/images_tcp_n2_t3" 0 300 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" movers 3 &&
-        check_line "coll_full/images_tcp_n2_t3" "movers on 2 nodes x 3 images: .* operations verified"
+    expect_rc "coll_full/images_tcp_n2_t2" 0 300 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" movers 2 &&
+        check_line "coll_full/images_tcp_n2_t2" "movers on 2 nodes x 2 images: .* operations verified"
 fi
 expect_rc "coll_full/badrelrank" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$prog" badrelrank &&
     check_line "coll_full/badrelrank" "FATAL ERROR on node [01]/2: gasnet_coll_team_split: color 7 has 2 members, but parent rank 1 passed relrank 0 (taken twice; relranks must be 0..1, each once)"
