@@ -209,6 +209,10 @@ enum gpc_internal_handler {
     GPC_H_BARRIER = 12,      /* one round of the dissemination barrier */
     GPC_H_COLL_DATA = 13,    /* a piece of a collective's data (coll.c) */
     GPC_H_COLL_SIGNAL = 14,  /* a collective's entry / completion notice */
+    GPC_H_VIS_PUT = 15,      /* VIS: packed put data to unpack (vis.c), then _PUT_DONE */
+    GPC_H_VIS_PUT_DONE = 16,
+    GPC_H_VIS_GET = 17,      /* VIS: pieces to pack and send back in _GET_DONE */
+    GPC_H_VIS_GET_DONE = 18,
 };
 
 /*
@@ -262,6 +266,7 @@ struct gpc_state {
     ptl_handle_md_t rplsb_md;
     char *segment;
     uintptr_t segsize;
+    uint64_t vis_area;               /* bytes of the VIS area after the segment (vis.h) */
     gasnet_seginfo_t *seginfo;
     struct gpc_chunk_pool reqsb;
     struct gpc_chunk_pool rplsb;

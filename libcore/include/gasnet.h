@@ -118,6 +118,16 @@ typedef struct {
     uintptr_t size;
 } gasnet_seginfo_t;
 
+/* One piece of a VIS vector list (gasnet_vis.h): len 0 is an empty entry whose
+ * addr is never read.  The guard lets other headers define it too. */
+#ifndef _GASNET_MEMVEC_T
+#define _GASNET_MEMVEC_T
+typedef struct {
+    void *addr;
+    size_t len;
+} gasnet_memvec_t;
+#endif
+
 typedef struct {
     gasnet_handler_t index; /* 0: "don't care", attach fills in the index it chose */
 #ifdef GASNET_USE_STRICT_PROTOTYPES

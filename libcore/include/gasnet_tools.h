@@ -597,3 +597,50 @@ GASNETT_INLINE(_gasnett_trace_printf_noop) void _gasnett_trace_printf_noop(const
 GASNETT_END_EXTERNC
 
 #endif /* _GASNET_TOOLS_H */
+
+/*
+ * VIS formatting helpers (extensions spec 1.7): the metadata of a VIS call
+ * as text, for diagnostics.  They name gasnet.h's types, so they exist only
+ * once gasnet.h is in (gasnet_vis.h includes this header again after it,
+ * hence the block's own guard outside _GASNET_TOOLS_H).  The caller gives a
+ * buffer of the matching _bufsz() bytes; the text always fits in it.
+ */
+#if defined(_GASNET_H) && !defined(_GASNETT_VIS_FORMAT)
+#define _GASNETT_VIS_FORMAT
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct {
+    size_t minsz, maxsz;
+    uintptr_t totalsz;
+    void *minaddr, *maxaddr;
+} gasnett_memveclist_stats_t;
+typedef struct {
+    void *minaddr, *maxaddr;
+} gasnett_addrlist_stats_t;
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern gasnett_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
+                                                            gasnet_memvec_t const *list);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern gasnett_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count,
+                                                        void *const *list, size_t len);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+/* pstats: NULL (no shape statistics are kept); returns the total bytes. */
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gasnet_node_t node, void *dstaddr,
+                                      const size_t dststrides[], void *srcaddr,
+                                      const size_t srcstrides[], const size_t count[],
+                                      size_t stridelevels);
+extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putvgetv(char *buf, gasnet_node_t node, size_t dstcount,
+                                      gasnet_memvec_t const dstlist[], size_t srccount,
+                                      gasnet_memvec_t const srclist[]);
+extern size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putigeti(char *buf, gasnet_node_t node, size_t dstcount,
+                                      void *const dstlist[], size_t dstlen, size_t srccount,
+                                      void *const srclist[], size_t srclen);
+extern size_t gasnett_format_strides_bufsz(size_t count);
+extern void gasnett_format_strides(char *buf, size_t count, const size_t *list);
+#ifdef __cplusplus
+}
+#endif
+#endif
