@@ -384,6 +384,8 @@ static unsigned char *expected(const struct xfer *x, const unsigned char *stream
     memset(want, FILL, (size_t)(hi - lo));
     size_t at = 0;
     for (size_t i = 0; i < x->dst.np; i++) {
+        if (x->dst.p[i].len == 0)
+            continue; /* {NULL, 0} */
         memcpy(want + (x->dst.p[i].addr - lo), stream + at, x->dst.p[i].len);
         at += x->dst.p[i].len;
     }
@@ -410,6 +412,8 @@ static void one_put(enum form form, enum sync sync, gasnet_node_t node, char *re
         local[i] = (char)rnd(256);
     size_t at = 0;
     for (size_t i = 0; i < x.src.np; i++) {
+        if (x.src.p[i].len == 0)
+            continue; /* {NULL, 0} */
         memcpy(stream + at, x.src.p[i].addr, x.src.p[i].len);
         at += x.src.p[i].len;
     }
@@ -491,6 +495,7 @@ static void run_all(void)
     if (me == 0)
         printf("vis on %u nodes: vector, indexed and strided puts and gets, blocking, nb, nbi and "
                "in access regions, verified\n", nodes);
+    fflush(stdout);
 }
 
 static void misuse(int which)
