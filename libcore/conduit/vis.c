@@ -33,10 +33,18 @@
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "wire fields are read as size_t");
 _Static_assert(sizeof(gasnet_memvec_t) == 16, "a wire piece is a gasnet_memvec_t");
 
-#define VIS_SLOTS 4                    /* per peer, of each kind */
-#define VIS_AREA_BUDGET (4ull << 20)   /* a node's VIS area at most (never touched on shm) */
-#define VIS_WINDOW_MAX (1ull << 20)    /* per peer: VIS_SLOTS request + VIS_SLOTS reply slots */
-#define VIS_SLOT_MIN 4096ull
+#define VIS_SLOTS 8                    /* per peer, of each kind */
+/*
+ * A peer's window is what it may have in flight: over tcp, a 1 MiB strided
+ * put of 1K rows reaches half the contiguous bandwidth only with megabytes
+ * in flight (doc/performance.md).  So few peers get large windows, and many
+ * share the budget, down to VIS_WINDOW_MIN each.  The area is part of the
+ * registered region but is touched only by messages: on shm it costs
+ * address space, not memory.
+ */
+#define VIS_AREA_BUDGET (16ull << 20)
+#define VIS_WINDOW_MAX (4ull << 20)
+#define VIS_WINDOW_MIN (64ull << 10)
 #define VIS_HEADER 32u
 #define ALIGN16(x) (((x) + 15u) & ~(uint64_t)15u)
 
@@ -91,11 +99,8 @@ uint64_t gpc_vis_area_bytes(uintptr_t segsize)
     if (gp_cfg.gp_direct_rma && (strcmp(transport, "shm") == 0 || gpc.nodes == 1))
         return 0;
     uint64_t window = VIS_AREA_BUDGET / gpc.nodes;
-    if (window > VIS_WINDOW_MAX)
-        window = VIS_WINDOW_MAX;
+    window = window > VIS_WINDOW_MAX ? VIS_WINDOW_MAX : window < VIS_WINDOW_MIN ? VIS_WINDOW_MIN : window;
     uint64_t slot = window / (2 * VIS_SLOTS) & ~(uint64_t)63;
-    if (slot < VIS_SLOT_MIN)
-        return 0;
     vis.slot_bytes = slot;
     vis.window = 2 * VIS_SLOTS * slot;
     return segsize ? vis.window * gpc.nodes : 0;
@@ -137,7 +142,7 @@ static unsigned take_slot(uint32_t *busy, gasnet_node_t node, const char *kind)
                 return s;
             continue;
         }
-        gpc_poll(); /* the answers that free slots */
+        gpc_wait_turn(); /* polls for the answers that free slots */
         gp_slow_wait_check(&slow, "vis", "a free VIS %s slot for node %u (all %u wait for its "
                            "answer: is it polling?)", kind, node, VIS_SLOTS);
     }
