@@ -9,10 +9,15 @@
  * After an _nb / _nbi initiation the lists, strides and counts are
  * scribbled over: the library may not read them after the call.
  *
- * Usage: vis all | vis misuse CASE (node 0 makes the mistake CASE).
+ * Usage: vis all [THREADS] | vis misuse CASE (node 0 makes the mistake CASE).
+ * THREADS (PAR builds; SEQ builds run one) run the same, each with its own
+ * areas, all at once: slots, staging buffers and handles shared between
+ * threads.
  */
 #include <gasnet.h>
 #include <gasnet_vis.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +26,7 @@
 #define ITERS 6
 #define FILL 0xa5
 #define MAXLEV 6
+#define MAXT 4
 
 enum area { INBOX, PUBLISHED, LOOPBACK, LOCAL, NAREAS };
 enum form { VEC, IDX, STR, NFORMS };
@@ -30,8 +36,10 @@ static const char *sync_name[] = { "blocking", "nb", "nbi", "region" };
 
 static gasnet_node_t me, nodes;
 static gasnet_seginfo_t *seg;
-static char *heap;
-static unsigned long long rng = 88172645463325252ull;
+static int threads = 1;
+static _Thread_local int tid;
+static _Thread_local char *heap;
+static _Thread_local unsigned long long rng = 88172645463325252ull;
 static long puts_done, gets_done;
 
 #define CHECK(cond, ...)                                                        \
@@ -52,9 +60,10 @@ static size_t rnd(size_t n) /* 0 .. n-1 */
     return n ? (size_t)(rng % n) : 0;
 }
 
+/* Each thread its own areas; the published pattern is one per node. */
 static char *area(gasnet_node_t node, enum area a)
 {
-    return (char *)seg[node].addr + (size_t)a * AREA;
+    return (char *)seg[node].addr + ((size_t)a * MAXT + (a == PUBLISHED ? 0 : (size_t)tid)) * AREA;
 }
 
 static unsigned char published(gasnet_node_t node, size_t off)
@@ -433,7 +442,7 @@ static void one_put(enum form form, enum sync sync, gasnet_node_t node, char *re
     }
     free(stream);
     free_xfer(&x);
-    puts_done++;
+    __atomic_fetch_add(&puts_done, 1, __ATOMIC_RELAXED);
 }
 
 static void one_get(enum form form, enum sync sync, gasnet_node_t node, char *local, size_t scale)
@@ -459,16 +468,16 @@ static void one_get(enum form form, enum sync sync, gasnet_node_t node, char *lo
     }
     free(stream);
     free_xfer(&x);
-    gets_done++;
+    __atomic_fetch_add(&gets_done, 1, __ATOMIC_RELAXED);
 }
 
-static void run_all(void)
+static void *worker(void *arg)
 {
+    tid = (int)(intptr_t)arg;
+    heap = malloc(AREA);
+    CHECK(heap != NULL, "heap");
+    rng += me * 7919 + (unsigned long long)tid * 104729;
     gasnet_node_t next = (me + 1) % nodes;
-    for (size_t i = 0; i < AREA; i++)
-        area(me, PUBLISHED)[i] = (char)published(me, i);
-    barrier();
-    rng += me * 7919;
     for (int target = 0; target < 2; target++) {
         gasnet_node_t node = target ? me : next;
         char *remote = target ? area(me, LOOPBACK) : area(node, INBOX);
@@ -488,14 +497,29 @@ static void run_all(void)
             one_get((enum form)form, BLOCKING, node, heap, scale);
         }
     }
+    free(heap);
+    return NULL;
+}
+
+static void run_all(void)
+{
+    for (size_t i = 0; i < AREA; i++)
+        area(me, PUBLISHED)[i] = (char)published(me, i);
     barrier();
+    pthread_t ids[MAXT];
+    for (int t = 1; t < threads; t++)
+        CHECK(pthread_create(&ids[t], NULL, worker, (void *)(intptr_t)t) == 0, "pthread_create");
+    worker(NULL);
+    for (int t = 1; t < threads; t++)
+        pthread_join(ids[t], NULL);
+    barrier();
+    /* Before the last barrier: once a node is past it, its exit may end this one. */
     printf("vis: node %u verified %ld puts and %ld gets\n", me, puts_done, gets_done);
+    if (me == 0)
+        printf("vis on %u nodes x %d threads: vector, indexed and strided puts and gets, blocking, "
+               "nb, nbi and in access regions, verified\n", nodes, threads);
     fflush(stdout);
     barrier();
-    if (me == 0)
-        printf("vis on %u nodes: vector, indexed and strided puts and gets, blocking, nb, nbi and "
-               "in access regions, verified\n", nodes);
-    fflush(stdout);
 }
 
 static void misuse(int which)
@@ -531,16 +555,17 @@ int main(int argc, char **argv)
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
     me = gasnet_mynode();
     nodes = gasnet_nodes();
-    CHECK(gasnet_attach(NULL, 0, (uintptr_t)NAREAS * AREA, 0) == GASNET_OK, "attach");
+    CHECK(gasnet_attach(NULL, 0, (uintptr_t)NAREAS * MAXT * AREA, 0) == GASNET_OK, "attach");
     seg = calloc(nodes, sizeof *seg);
     CHECK(gasnet_getSegmentInfo(seg, (int)nodes) == GASNET_OK, "seginfo");
-    heap = malloc(AREA);
-    CHECK(heap != NULL, "heap");
     if (argc >= 3 && strcmp(argv[1], "misuse") == 0)
         misuse(atoi(argv[2]));
-    CHECK(argc >= 2 && strcmp(argv[1], "all") == 0, "usage: vis all | vis misuse CASE");
+    CHECK(argc >= 2 && strcmp(argv[1], "all") == 0, "usage: vis all [THREADS] | vis misuse CASE");
+#ifdef GASNET_PAR
+    threads = argc >= 3 ? atoi(argv[2]) : 1;
+#endif
+    CHECK(threads >= 1 && threads <= MAXT, "threads %d: 1 to %d", threads, MAXT);
     run_all();
-    free(heap);
     free(seg);
     gasnet_exit(0);
     return 0;
