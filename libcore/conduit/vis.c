@@ -159,7 +159,7 @@ static char *stage_take(void)
     gp_mutex_lock(&vis.stage_lock);
     char *buf = vis.stage_free;
     if (buf != NULL)
-        memcpy(&vis.stage_free, buf, sizeof buf);
+        memcpy(&vis.stage_free, buf, sizeof vis.stage_free);
     gp_mutex_unlock(&vis.stage_lock);
     if (buf == NULL && (buf = malloc(vis.slot_bytes)) == NULL)
         gp_fatal("cannot allocate a VIS staging buffer of %llu bytes",
@@ -170,7 +170,7 @@ static char *stage_take(void)
 static void stage_give(char *buf)
 {
     gp_mutex_lock(&vis.stage_lock);
-    memcpy(buf, &vis.stage_free, sizeof buf);
+    memcpy(buf, &vis.stage_free, sizeof vis.stage_free);
     vis.stage_free = buf;
     gp_mutex_unlock(&vis.stage_lock);
 }

@@ -37,8 +37,11 @@ char *gpc_vis_piece_addr(const struct gpc_vis_side *side, size_t piece)
     }
     uintptr_t at = (uintptr_t)side->base;
     for (size_t k = 1; k <= side->levels && piece > 0; k++) {
-        at += (piece % side->counts[k]) * side->strides[k - 1];
-        piece /= side->counts[k];
+        size_t items = side->counts[k];
+        if (items == 0)
+            break; /* an empty side has no pieces to ask for */
+        at += (piece % items) * side->strides[k - 1];
+        piece /= items;
     }
     return (char *)at;
 }
