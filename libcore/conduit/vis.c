@@ -14,7 +14,8 @@
  * and replies with them as a Long into one of this node's reply slots
  * (GPC_H_VIS_GET_DONE), where they are unpacked into the local pieces.  The
  * description of a strided remote side is its shape and a range of run
- * numbers, not a list; other sides are (offset, length) pairs.  Several
+ * numbers, not a list; other sides are (offset, length) pairs.  A run of
+ * 64 KiB or more on both sides goes as an ordinary put or get.  Several
  * slots per peer keep several messages in flight: a transfer pipelines,
  * and waits only when every slot is taken.
  *
@@ -46,6 +47,9 @@ _Static_assert(sizeof(gasnet_memvec_t) == 16, "a wire piece is a gasnet_memvec_t
 #define VIS_WINDOW_MAX (4ull << 20)
 #define VIS_WINDOW_MIN (64ull << 10)
 #define VIS_HEADER 32u
+/* A run at least this long on both sides goes as an ordinary put or get:
+ * packing would only add two copies and a reply. */
+#define VIS_RUN_RMA (64u << 10)
 #define ALIGN16(x) (((x) + 15u) & ~(uint64_t)15u)
 
 enum { WIRE_PIECES = 1, WIRE_STRIDED = 2 };
@@ -280,6 +284,29 @@ static gasnet_node_t token_source(gasnet_token_t token)
 
 /* ---- puts ---------------------------------------------------------------- */
 
+/*
+ * When the next run of both sides is long, moves it as one ordinary put or
+ * get (the remote cursor holds segment offsets); returns whether it did.
+ */
+static int long_run(gasnet_node_t node, struct gpc_vis_cursor *remote,
+                    struct gpc_vis_cursor *local, struct gpc_op *op, int is_put)
+{
+    char *r, *l;
+    size_t rspan = gpc_vis_cursor_span(remote, &r);
+    size_t lspan = gpc_vis_cursor_span(local, &l);
+    size_t n = rspan < lspan ? rspan : lspan;
+    if (n < VIS_RUN_RMA)
+        return 0;
+    char *at = (char *)gpc.seginfo[node].addr + (uintptr_t)r;
+    if (is_put)
+        gpc_put(node, at, l, n, op);
+    else
+        gpc_get(l, node, at, n, op);
+    gpc_vis_cursor_advance(remote, n);
+    gpc_vis_cursor_advance(local, n);
+    return 1;
+}
+
 static void put_packed(gasnet_node_t node, struct gpc_vis_cursor *remote,
                        struct gpc_vis_cursor *local, struct gpc_op *op)
 {
@@ -287,6 +314,8 @@ static void put_packed(gasnet_node_t node, struct gpc_vis_cursor *remote,
     char *stage = stage_take();
     char *unused;
     while (gpc_vis_cursor_span(remote, &unused) > 0) {
+        if (long_run(node, remote, local, op, 1))
+            continue;
         unsigned s = take_slot(&peer->request_busy, node, "request");
         uint64_t desc, nbytes = describe(stage, remote, &desc);
         gpc_vis_gather(local, stage + desc, nbytes);
@@ -426,6 +455,8 @@ static void get_packed(gasnet_node_t node, struct gpc_vis_cursor *remote,
     char *stage = stage_take();
     char *unused;
     while (gpc_vis_cursor_span(remote, &unused) > 0) {
+        if (long_run(node, remote, &local, op, 0))
+            continue;
         unsigned p = take_slot(&peer->request_busy, node, "request");
         unsigned g = take_slot(&peer->reply_busy, node, "reply");
         uint64_t desc, nbytes = describe(stage, remote, &desc);

@@ -147,6 +147,18 @@ static void disjoint(char *base, size_t room, const size_t *lens, size_t n, char
 /* Vector: random source pieces (overlapping, some empty), disjoint shuffled destination pieces. */
 static void make_vector(struct xfer *x, char *dst_base, char *src_base, size_t scale)
 {
+    if (scale == AREA / 2) { /* one long run each side, at odd offsets: an ordinary put or get */
+        size_t len = AREA / 2 - 7 - rnd(5000);
+        x->src.count = x->dst.count = 1;
+        x->src.vec = calloc(2, sizeof *x->src.vec);
+        x->dst.vec = calloc(2, sizeof *x->dst.vec);
+        x->src.vec[0] = (gasnet_memvec_t){ src_base + 3, len };
+        x->dst.vec[0] = (gasnet_memvec_t){ dst_base + 5, len };
+        add_piece(&x->src, src_base + 3, len);
+        add_piece(&x->dst, dst_base + 5, len);
+        x->total = len;
+        return;
+    }
     size_t n = rnd(8) == 0 && scale == 1 ? 0 : 1 + rnd(scale > 1 ? 40 : 60);
     size_t maxlen = scale > 1 ? 2000 : 300;
     x->src.count = n;
@@ -495,6 +507,10 @@ static void *worker(void *arg)
             one_get((enum form)form, NBI, node, area(me, LOCAL), scale);
             one_put((enum form)form, BLOCKING, node, remote, area(me, LOCAL), scale);
             one_get((enum form)form, BLOCKING, node, heap, scale);
+            if (form == VEC) {
+                one_put(VEC, NBI, node, remote, heap, AREA / 2);
+                one_get(VEC, NB, node, area(me, LOCAL), AREA / 2);
+            }
         }
     }
     free(heap);
