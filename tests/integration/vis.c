@@ -9,7 +9,9 @@
  * After an _nb / _nbi initiation the lists, strides and counts are
  * scribbled over: the library may not read them after the call.
  *
- * Usage: vis all [THREADS] | vis misuse CASE (node 0 makes the mistake CASE).
+ * Usage: vis all [THREADS] | vis zeroseg | vis misuse CASE (node 0 makes the mistake CASE).
+ * zeroseg: node 1 has no segment (so no VIS area) and puts to and gets from
+ * node 0 with every form, local pieces in its heap.
  * THREADS (PAR builds; SEQ builds run one) run the same, each with its own
  * areas, all at once: slots, staging buffers and handles shared between
  * threads.
@@ -538,6 +540,29 @@ static void run_all(void)
     barrier();
 }
 
+static void run_zeroseg(void)
+{
+    for (size_t i = 0; me == 0 && i < AREA; i++)
+        area(me, PUBLISHED)[i] = (char)published(me, i);
+    barrier();
+    if (me == 1) {
+        heap = malloc(AREA);
+        CHECK(heap != NULL, "heap");
+        for (int form = 0; form < NFORMS; form++)
+            for (int sync = 0; sync < NSYNCS; sync++) {
+                one_put((enum form)form, (enum sync)sync, 0, area(0, INBOX), heap, 1);
+                one_get((enum form)form, (enum sync)sync, 0, heap, 1);
+            }
+        one_put(IDX, NB, 0, area(0, INBOX), heap, 2);
+        one_get(STR, NBI, 0, heap, 1024);
+        free(heap);
+        printf("vis zeroseg: node 1 without a segment verified %ld puts and %ld gets\n",
+               puts_done, gets_done);
+        fflush(stdout);
+    }
+    barrier();
+}
+
 static void misuse(int which)
 {
     barrier();
@@ -571,11 +596,19 @@ int main(int argc, char **argv)
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
     me = gasnet_mynode();
     nodes = gasnet_nodes();
-    CHECK(gasnet_attach(NULL, 0, (uintptr_t)NAREAS * MAXT * AREA, 0) == GASNET_OK, "attach");
+    int zeroseg = argc >= 2 && strcmp(argv[1], "zeroseg") == 0;
+    uintptr_t segsize = zeroseg && me == 1 ? 0 : (uintptr_t)NAREAS * MAXT * AREA;
+    CHECK(gasnet_attach(NULL, 0, segsize, 0) == GASNET_OK, "attach");
     seg = calloc(nodes, sizeof *seg);
     CHECK(gasnet_getSegmentInfo(seg, (int)nodes) == GASNET_OK, "seginfo");
     if (argc >= 3 && strcmp(argv[1], "misuse") == 0)
         misuse(atoi(argv[2]));
+    if (zeroseg) {
+        CHECK(nodes == 2, "zeroseg runs on 2 nodes");
+        run_zeroseg();
+        free(seg);
+        gasnet_exit(0);
+    }
     CHECK(argc >= 2 && strcmp(argv[1], "all") == 0, "usage: vis all [THREADS] | vis misuse CASE");
 #ifdef GASNET_PAR
     threads = argc >= 3 ? atoi(argv[2]) : 1;

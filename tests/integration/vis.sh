@@ -25,6 +25,9 @@ for n in 1 2 3; do
 done
 expect_rc "vis/tcp_n2" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" all && verified "vis/tcp_n2" 2
 expect_rc "vis/tcp_n4" 0 180 env GP_TRANSPORT=tcp "$GP_RUN" -n 4 "$prog" all && verified "vis/tcp_n4" 4
+# A node without a segment has no VIS area: its gets go one ordinary get per span.
+expect_rc "vis/zeroseg_tcp" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" zeroseg &&
+    check_line "vis/zeroseg_tcp" "vis zeroseg: node 1 without a segment verified 13 puts and 13 gets"
 # Hosts pretended with GP_HOST_ID: shm copies within a host, messages between them.
 tmp=$(mktemp -d /tmp/gp-vis.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
