@@ -16,15 +16,20 @@ verified() { # NAME NODES [THREADS]: node 0's summary and its counts (158 per th
         check_line "$1_counts" "vis: node 0 verified $((158 * ${3:-1})) puts and $((158 * ${3:-1})) gets"
 }
 
+# Sanitizer builds run slower: the same forms, a few node counts fewer off shm.
+case "$GPTEST_VARIANT" in *asan) san=1 ;; *) san=0 ;; esac
+
 for n in 1 2 3 4 8; do
     expect_rc "vis/direct_n$n" 0 120 "$GP_RUN" -n $n "$prog" all && verified "vis/direct_n$n" $n
 done
 for n in 1 2 3; do
+    [ $san = 1 ] && [ $n = 3 ] && continue
     expect_rc "vis/packed_n$n" 0 120 env GP_DIRECT_RMA=0 "$GP_RUN" -n $n "$prog" all &&
         verified "vis/packed_n$n" $n
 done
 expect_rc "vis/tcp_n2" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" all && verified "vis/tcp_n2" 2
-expect_rc "vis/tcp_n4" 0 180 env GP_TRANSPORT=tcp "$GP_RUN" -n 4 "$prog" all && verified "vis/tcp_n4" 4
+[ $san = 1 ] ||
+    { expect_rc "vis/tcp_n4" 0 180 env GP_TRANSPORT=tcp "$GP_RUN" -n 4 "$prog" all && verified "vis/tcp_n4" 4; }
 # A node without a segment has no VIS area: its gets go one ordinary get per span.
 expect_rc "vis/zeroseg_tcp" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$prog" zeroseg &&
     check_line "vis/zeroseg_tcp" "vis zeroseg: node 1 without a segment verified 13 puts and 13 gets"
