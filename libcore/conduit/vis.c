@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "conduit/config.h"
 #include "conduit/core.h"
 #include "conduit/vis.h"
@@ -40,8 +41,8 @@ _Static_assert(sizeof(gasnet_memvec_t) == 16, "a wire piece is a gasnet_memvec_t
  * put of 1K rows reaches half the contiguous bandwidth only with megabytes
  * in flight (doc/performance.md).  So few peers get large windows, and many
  * share the budget, down to VIS_WINDOW_MIN each.  The area is part of the
- * registered region but is touched only by messages: on shm it costs
- * address space, not memory.
+ * registered region (on shm, reserved in /dev/shm), so a job whose nodes
+ * are all on one host and mapped (direct copies) has none.
  */
 #define VIS_AREA_BUDGET (16ull << 20)
 #define VIS_WINDOW_MAX (4ull << 20)
@@ -95,12 +96,30 @@ static uint64_t tail_offset(uintptr_t segsize)
     return ALIGN16((uint64_t)segsize);
 }
 
+/* Collective: whether every node has this node's host identity (the
+ * default transport then maps every peer). */
+static int one_host(void)
+{
+    char mine[GP_BOOT_HOST_ID_LEN] = { 0 };
+    gp_boot_host_identity(mine, sizeof mine);
+    char *all = calloc(gpc.nodes, sizeof mine);
+    if (all == NULL || gp_boot_allgather(mine, all, sizeof mine) != 0)
+        gp_fatal("cannot gather the host identities of %u nodes", gpc.nodes);
+    int same = 1;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+        same &= strncmp(all + (size_t)node * sizeof mine, mine, sizeof mine) == 0;
+    free(all);
+    return same;
+}
+
+/* Collective (every node calls it at attach, with the same configuration). */
 uint64_t gpc_vis_area_bytes(uintptr_t segsize)
 {
     const char *transport = gp_cfg.gp_transport ? gp_cfg.gp_transport : "";
     vis.slot_bytes = 0;
     /* Every peer mapped: copies only, no area (the same answer on every node). */
-    if (gp_cfg.gp_direct_rma && (strcmp(transport, "shm") == 0 || gpc.nodes == 1))
+    if (gp_cfg.gp_direct_rma && (strcmp(transport, "shm") == 0 || gpc.nodes == 1 ||
+                                 (transport[0] == '\0' && one_host())))
         return 0;
     uint64_t window = VIS_AREA_BUDGET / gpc.nodes;
     window = window > VIS_WINDOW_MAX ? VIS_WINDOW_MAX : window < VIS_WINDOW_MIN ? VIS_WINDOW_MIN : window;
