@@ -81,6 +81,24 @@ static size_t indexed_bytes(const char *call, const char *list_name, size_t coun
     return total;
 }
 
+/* GASNet's conservative check: more bytes than the list spans means two
+ * destination entries overlap (no false alarm; not every overlap is seen). */
+static void check_dst_overlap(const char *call, size_t count, const gasnet_memvec_t *list,
+                              size_t total)
+{
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (list[i].len == 0)
+            continue;
+        uintptr_t at = (uintptr_t)list[i].addr;
+        lo = at < lo ? at : lo;
+        hi = at + list[i].len > hi ? at + list[i].len : hi;
+    }
+    if (total > 0 && total > hi - lo)
+        gp_fatal("%s: dstlist has overlapping elements (%zu bytes in a span of %zu); "
+                 "destination pieces must be disjoint", call, total, (size_t)(hi - lo));
+}
+
 static void check_sizes(const char *call, size_t dst_bytes, size_t src_bytes)
 {
     if (dst_bytes != src_bytes)
@@ -165,6 +183,7 @@ static gasnet_handle_t putv(const char *call, enum vis_sync sync, gasnet_node_t 
     check_callable(call, dstnode);
     size_t dst_bytes = vector_bytes(call, "dstlist", dstcount, dstlist, dstnode, 1);
     size_t src_bytes = vector_bytes(call, "srclist", srccount, srclist, 0, 0);
+    check_dst_overlap(call, dstcount, dstlist, dst_bytes);
     check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_VECTOR, .count = dstcount, .vec = dstlist };
     struct gpc_vis_side src = { .form = GPC_VIS_VECTOR, .count = srccount, .vec = srclist };
@@ -178,6 +197,7 @@ static gasnet_handle_t getv(const char *call, enum vis_sync sync, size_t dstcoun
     check_callable(call, srcnode);
     size_t dst_bytes = vector_bytes(call, "dstlist", dstcount, dstlist, 0, 0);
     size_t src_bytes = vector_bytes(call, "srclist", srccount, srclist, srcnode, 1);
+    check_dst_overlap(call, dstcount, dstlist, dst_bytes);
     check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_VECTOR, .count = dstcount, .vec = dstlist };
     struct gpc_vis_side src = { .form = GPC_VIS_VECTOR, .count = srccount, .vec = srclist };

@@ -581,6 +581,12 @@ static void misuse(int which)
         case 3: gasnet_puts_bulk(node, base, strides, local, ok_strides, counts, 1); break;
         case 4: gasnet_putv_bulk(node, 1, dst, 1, src); break;
         case 5: gasnet_puti_bulk(node, 0, addrs, 0, 0, laddrs, 8); break;
+        case 6: { /* two destination entries over the same 8 bytes */
+            gasnet_memvec_t twice[2] = { { base + 64, 8 }, { base + 64, 8 } };
+            gasnet_getv_bulk(1, src, node, 2, twice); /* as a source, overlap is fine */
+            gasnet_putv_bulk(node, 2, twice, 1, src);
+            break;
+        }
         default: break;
         }
         printf("misuse %d was not caught\n", which);

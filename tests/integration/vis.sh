@@ -64,4 +64,5 @@ misuse 2 geti_piece "gasnet_geti_bulk: srclist\[1\] (8 bytes at 0x[0-9a-f]*) lie
 misuse 3 puts_strides "gasnet_puts_bulk: dststrides\[0\] (4) < count\[0\] (8)"
 misuse 4 putv_sizes "gasnet_putv_bulk: the destination pieces hold 8 bytes and the source pieces 16"
 misuse 5 puti_len "gasnet_puti_bulk: dstlist's piece length is 0"
+misuse 6 putv_overlap "gasnet_putv_bulk: dstlist has overlapping elements (16 bytes in a span of 8)"
 end_tests
