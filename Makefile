@@ -17,7 +17,8 @@
 #   make bench-ibv  gp over ibv beside perftest in that VM (bench/ibv-compare)
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change), and the
 #                   receive-thread tests 50 times in the pasan build (SOAK_RCV_ROUNDS=N)
-#   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
+#   make install    PREFIX=/usr/local (libraries, headers, commands, man pages, pkg-config,
+#                   the CMake package, GASNet fragments and tools-only libraries)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       cppcheck over the sources
 #   make env-man    regenerate man/man7/gp-env.7 from the configuration table

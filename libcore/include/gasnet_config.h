@@ -47,7 +47,8 @@
 #define SIZEOF_DOUBLE 8
 #define SIZEOF__BOOL 1
 #define SIZEOF_FLOAT__COMPLEX 8
-#if __SIZEOF_SHORT__ != 2 || __SIZEOF_INT__ != 4 || __SIZEOF_LONG_LONG__ != 8
+#if defined(__SIZEOF_INT__) && \
+    (__SIZEOF_SHORT__ != 2 || __SIZEOF_INT__ != 4 || __SIZEOF_LONG_LONG__ != 8)
 #error "gasnet_config.h: gp supports only ILP32 and LP64 platforms"
 #endif
 #if __SIZEOF_POINTER__ == 8
