@@ -56,6 +56,9 @@ int gpc_init(void)
     gpc.rank = (gasnet_node_t)gp_boot_rank();
     gpc.nodes = (gasnet_node_t)gp_boot_size();
     gpc.max_local_segsize = local_segment_limit(gpc.nodes);
+    /* A client may bound the segment before gasnet_init (GASNet's gasnet_max_segsize). */
+    if (gasnet_max_segsize != 0 && PAGE_DOWN(gasnet_max_segsize) < gpc.max_local_segsize)
+        gpc.max_local_segsize = PAGE_DOWN(gasnet_max_segsize);
     /* Spinning waiters on a host with fewer cores than processes starve the
      * process they wait for: yield instead (GASNet's tests do the same). */
     gpc.oversubscribed = gpc.nodes > (gasnet_node_t)sysconf(_SC_NPROCESSORS_ONLN);
@@ -70,6 +73,10 @@ int gpc_init(void)
         if (all[node] < gpc.max_global_segsize)
             gpc.max_global_segsize = (uintptr_t)all[node];
     free(all);
+    /* Collective, like init: gasnet_getNodeInfo answers from here on. */
+    rc = gpc_nodeinfo_init();
+    if (rc != GASNET_OK)
+        return rc;
     gpc.initialized = 1;
     gpc_exit_install_signals();
     return GASNET_OK;
@@ -301,6 +308,9 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
+    /* GASNet's hook for tools that watch the segment (before any client code runs on it). */
+    if (gasnet_client_attach_hook != NULL)
+        gasnet_client_attach_hook(gpc.segment, gpc.segsize);
     gpc_rcv_poll_setup(); /* handlers may run on a receive thread from here on */
 
     if (gp_cfg.verboseenv && gpc.rank == 0)

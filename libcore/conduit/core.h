@@ -192,6 +192,7 @@ struct gpc_token {
     uint8_t is_request;
     uint8_t replied;
     uint8_t credit_byte;     /* for the reply: credits returned, any granted, epoch bit */
+    uint8_t loopback;        /* a message to self, run inside the call (loopback.c) */
     uint32_t reqsb_chunk;
     struct gpc_am_reserve *reserve;
 };
@@ -328,6 +329,14 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
                  void *source, size_t nbytes, void *dest_addr, int nargs,
                  const gasnet_handlerarg_t *args);
 void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve);
+
+/* loopback.c: messages to self, handled inside the request (or reply) call */
+int gpc_am_loopback_request(unsigned category, gasnet_handler_t handler, void *source,
+                            size_t nbytes, void *dest_addr, int nargs,
+                            const gasnet_handlerarg_t *args);
+int gpc_am_loopback_reply(struct gpc_token *request, unsigned category, gasnet_handler_t handler,
+                          void *source, size_t nbytes, void *dest_addr, int nargs,
+                          const gasnet_handlerarg_t *args);
 void gpc_safe_event(const struct ptl_event *event);
 
 /* reqrb.c */
@@ -407,7 +416,9 @@ void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
                      void *buf, size_t nbytes, unsigned nargs, const gasnet_handlerarg_t *args);
 
-/* nodeinfo.c: hosts and supernodes, gathered once at attach (5.4.5) */
+/* nodeinfo.c: hosts and supernodes (5.4.5): gathered at init (supernodes
+ * as the transport will map them), made exact at attach (what is mapped). */
+int gpc_nodeinfo_init(void);
 int gpc_nodeinfo_setup(void);
 const gasnet_nodeinfo_t *gpc_nodeinfo(void);
 
