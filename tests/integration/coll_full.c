@@ -639,9 +639,9 @@ static int run_perf(int iters)
     CHECK(src != NULL && dst != NULL, "malloc");
     memset(src, 1, 64 * n + 64);
     int f = GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL;
-    const char *names[5] = { "broadcast 8 B", "reduce 8 x uint32", "gather_all 64 B",
-                             "exchange 64 B", "barrier" };
-    for (int which = 0; which < 5; which++) {
+    const char *names[6] = { "broadcast 8 B", "reduce 8 x uint32", "gather_all 64 B",
+                             "exchange 64 B", "barrier", "broadcast 8 B from node 0" };
+    for (int which = 0; which < 6; which++) {
         gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
         gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
         gasnett_tick_t start = gasnett_ticks_now();
@@ -654,8 +654,10 @@ static int run_perf(int iters)
                 gasnet_coll_gather_all(GASNET_TEAM_ALL, dst, src, 64, f);
             else if (which == 3)
                 gasnet_coll_exchange(GASNET_TEAM_ALL, dst, src, 64, f);
-            else
+            else if (which == 4)
                 gasnet_coll_barrier(GASNET_TEAM_ALL, 0, GASNET_BARRIERFLAG_ANONYMOUS);
+            else
+                gasnet_coll_broadcast(GASNET_TEAM_ALL, dst, 0, src, 8, f);
         }
         double us = (double)gasnett_ticks_to_us(gasnett_ticks_now() - start) / iters;
         if (me == 0)
