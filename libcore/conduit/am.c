@@ -123,6 +123,8 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
                    void *source, size_t nbytes, void *dest_addr, int nargs,
                    const gasnet_handlerarg_t *args)
 {
+    if (gpc_ring_request(dest, category, handler, source, nbytes, dest_addr, nargs, args))
+        return GASNET_OK;
     int packed = is_packed(category, (unsigned)nargs, nbytes);
     int data_put = category == GPC_LONG && !packed && nbytes > 0;
     unsigned ncredit = credits_for(category, (unsigned)nargs, packed, nbytes);
@@ -154,6 +156,8 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
                  void *source, size_t nbytes, void *dest_addr, int nargs,
                  const gasnet_handlerarg_t *args)
 {
+    if (token->via_ring)
+        return gpc_ring_reply(token, category, handler, source, nbytes, dest_addr, nargs, args);
     struct gpc_am_reserve *reserve = token->reserve;
     gasnet_node_t dest = token->source;
     int packed = is_packed(category, (unsigned)nargs, nbytes);

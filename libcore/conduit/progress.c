@@ -122,6 +122,7 @@ static int poll_am(void)
 
 int gpc_poll(void)
 {
+    gpc_ring_poll();
     gpc_exit_check_flag();
     ptl_progress(gpc.ni);
     gpc_poll_sys();
