@@ -17,6 +17,9 @@
  * sender).  A slot is published by storing its sequence number (message
  * index + 1) last, with release; the receiver polls the next slot's
  * sequence number, so an empty ring costs one load of a line in its cache.
+ * Jobs of more than RING_SCAN_NODES nodes add a doorbell word to the mailbox
+ * (gpc_ring_poll says how), so that an empty poll is one load whatever the
+ * number of peers.
  *
  * Flow control: the slots are the credits.  A requester may send a request
  * to T only while
@@ -49,7 +52,8 @@
 #include "util/slowwait.h"
 
 #define RING_SLOTS 16u
-#define RING_MAX_NODES 64u   /* mailboxes cost nodes x 2 x 17.5 KiB per node */
+#define RING_MAX_NODES 64u   /* mailboxes cost nodes x 2 x 17.5 KiB per node; one doorbell word */
+#define RING_SCAN_NODES 4u   /* jobs up to this size poll every ring; larger ones a doorbell */
 
 /* One message: the first line holds a Short's header and 12 arguments. */
 struct ring_slot {
@@ -79,9 +83,16 @@ struct ring {
 
 enum { RING_REQUEST = 0, RING_REPLY = 1 };
 
+/* The mailbox: this header, then the rings, [sender][kind]. */
+struct mailbox {
+    _Atomic uint64_t doorbell;   /* bit s: sender s posted since the receiver last looked */
+    char pad[56];
+    struct ring ring[];
+};
+
 #if GP_PAR
 typedef _Atomic int ring_lock_t;
-static inline void ring_lock(ring_lock_t *lock)
+static inline void produce_lock(ring_lock_t *lock)
 {
     unsigned spins = 0;
     while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
@@ -89,7 +100,7 @@ static inline void ring_lock(ring_lock_t *lock)
             if (++spins % 256 == 0)
                 sched_yield();   /* the holder may be descheduled (oversubscribed hosts) */
 }
-static inline int ring_trylock(ring_lock_t *lock)
+static inline int consume_trylock(ring_lock_t *lock)
 {
     return atomic_load_explicit(lock, memory_order_relaxed) == 0 &&
            !atomic_exchange_explicit(lock, 1, memory_order_acquire);
@@ -98,17 +109,33 @@ static inline void ring_unlock(ring_lock_t *lock)
 {
     atomic_store_explicit(lock, 0, memory_order_release);
 }
+#define produce_unlock ring_unlock
+#define consume_unlock ring_unlock
 #else
+/* No producer lock; the consumer's is a plain flag, against a poll nested in a handler (a
+ * blocking call that polls) taking the ring's next message while the outer one's slot is in
+ * use: the nested poll passes that ring by. */
 typedef char ring_lock_t;
-#define ring_lock(l) ((void)(l))
-#define ring_trylock(l) ((void)(l), 1)
-#define ring_unlock(l) ((void)(l))
+#define produce_lock(l) ((void)(l))
+#define produce_unlock(l) ((void)(l))
+static inline int consume_trylock(ring_lock_t *lock)
+{
+    if (*lock)
+        return 0;
+    *lock = 1;
+    return 1;
+}
+static inline void consume_unlock(ring_lock_t *lock)
+{
+    *lock = 0;
+}
 #endif
 
 /* This node's view of one peer; lines split by who touches them when. */
 struct ring_peer {
     /* sending requests to the peer */
     struct ring *req_out;        /* in the peer's mailbox */
+    _Atomic uint64_t *doorbell;  /* the peer's, in doorbell mode, else NULL */
     char *segment;               /* the peer's segment, mapped here (Long) */
     uint64_t req_sent;           /* S */
     gp_count_t stalls;           /* requests that waited for a slot */
@@ -131,7 +158,8 @@ struct ring_peer {
 };
 
 static struct {
-    struct ring *mailbox;        /* this node's: [sender][kind] */
+    struct mailbox *mailbox;     /* this node's */
+    _Atomic uint64_t *doorbell;  /* this node's, in doorbell mode, else NULL */
     ptl_handle_md_t md;
     struct ring_peer *peer;      /* [node]; NULL when no ring is in use */
     gasnet_node_t *active;       /* nodes with rings, in polling order */
@@ -144,16 +172,21 @@ static int ring_wanted(void)
            gpc.nodes <= RING_MAX_NODES;
 }
 
+static uint64_t mailbox_bytes(void)
+{
+    return sizeof(struct mailbox) + (uint64_t)gpc.nodes * 2 * sizeof(struct ring);
+}
+
 uint64_t gpc_ring_region_bytes(void)
 {
-    return ring_wanted() ? (uint64_t)gpc.nodes * 2 * sizeof(struct ring) + 64 : 0;
+    return ring_wanted() ? mailbox_bytes() + 64 : 0;
 }
 
 int gpc_ring_setup(void)
 {
     if (!ring_wanted())
         return GASNET_OK;
-    uint64_t bytes = (uint64_t)gpc.nodes * 2 * sizeof(struct ring);
+    uint64_t bytes = mailbox_bytes();
     ring_state.mailbox = ptl_region_alloc(gpc.ni, bytes, 64);
     if (ring_state.mailbox == NULL)
         return GASNET_ERR_RESOURCE;
@@ -178,8 +211,8 @@ void gpc_ring_connect(void)
 {
     if (ring_state.mailbox == NULL)
         return;
-    uint64_t ring_bytes = sizeof(struct ring);
-    uint64_t bytes = (uint64_t)gpc.nodes * 2 * ring_bytes;
+    uint64_t bytes = mailbox_bytes();
+    int doorbell = gpc.nodes > RING_SCAN_NODES;   /* the same choice on every node */
     struct ring_peer *peer = aligned_alloc(64, gpc.nodes * sizeof *peer);
     gasnet_node_t *active = calloc(gpc.nodes, sizeof *active);
     if (peer == NULL || active == NULL)
@@ -189,7 +222,8 @@ void gpc_ring_connect(void)
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         if (node == gpc.rank)
             continue;   /* this node's own messages take the loopback path (am.c) */
-        struct ring *theirs = ptl_direct_address(gpc.ni, node, PT_MBOX, PTL_ACCESS_PUT, 0, 0, bytes);
+        struct mailbox *theirs = ptl_direct_address(gpc.ni, node, PT_MBOX, PTL_ACCESS_PUT, 0, 0,
+                                                    bytes);
         char *segment = NULL;
         if (gpc.seginfo[node].size > 0)
             segment = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0,
@@ -197,18 +231,20 @@ void gpc_ring_connect(void)
         if (theirs == NULL || (gpc.seginfo[node].size > 0 && segment == NULL))
             continue;
         struct ring_peer *p = &peer[node];
-        p->req_out = theirs + 2 * (uint64_t)gpc.rank + RING_REQUEST;
-        p->rep_out = theirs + 2 * (uint64_t)gpc.rank + RING_REPLY;
+        p->req_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REQUEST];
+        p->rep_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REPLY];
+        p->doorbell = doorbell ? &theirs->doorbell : NULL;
         p->segment = segment;
-        p->req_in = ring_state.mailbox + 2 * (uint64_t)node + RING_REQUEST;
-        p->rep_in = ring_state.mailbox + 2 * (uint64_t)node + RING_REPLY;
+        p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REQUEST];
+        p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REPLY];
         active[nactive++] = node;
     }
     ring_state.active = active;
     ring_state.nactive = nactive;
+    ring_state.doorbell = doorbell ? &ring_state.mailbox->doorbell : NULL;
     ring_state.peer = peer;
-    gp_debug("attach", "AM rings to %u of %u nodes (%u slots each way)", nactive, gpc.nodes,
-             RING_SLOTS);
+    gp_debug("attach", "AM rings to %u of %u nodes (%u slots each way, %s)", nactive, gpc.nodes,
+             RING_SLOTS, doorbell ? "doorbell" : "polled");
 }
 
 int gpc_ring_to(gasnet_node_t node)
@@ -238,9 +274,11 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
     slot->category = (uint8_t)category;
     slot->nargs = (uint8_t)nargs;
     slot->nbytes = (uint32_t)nbytes;
-    memcpy(slot->args, args, (size_t)nargs * sizeof *args);
+    if (nargs > 0)
+        memcpy(slot->args, args, (size_t)nargs * sizeof *args);
     if (category == GPC_MEDIUM) {
-        memcpy(slot->payload, source, nbytes);
+        if (nbytes > 0)
+            memcpy(slot->payload, source, nbytes);
     } else if (category == GPC_LONG) {
         uint64_t offset = (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr);
         slot->dest_offset = offset;
@@ -249,6 +287,23 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
             memcpy(segment + offset, source, nbytes);
     }
     atomic_store_explicit(&slot->seq, (uint32_t)(n + 1), memory_order_release);
+}
+
+/*
+ * Doorbell mode: tells the receiver that this node posted.  The fence orders the slot's
+ * publication before the look at the doorbell, against the receiver's exchange of the doorbell
+ * before it reads the slots: either this node sees its bit cleared and sets it, or the receiver
+ * sees the slot.  The bit is set only when clear, so a busy sender does not keep taking the
+ * receiver's line away.
+ */
+static void ring_doorbell(_Atomic uint64_t *doorbell)
+{
+    if (doorbell == NULL)
+        return;
+    uint64_t bit = UINT64_C(1) << gpc.rank;
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(doorbell, bit, memory_order_relaxed);
 }
 
 /* (S - H) + (P - C) < RING_SLOTS, loaded in the order the header explains. */
@@ -267,23 +322,24 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
     if (!gpc_ring_to(dest))
         return 0;
     struct ring_peer *p = &ring_state.peer[dest];
-    ring_lock(&p->req_lock);
+    produce_lock(&p->req_lock);
     if (__builtin_expect(!request_fits(p), 0)) {
         struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
         gp_count_add(&p->stalls, 1);
         do {
-            ring_unlock(&p->req_lock);
+            produce_unlock(&p->req_lock);
             gpc_poll();
             gp_slow_wait_check(&slow, "am", "a request slot to node %u (its %u slots hold "
                                "requests it has not handled: is it polling?)", dest, RING_SLOTS);
-            ring_lock(&p->req_lock);
+            produce_lock(&p->req_lock);
         } while (!request_fits(p));
     }
     uint64_t n = p->req_sent;
     post(p->req_out, n, p->segment, category, handler, source, nbytes, dest_addr, dest, nargs,
          args);
     __atomic_store_n(&p->req_sent, n + 1, __ATOMIC_RELAXED);
-    ring_unlock(&p->req_lock);
+    produce_unlock(&p->req_lock);
+    ring_doorbell(p->doorbell);
     return 1;
 }
 
@@ -294,13 +350,14 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
     gasnet_node_t dest = token->source;
     struct ring_peer *p = &ring_state.peer[dest];
     token->replied = 1;
-    ring_lock(&p->rep_lock);
+    produce_lock(&p->rep_lock);
     uint64_t n = p->rep_sent;   /* the requester's bound keeps this slot free */
     post(p->rep_out, n, p->segment, category, handler, source, nbytes, dest_addr, dest, nargs,
          args);
     __atomic_store_n(&p->rep_sent, n + 1, __ATOMIC_RELAXED);
     atomic_store_explicit(&p->rep_out->produced, n + 1, memory_order_release);
-    ring_unlock(&p->rep_lock);
+    produce_unlock(&p->rep_lock);
+    ring_doorbell(p->doorbell);
     return GASNET_OK;
 }
 
@@ -322,10 +379,14 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
     return 1;
 }
 
-static int poll_requests(gasnet_node_t node, struct ring_peer *p)
+/* Each returns the messages taken, and sets *more when the ring may hold others (it was busy,
+ * or a pass's share was taken). */
+static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
 {
-    if (!ring_trylock(&p->req_poll_lock))
+    if (!consume_trylock(&p->req_poll_lock)) {
+        *more = 1;
         return 0;
+    }
     int taken = 0;
     uint64_t head = p->req_head;
     while (taken < (int)RING_SLOTS && take(p->req_in, head, node, 1)) {
@@ -335,7 +396,8 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p)
         atomic_store_explicit(&p->req_in->consumed, head, memory_order_release);
     }
     p->req_head = head;
-    ring_unlock(&p->req_poll_lock);
+    consume_unlock(&p->req_poll_lock);
+    *more |= taken == (int)RING_SLOTS;
     if (taken) {
         gp_count_add(&p->received, taken);
         gp_count_add(&gpc.am_events, taken);
@@ -343,10 +405,12 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p)
     return taken;
 }
 
-static int poll_replies(gasnet_node_t node, struct ring_peer *p)
+static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
 {
-    if (!ring_trylock(&p->rep_poll_lock))
+    if (!consume_trylock(&p->rep_poll_lock)) {
+        *more = 1;
         return 0;
+    }
     int taken = 0;
     uint64_t head = atomic_load_explicit(&p->rep_head, memory_order_relaxed);
     while (taken < (int)RING_SLOTS && take(p->rep_in, head, node, 0)) {
@@ -354,7 +418,8 @@ static int poll_replies(gasnet_node_t node, struct ring_peer *p)
         taken++;
         atomic_store_explicit(&p->rep_head, head, memory_order_relaxed);
     }
-    ring_unlock(&p->rep_poll_lock);
+    consume_unlock(&p->rep_poll_lock);
+    *more |= taken == (int)RING_SLOTS;
     if (taken) {
         gp_count_add(&p->received, taken);
         gp_count_add(&gpc.safe_events, taken);
@@ -362,14 +427,38 @@ static int poll_replies(gasnet_node_t node, struct ring_peer *p)
     return taken;
 }
 
+static int poll_peer(gasnet_node_t node, int *more)
+{
+    struct ring_peer *p = &ring_state.peer[node];
+    int taken = poll_replies(node, p, more);   /* replies first: they free request slots */
+    return taken + poll_requests(node, p, more);
+}
+
+/* Small jobs look at every ring (a load of a line in this core's cache each, until a sender
+ * writes it); larger ones at the doorbell, and then at the rings of the senders it names. */
 int gpc_ring_poll(void)
 {
-    int taken = 0;
-    struct ring_peer *peer = ring_state.peer;
-    for (uint32_t i = 0; i < ring_state.nactive; i++) {
-        gasnet_node_t node = ring_state.active[i];
-        taken += poll_replies(node, &peer[node]);
-        taken += poll_requests(node, &peer[node]);
+    int taken = 0, more = 0;
+    _Atomic uint64_t *doorbell = ring_state.doorbell;
+    if (doorbell == NULL) {
+        for (uint32_t i = 0; i < ring_state.nactive; i++)
+            taken += poll_peer(ring_state.active[i], &more);
+        return taken;
     }
+    if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)
+        return 0;
+    uint64_t senders = atomic_exchange_explicit(doorbell, 0, memory_order_seq_cst);
+    uint64_t again = 0;
+    while (senders != 0) {
+        gasnet_node_t node = (gasnet_node_t)__builtin_ctzll(senders);
+        senders &= senders - 1;
+        more = 0;
+        if (gpc_ring_to(node))
+            taken += poll_peer(node, &more);
+        if (more)
+            again |= UINT64_C(1) << node;
+    }
+    if (again != 0)
+        atomic_fetch_or_explicit(doorbell, again, memory_order_relaxed);
     return taken;
 }
