@@ -213,9 +213,9 @@ void gpc_ring_connect(void)
         return;
     uint64_t bytes = mailbox_bytes();
     int doorbell = gpc.nodes > RING_SCAN_NODES;   /* the same choice on every node */
-    struct ring_peer *peer = aligned_alloc(64, gpc.nodes * sizeof *peer);
+    struct ring_peer *peer = NULL;
     gasnet_node_t *active = calloc(gpc.nodes, sizeof *active);
-    if (peer == NULL || active == NULL)
+    if (posix_memalign((void **)&peer, 64, gpc.nodes * sizeof *peer) != 0 || active == NULL)
         gp_fatal("attach: no memory for the AM rings of %u nodes", gpc.nodes);
     memset(peer, 0, gpc.nodes * sizeof *peer);
     uint32_t nactive = 0;
@@ -388,14 +388,14 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
         return 0;
     }
     int taken = 0;
-    uint64_t head = p->req_head;
+    uint64_t head = __atomic_load_n(&p->req_head, __ATOMIC_RELAXED);
     while (taken < (int)RING_SLOTS && take(p->req_in, head, node, 1)) {
         head++;
         taken++;
         /* after the handler and its reply: the requester may reuse the slot */
         atomic_store_explicit(&p->req_in->consumed, head, memory_order_release);
     }
-    p->req_head = head;
+    __atomic_store_n(&p->req_head, head, __ATOMIC_RELAXED);
     consume_unlock(&p->req_poll_lock);
     *more |= taken == (int)RING_SLOTS;
     if (taken) {
@@ -427,6 +427,13 @@ static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
     return taken;
 }
 
+/* A look without the lock: is message head of the ring there? */
+static inline int ready(const struct ring *ring, uint64_t head)
+{
+    return atomic_load_explicit(&ring->slot[head % RING_SLOTS].seq, memory_order_relaxed) ==
+           (uint32_t)(head + 1);
+}
+
 static int poll_peer(gasnet_node_t node, int *more)
 {
     struct ring_peer *p = &ring_state.peer[node];
@@ -441,8 +448,13 @@ int gpc_ring_poll(void)
     int taken = 0, more = 0;
     _Atomic uint64_t *doorbell = ring_state.doorbell;
     if (doorbell == NULL) {
-        for (uint32_t i = 0; i < ring_state.nactive; i++)
-            taken += poll_peer(ring_state.active[i], &more);
+        for (uint32_t i = 0; i < ring_state.nactive; i++) {
+            gasnet_node_t node = ring_state.active[i];
+            const struct ring_peer *p = &ring_state.peer[node];
+            if (ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
+                ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED)))
+                taken += poll_peer(node, &more);
+        }
         return taken;
     }
     if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)
