@@ -11,6 +11,14 @@
 #                        returns non-zero (with $netns_why) if it can't
 #   netns_down           kills every process in the namespaces, removes them
 #   netns_pids HOST      the pids running in namespace HOST
+#
+# The names, the bridge and the subnet are the machine's, not the run's: two
+# suites on one machine (another build, another user's CI) would remove each
+# other's hosts.  netns_up therefore takes NETNS_LOCK (waiting up to
+# NETNS_LOCK_WAIT seconds for a suite that holds it) and keeps it until
+# netns_down or its script's end; only the lock holder clears leftovers.
+NETNS_LOCK=${NETNS_LOCK:-/run/gp-netns.lock}
+NETNS_LOCK_WAIT=${NETNS_LOCK_WAIT:-1200}
 NETNS_PREFIX=gph
 NETNS_BRIDGE=gpbr0
 NETNS_NET=10.77.0
@@ -31,6 +39,8 @@ netns_down() {
     done
     ip link del "$NETNS_BRIDGE" 2>/dev/null
     netns_count=0
+    # Released here, or by the kernel when the script ends.
+    exec 9>&-
 }
 
 netns_up() {
@@ -39,7 +49,14 @@ netns_up() {
     for tool in ip unshare /usr/sbin/sshd ssh ssh-keygen; do
         command -v "$tool" >/dev/null 2>&1 || { netns_why="$tool is missing (tools/deps.sh installs it)"; return 1; }
     done
-    # Leftovers of an earlier run that was killed.
+    command -v flock >/dev/null 2>&1 || { netns_why="flock is missing (util-linux)"; return 1; }
+    exec 9>>"$NETNS_LOCK" || { netns_why="cannot open the lock $NETNS_LOCK"; return 1; }
+    if ! flock -w "$NETNS_LOCK_WAIT" 9; then
+        netns_why="another suite held $NETNS_LOCK (the test hosts) for over $NETNS_LOCK_WAIT s"
+        exec 9>&-
+        return 1
+    fi
+    # Leftovers of an earlier run that was killed (we hold the lock: nobody uses them).
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NETNS_PREFIX[0-9]*$"); do
         for pid in $(netns_pids "$ns"); do kill -9 "$pid" 2>/dev/null; done
         ip netns del "$ns" 2>/dev/null

@@ -13,6 +13,12 @@
 # "# end of tests") and exit 0.  Anything else is a FAIL line naming the
 # program or script, with its exit status and last words.
 # GPTEST_SCRIPTS=DIR runs the scripts of DIR instead (the runner's own test).
+# No suite can hang the run: a unit program still running after
+# GPTEST_UNIT_LIMIT seconds (default 600), or a script after
+# GPTEST_SCRIPT_LIMIT (default 1800), is killed with everything it started
+# (timeout signals its whole process group) and is a FAIL saying so.
+unit_limit=${GPTEST_UNIT_LIMIT:-600}
+script_limit=${GPTEST_SCRIPT_LIMIT:-1800}
 build=$(cd "$1" && pwd); shift   # absolute: scripts may change directory
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-check.XXXXXX)
@@ -43,7 +49,11 @@ for variant in "$@"; do
     for prog in "$dir"/tests/unit/*; do
         [ -x "$prog" ] || continue
         name=$variant:unit/$(basename "$prog")
-        run_suite "$name" sh -c '"$1" 2>"$2"' sh "$prog" "$log.err"
+        run_suite "$name" timeout -k 10 "$unit_limit" sh -c '"$1" 2>"$2"' sh "$prog" "$log.err"
+        if [ "$rc" -eq 124 ]; then
+            verdict "FAIL $name: still running after $unit_limit s (GPTEST_UNIT_LIMIT): killed"
+            continue
+        fi
         planned=$(sed -n 's/^plan \([0-9]*\)$/\1/p' "$one" | head -1)
         if [ -z "$planned" ]; then
             verdict "FAIL $name: printed no plan line ($(status_words "$rc")): $(tail -1 "$one")"
@@ -61,9 +71,11 @@ for variant in "$@"; do
     for script in "${GPTEST_SCRIPTS:-$top/tests/integration}"/*.sh; do
         [ -f "$script" ] || continue
         name=$variant:integration/$(basename "$script")
-        run_suite "$name" env GPTEST_VARIANT="$variant" GPTEST_BIN="$dir/bin" \
-            GPTEST_ITEST="$dir/tests/integration" sh "$script"
-        if ! grep -q '^# end of tests$' "$one"; then
+        run_suite "$name" timeout -k 10 "$script_limit" env GPTEST_VARIANT="$variant" \
+            GPTEST_BIN="$dir/bin" GPTEST_ITEST="$dir/tests/integration" sh "$script"
+        if [ "$rc" -eq 124 ]; then
+            verdict "FAIL $name: still running after $script_limit s (GPTEST_SCRIPT_LIMIT): killed after: $(grep -v '^    ' "$one" | tail -1)"
+        elif ! grep -q '^# end of tests$' "$one"; then
             verdict "FAIL $name: ended before its end ($(status_words "$rc")): $(grep -v '^    ' "$one" | tail -1)"
         elif [ "$rc" -ne 0 ]; then
             verdict "FAIL $name: $(status_words "$rc") after its end"

@@ -14,7 +14,8 @@
  *     should be let to), then SIGTERM, then SIGKILL after the timeout again;
  *   - a death by a signal, an ABORT, or an error of gp-run's: SIGTERM now,
  *     SIGKILL after GASNET_EXITTIMEOUT (a crashed process can't take part
- *     in any exit protocol);
+ *     in any exit protocol; a libgp process outside the library ends on the
+ *     SIGTERM within 0.2 s, so SIGKILL is for stopped or wedged ones);
  *   - SIGINT, SIGTERM or SIGHUP to gp-run: passed on once to the job's
  *     process group, SIGKILL after the timeout; a second one kills at once.
  * Signals go to the job's process group, so what a rank starts goes too.

@@ -371,6 +371,7 @@ void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t 
 void gpc_stats_setup(void);
 void gpc_stats_publish(int force);
 void gpc_stats_remove(void);
+void gpc_stats_remove_sigsafe(void); /* the same, from a signal handler */
 
 /* credit_stats.c: GASNET_PORTAL_CREDIT_STATS */
 void gpc_credit_stats_write(void);

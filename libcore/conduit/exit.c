@@ -18,6 +18,16 @@
  * shutdown flag that the poll loop checks, unless the client installed its
  * own SIGQUIT handler, which a termination signal or a remote exit request
  * then raises (spec 1.10).  Fatal signals print the fatal line and die.
+ *
+ * A process outside the library never polls, so the flag alone would leave
+ * it running until the launcher's SIGKILL, one more exit timeout after an
+ * exit that could not be coordinated (issue 23).  The stop signal therefore
+ * also arms a short timer (STOP_GRACE_NS): a process inside the library
+ * starts its exit at the next poll, microseconds later, and the exit's body
+ * disarms the timer; one that has not started it when the timer fires is
+ * outside the library (computing, sleeping, blocked in a call of its own),
+ * and ends there with the signal's code, having removed its statistics
+ * page.  The timer costs nothing on any fast path.
  */
 #include <sched.h>
 #include <signal.h>
@@ -36,6 +46,17 @@ enum exit_role { ROLE_UNKNOWN = 0, ROLE_MASTER, ROLE_SLAVE };
 
 /* Set by the termination signals' handler, read by the poll loop. */
 volatile sig_atomic_t gpc_shutdown_signal;
+
+/* How long a process told to stop has to start its exit at a poll before it
+ * is taken to be outside the library and ends at once.  A polling process
+ * needs microseconds; 0.2 s leaves room for a loaded host to schedule it,
+ * and keeps the job's end within half a second of the stop (gp-run(1)). */
+#define STOP_GRACE_NS 200000000L
+
+static timer_t stop_timer;            /* fires SIGALRM; made once, armed by a stop */
+static int stop_timer_made;
+static int stop_code;                 /* the code a stop outside the library ends with; 0: none */
+static volatile sig_atomic_t stop_signal;
 
 static int exit_started;              /* head: the first exit wins */
 static volatile int exit_code;
@@ -75,10 +96,57 @@ static int exit_head(int code)
     return 1;
 }
 
+static void stop_timer_set(long ns)
+{
+    struct itimerspec when = { .it_value = { 0, ns } };
+    if (stop_timer_made)
+        timer_settime(stop_timer, 0, &when, NULL); /* async-signal-safe */
+}
+
+/* "SIGTERM", for the line of a process that ends outside the library. */
+static const char *stop_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGQUIT: return "SIGQUIT";
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+/* The stop timer fired before any exit started: the process was told to
+ * stop while outside the library.  Async-signal-safe. */
+_Noreturn static void end_outside_library(void)
+{
+    int code = __atomic_load_n(&stop_code, __ATOMIC_SEQ_CST);
+    if (gp_log_threshold >= GP_LOG_INFO) {
+        char line[200];
+        size_t len = gp_sigsafe_append(line, 0, sizeof line, "gp[");
+        len = gp_sigsafe_append_uint(line, len, sizeof line, gpc.rank);
+        len = gp_sigsafe_append(line, len, sizeof line, "/");
+        len = gp_sigsafe_append_uint(line, len, sizeof line, gpc.nodes);
+        len = gp_sigsafe_append(line, len, sizeof line, "] info exit: told to stop (");
+        len = gp_sigsafe_append(line, len, sizeof line, stop_signal_name(stop_signal));
+        len = gp_sigsafe_append(line, len, sizeof line,
+                                ") outside the library: ending now with exit code ");
+        len = gp_sigsafe_append_uint(line, len, sizeof line, (unsigned long)code);
+        len = gp_sigsafe_append(line, len, sizeof line, "\n");
+        gp_sigsafe_write(STDERR_FILENO, line, len);
+    }
+    gpc_stats_remove_sigsafe();
+    _exit(code);
+}
+
+/* SIGALRM: the exit's own alarm (its work wedged: the code is still
+ * right), or the stop timer of a process outside the library. */
 static void on_alarm(int sig)
 {
     (void)sig;
-    _exit(exit_code); /* exit work wedged: the code is still right */
+    if (!__atomic_load_n(&body_entered, __ATOMIC_SEQ_CST) &&
+        __atomic_load_n(&stop_code, __ATOMIC_SEQ_CST) != 0)
+        end_outside_library();
+    _exit(exit_code);
 }
 
 /* Waits, servicing only the SYS queue, until *flag or the deadline. */
@@ -149,11 +217,13 @@ static const int abort_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 static void exit_body(void)
 {
     int expected = 0;
-    if (!__atomic_compare_exchange_n(&body_entered, &expected, 1, 0, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE)) {
+    /* Sequentially consistent: arm_stop_timer reads it after arming. */
+    if (!__atomic_compare_exchange_n(&body_entered, &expected, 1, 0, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST)) {
         for (;;)
             pause(); /* the first thread ends the process */
     }
+    stop_timer_set(0); /* this process runs its exit: no stop timer cuts it short */
     double timeout = exit_timeout();
     signal(SIGQUIT, SIG_IGN);
     for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
@@ -268,6 +338,31 @@ void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t 
 
 /* ---- signals ---- */
 
+/*
+ * The first stop arms the timer (a later one keeps the first deadline),
+ * unless an exit already runs: its own alarm bounds it.  The body sets
+ * body_entered before it disarms the timer, and this looks at body_entered
+ * again after arming, so a body that starts meanwhile (another thread) is
+ * never cut short.  Async-signal-safe.
+ */
+static void arm_stop_timer(int sig)
+{
+    int none = 0;
+    if (!stop_timer_made || __atomic_load_n(&body_entered, __ATOMIC_SEQ_CST) ||
+        !__atomic_compare_exchange_n(&stop_code, &none, sig == SIGQUIT ? 1 : 128 + sig, 0,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        return;
+    stop_signal = sig;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_alarm;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    stop_timer_set(STOP_GRACE_NS);
+    if (__atomic_load_n(&body_entered, __ATOMIC_SEQ_CST))
+        stop_timer_set(0);
+}
+
 static void on_shutdown_signal(int sig)
 {
     if (sig != SIGQUIT && client_handles_sigquit()) {
@@ -275,6 +370,7 @@ static void on_shutdown_signal(int sig)
         return;
     }
     gpc_shutdown_signal = sig; /* acted on at the next poll, outside signal context */
+    arm_stop_timer(sig);       /* ... or, outside the library, when the timer fires */
 }
 
 /* The fatal signals' names, for a handler that may not call strsignal. */
@@ -335,6 +431,12 @@ void gpc_exit_install_signals(void)
     for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
         signal(abort_signals[i], on_fatal_signal);
     on_exit(on_process_exit, NULL); /* atexit, with the status (glibc) */
+    /* Made now: timer_create may not be called from a signal handler. */
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = SIGALRM;
+    stop_timer_made = timer_create(CLOCK_MONOTONIC, &event, &stop_timer) == 0;
 }
 
 void gpc_exit_check_flag(void)

@@ -20,6 +20,7 @@
 static struct gp_stats_page *page;
 static size_t page_bytes;
 static char page_name[96];
+static char page_file[112];   /* page_name under /dev/shm, for a signal handler's unlink */
 static uint64_t next_publish_ns;
 /* The seqlock has one writer at a time: in PAR builds every polling thread
  * may publish, and two interleaved writers would leave the count even while
@@ -58,6 +59,7 @@ void gpc_stats_setup(void)
         return;
     }
     page = mapped;
+    snprintf(page_file, sizeof page_file, "/dev/shm%s", page_name); /* where glibc's shm_open puts it */
     page->version = GP_STATS_VERSION;
     page->rank = gpc.rank;
     page->nodes = gpc.nodes;
@@ -167,6 +169,12 @@ void gpc_stats_remove(void)
     if (page == NULL)
         return;
     shm_unlink(page_name);
+}
+
+void gpc_stats_remove_sigsafe(void)
+{
+    if (page_file[0] != '\0')
+        unlink(page_file); /* shm_unlink is not async-signal-safe; unlink is */
 }
 
 int gp_stats_read(const char *jobid, uint32_t rank, struct gp_stats_page *out, uint32_t max_peers)

@@ -80,10 +80,13 @@ for n in 2 8; do
 done
 
 # SIGINT / SIGTERM / SIGHUP to gp-run while the job polls: passed on, each
-# process exits through the protocol with 128 + the signal.
+# process exits through the protocol with 128 + the signal (each says so: none
+# may take the way out of a process outside the library).
 for sig in INT TERM HUP; do
-    # A background job of a script starts with SIGINT ignored: give it back its default.
-    GASNET_EXITTIMEOUT=$TIMEOUT env --default-signal=INT,QUIT "$GP_RUN" -v -n 4 \
+    # A background job of a script starts with SIGINT ignored, and a suite run
+    # under nohup with SIGHUP ignored (gp-run keeps an ignored stop signal
+    # ignored, as nohup asks): give each its default.
+    GASNET_EXITTIMEOUT=$TIMEOUT GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
         "$GPTEST_ITEST/exit_cases" one_polling_none 7 \
         >"$log" 2>&1 &
     runner=$!
@@ -94,13 +97,26 @@ for sig in INT TERM HUP; do
         sleep 0.1; tries=$((tries + 1))
     done
     kill -$sig $runner
+    # The job must end within its exit timeout; a bound here turns a job that
+    # ignores the signal into a FAIL instead of a suite that never ends.
+    tries=0
+    while kill -0 $runner 2>/dev/null && [ $tries -lt 600 ]; do sleep 0.1; tries=$((tries + 1)); done
+    if kill -0 $runner 2>/dev/null; then
+        fail "exit/sig$sig" "gp-run still running 60 s after SIG$sig"
+        kill -9 $runner $(job_pids "$log") 2>/dev/null
+        wait $runner
+        continue
+    fi
     wait $runner
     rc=$?
     case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
     jobid=$(job_id "$log")
     left=$(job_alive "$log" exit_cases)
     after=$(job_shm "$jobid")
-    if [ "$rc" -eq "$want" ] && [ -n "$jobid" ] && [ -z "$left" ] && [ -z "$after" ]; then
+    exits=$(grep -c "^gp\[[0-9]/4\] info exit: exit code $want, " "$log")
+    if [ "$exits" -ne 4 ] || grep -q 'outside the library' "$log"; then
+        fail "exit/sig$sig" "$exits of 4 processes ran their exit: $(grep -m1 'outside the library' "$log")"
+    elif [ "$rc" -eq "$want" ] && [ -n "$jobid" ] && [ -z "$left" ] && [ -z "$after" ]; then
         pass "exit/sig$sig"
     else
         fail "exit/sig$sig" "exit status $rc (expected $want), job ${jobid:-?}, processes left: ${left:-none}, /dev/shm left: ${after:-none}"
@@ -108,6 +124,45 @@ for sig in INT TERM HUP; do
         [ -n "$left" ] && kill -9 $left
     fi
 done
+
+# SIGINT to gp-run while every process computes outside the library: they
+# can't run the exit protocol, so each ends within 0.2 s of the signal with
+# 130 (issue 23), not at SIGKILL an exit timeout later (137).
+GASNET_EXITTIMEOUT=$TIMEOUT GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
+    "$GPTEST_ITEST/exit_cases" one_computing_none 7 >"$log" 2>&1 &
+runner=$!
+tries=0
+while [ "$(grep -c '^exit_cases: node [0-9]* computing$' "$log")" -lt 4 ] && [ $tries -lt 600 ] &&
+      kill -0 $runner 2>/dev/null; do
+    sleep 0.1; tries=$((tries + 1))
+done
+sent_ms=$(date +%s%3N)
+kill -INT $runner
+tries=0
+while kill -0 $runner 2>/dev/null && [ $tries -lt 600 ]; do sleep 0.05; tries=$((tries + 1)); done
+took_ms=$(( $(date +%s%3N) - sent_ms ))
+if kill -0 $runner 2>/dev/null; then
+    fail "exit/sigINT_computing" "gp-run still running 30 s after SIGINT"
+    kill -9 $runner $(job_pids "$log") 2>/dev/null
+    wait $runner
+else
+    wait $runner
+    rc=$?
+    jobid=$(job_id "$log")
+    left=$(job_alive "$log" exit_cases)
+    after=$(job_shm "$jobid")
+    stopped=$(grep -c '^gp\[[0-9]/4\] info exit: told to stop (SIGINT) outside the library: ending now with exit code 130$' "$log")
+    case "${GPTEST_VARIANT:-seq}" in *asan) limit_ms=$((TIMEOUT * 1000)) ;; *) limit_ms=1500 ;; esac
+    if [ "$rc" -ne 130 ] || [ "$stopped" -ne 4 ] || [ -n "$left" ] || [ -n "$after" ]; then
+        fail "exit/sigINT_computing" "exit status $rc (expected 130), $stopped of 4 ended when told to stop, processes left: ${left:-none}, /dev/shm left: ${after:-none}"
+        grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -8 | sed 's/^/    /'
+        [ -n "$left" ] && kill -9 $left
+    elif [ "$took_ms" -gt "$limit_ms" ]; then
+        fail "exit/sigINT_computing" "the job ended ${took_ms} ms after SIGINT, more than ${limit_ms} ms"
+    else
+        pass "exit/sigINT_computing (ended ${took_ms} ms after SIGINT)"
+    fi
+fi
 
 # Shutdown traffic is O(N): at most 4 messages per node (election, its answer,
 # the request, the ack), never N^2.

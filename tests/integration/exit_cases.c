@@ -5,6 +5,7 @@
  *   collective      every node: barrier, then gasnet_exit(CODE)
  *   one_polling     node 1 exits; the others poll forever
  *   one_polling_none  nobody exits, everybody polls (for signals from outside)
+ *   one_computing_none  nobody exits, everybody computes without polling
  *   one_barrier     node 1 exits; the others wait in a barrier it never joins
  *   one_computing   node 1 exits; the others compute without polling
  *   request_handler node 1 exits inside a request handler; the others poll
@@ -20,9 +21,15 @@
  *                   the remote exit request runs node 0's handler first
  *   return_computing  node 1 returns CODE from main; the others compute
  *                   without polling, so the exit cannot be coordinated
+ *   late_computing  node 0 exits after 1 s; the others compute without
+ *                   ever entering the library again (issue 23)
+ *   late_barrier    node 0 exits after 1 s; the others wait in a barrier
+ * The late_ modes print "node 0 calls gasnet_exit at MS" (CLOCK_REALTIME,
+ * milliseconds) just before the exit, for a test that times the job's end.
  */
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "amtest.h"
@@ -91,6 +98,19 @@ static void barrier(void)
     gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
 }
 
+/* Node 0, a second after the others went their way: the exit, timed. */
+static void exit_late(void)
+{
+    struct timespec pause_1s = { 1, 0 }, now;
+    while (nanosleep(&pause_1s, &pause_1s) != 0)
+        ;
+    clock_gettime(CLOCK_REALTIME, &now);
+    printf("exit_cases: node 0 calls gasnet_exit at %lld\n",
+           (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    fflush(stdout);
+    gasnet_exit(code);
+}
+
 int main(int argc, char **argv)
 {
     amtest_name = "exit_cases";
@@ -111,16 +131,19 @@ int main(int argc, char **argv)
         barrier();
         gasnet_exit(code);
     } else if (strncmp(mode, "one_", 4) == 0) {
-        if (chosen && strcmp(mode, "one_polling_none") != 0)
+        int none = strstr(mode, "_none") != NULL; /* nobody exits: a signal must end it */
+        if (chosen && !none)
             gasnet_exit(code);
         if (strcmp(mode, "one_polling") == 0)
             poll_forever();
-        if (strcmp(mode, "one_polling_none") == 0) { /* nobody exits: a signal must end it */
+        if (none) {
             /* The test signals only once every node says so: a signal that
              * came before the handlers are in would test nothing. */
-            printf("exit_cases: node %u polling\n", (unsigned)me);
+            int polls = strcmp(mode, "one_polling_none") == 0;
+            printf("exit_cases: node %u %s\n", (unsigned)me, polls ? "polling" : "computing");
             fflush(stdout);
-            poll_forever();
+            if (polls)
+                poll_forever();
         }
         if (strcmp(mode, "one_barrier") == 0)
             barrier_forever();
@@ -143,6 +166,12 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "return_computing") == 0) {
         if (chosen)
             return code;
+        compute_forever();
+    } else if (strcmp(mode, "late_computing") == 0 || strcmp(mode, "late_barrier") == 0) {
+        if (me == 0)
+            exit_late();
+        if (mode[5] == 'b')
+            barrier_forever();
         compute_forever();
     } else if (strcmp(mode, "return_all") == 0) {
         barrier();

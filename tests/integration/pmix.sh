@@ -164,6 +164,9 @@ else
         exit_case "$M" "$T/mpirun/exit_bad_segment_size" 7 bad_segsize
         exit_case "$M" "$T/mpirun/exit_sigsegv" 139 segv
         exit_case "$M" "$T/mpirun/exit_sigkill" 137 kill
+        # Node 0 exits while the others compute: its PMIx_Abort carries the
+        # code, and the others end at mpirun's SIGTERM (issue 23).
+        exit_case "$M" "$T/mpirun/exit_uncoordinated" 7 late_computing
         # gp_boot_abort is PMIx_Abort: its code is the job's.
         expect_rc "$T/mpirun/boot_abort" 5 60 $M "$I/boot_exitcode" abort 1 5 sleep &&
             pass "$T/mpirun/boot_abort"
@@ -306,6 +309,7 @@ if [ "$full" -eq 1 ]; then
     # srun's status is the highest of its tasks': the rank's 139, or 143 from the
     # others it stopped with SIGTERM; either way the job is down, and quickly.
     exit_case "$S" "$T/srun/exit_sigsegv" nonzero segv
+    exit_case "$S" "$T/srun/exit_uncoordinated" nonzero late_computing
     expect_rc "$T/srun/boot_abort" 5 60 $S "$I/boot_exitcode" abort 1 5 sleep &&
         pass "$T/srun/boot_abort"
 fi

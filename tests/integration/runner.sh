@@ -24,20 +24,26 @@ cat >"$tmp/build/v/tests/unit/no_plan" <<'P'
 #!/bin/sh
 exit 1
 P
+cat >"$tmp/build/v/tests/unit/hangs" <<P
+#!/bin/sh
+echo "plan 1"; sleep 300
+P
 cat >"$tmp/build/v/tests/unit/good" <<'P'
 #!/bin/sh
 echo "plan 2"; echo "ok u/a"; echo "skip u/b: not here"
 P
 chmod +x "$tmp/build/v/tests/unit/"*
 # Scripts, with the real lib.sh.
-for s in dies_half_way late_status good; do
+for s in dies_half_way late_status hangs good; do
     printf '. "%s/tests/lib.sh"\n' "$top" >"$tmp/scripts/$s.sh"
 done
 echo 'pass s/before; kill -KILL $$; pass s/after; end_tests' >>"$tmp/scripts/dies_half_way.sh"
 echo 'pass s/late; echo "# end of tests"; exit 4' >>"$tmp/scripts/late_status.sh"
 echo 'pass s/good; end_tests' >>"$tmp/scripts/good.sh"
+# A script stuck waiting for a child: both must go when the limit strikes.
+printf 'pass s/hangs\nsleep 300 & echo $! >"%s/hang_child"\nwait\nend_tests\n' "$tmp" >>"$tmp/scripts/hangs.sh"
 
-env GPTEST_SCRIPTS="$tmp/scripts" GPTEST_BIN=/nonexistent GPTEST_ITEST=/nonexistent \
+env GPTEST_SCRIPTS="$tmp/scripts" GPTEST_UNIT_LIMIT=2 GPTEST_SCRIPT_LIMIT=3 GPTEST_BIN=/nonexistent GPTEST_ITEST=/nonexistent \
     sh "$top/tests/run.sh" "$tmp/build" v >"$tmp/out" 2>&1
 rc=$?
 check() { # NAME PATTERN: the runner's output has a line matching PATTERN
@@ -48,7 +54,12 @@ check silent_status '^FAIL v:unit/silent_status: exited with status 3 but report
 check no_plan '^FAIL v:unit/no_plan: printed no plan line \(exited with status 1\)'
 check dies_half_way '^FAIL v:integration/dies_half_way.sh: ended before its end \(was killed by signal 9\)'
 check late_status '^FAIL v:integration/late_status.sh: exited with status 4 after its end'
-check summary '^6 passed, 5 failed, 1 skipped$'
+check unit_limit '^FAIL v:unit/hangs: still running after 2 s \(GPTEST_UNIT_LIMIT\): killed$'
+check script_limit '^FAIL v:integration/hangs.sh: still running after 3 s \(GPTEST_SCRIPT_LIMIT\): killed after: ok v:s/hangs$'
+check summary '^7 passed, 7 failed, 1 skipped$'
+child=$(cat "$tmp/hang_child" 2>/dev/null)
+if [ -n "$child" ] && [ -z "$(pids_alive sleep "$child")" ]; then pass "$T/limit_kills_children"
+else fail "$T/limit_kills_children" "the stuck script's child ${child:-?} outlived it"; kill "$child" 2>/dev/null; fi
 if [ "$rc" -ne 0 ]; then pass "$T/exit_status"; else fail "$T/exit_status" "tests/run.sh exited 0 with failures"; fi
 if grep -q 'FAIL v:unit/good\|FAIL v:integration/good' "$tmp/out"; then
     fail "$T/good_suites" "a complete suite was taken for a failed one: $(grep good "$tmp/out")"

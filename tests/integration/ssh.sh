@@ -72,6 +72,24 @@ expect_rc "$T/killed_rank" 138 60 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
     sh -c '[ "$GP_RANK" = 2 ] && kill -USR1 $$; sleep 30' && check_line "$T/killed_rank" "was killed by signal 10"
 expect_rc "$T/gasnet_exit_one" 7 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
     "$GPTEST_ITEST/exit_cases" one_polling 7 && pass "$T/gasnet_exit_one"
+# An exit that cannot be coordinated (issue 23): node 0 calls gasnet_exit(15)
+# while the others compute; it aborts after one exit timeout, and the others,
+# told to stop by their agents, end at once rather than at gp-run's SIGKILL:
+# within the timeout + 1 s of the exit call (+ 2 s under the sanitizers).
+case "${GPTEST_VARIANT:-seq}" in *asan) unc_limit_ms=6000 ;; *) unc_limit_ms=4000 ;; esac
+if expect_rc "$T/exit_uncoordinated" 15 60 env GASNET_EXITTIMEOUT=3 GP_LOG_LEVEL=info \
+        "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 "$GPTEST_ITEST/exit_cases" late_computing 15; then
+    unc_end_ms=$(date +%s%3N)
+    unc_called_ms=$(printf '%s\n' "$out" | sed -n 's/^exit_cases: node 0 calls gasnet_exit at \([0-9]*\)$/\1/p' | head -1)
+    unc_stopped=$(printf '%s\n' "$out" | grep -c 'info exit: told to stop (SIGTERM) outside the library: ending now')
+    if [ -z "$unc_called_ms" ] || [ "$unc_stopped" -ne 2 ]; then
+        fail "$T/exit_uncoordinated" "$unc_stopped of 2 computing nodes ended when told to stop: $(printf '%s\n' "$out" | tail -5 | tr '\n' ' ')"
+    elif [ $((unc_end_ms - unc_called_ms)) -gt $unc_limit_ms ]; then
+        fail "$T/exit_uncoordinated" "the job ended $((unc_end_ms - unc_called_ms)) ms after the exit call, more than $unc_limit_ms ms"
+    else
+        pass "$T/exit_uncoordinated (ended $((unc_end_ms - unc_called_ms)) ms after the exit call)"
+    fi
+fi
 no_leftovers "$T/exits_left_nothing" && pass "$T/exits_left_nothing"
 expect_rc "$T/nodefile_wins" 0 60 env GASNET_SSH_NODEFILE="$tmp/hosts2" GASNET_SSH_SERVERS=nohost.invalid \
     "$GP_RUN" --spawner=ssh -n 2 sh -c 'hostname' && check_line "$T/nodefile_wins" "gph2"
