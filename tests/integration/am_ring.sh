@@ -6,7 +6,8 @@
 # deaf for a second so the rings to it fill and their senders wait for slots,
 # at 2, 4 and 8 nodes; in PAR builds several threads per node sending to the
 # same peers.  The credit statistics (GASNET_PORTAL_CREDIT_STATS) show that
-# the rings carried the traffic and that senders waited; GP_SHM_AM_RING=0
+# the rings carried the traffic and that senders waited, the live statistics
+# page (gp-top) counts it as AM events; GP_SHM_AM_RING=0
 # sends the same through the Portals protocol, and the rings carry nothing.
 . "$(dirname "$0")/../lib.sh"
 
@@ -43,6 +44,34 @@ done
 # Several threads per node sending to the same peers (PAR; a SEQ build runs one).
 expect_rc am_ring/threads_n4 0 180 "$GP_RUN" -n 4 "$GPTEST_ITEST/am_ring" $count 4 0 &&
     check_line am_ring/threads_n4 "every reply back, every byte checked"
+
+# gp-top's view of a running job: its live statistics page counts the requests the rings
+# carried as AM events (node 1 sends node 0 2000 Mediums, by ring).
+hold="$work/hold"
+mkdir -p "$hold"
+"$GP_RUN" -n 2 "$GPTEST_ITEST/credit_dyn" hotspot 2000 "$hold" >"$hold/out" 2>&1 &
+runner=$!
+tries=0
+while [ ! -s "$hold/ready" ] && [ $tries -lt 300 ]; do sleep 0.1; tries=$((tries + 1)); done
+jobid=$(cat "$hold/ready" 2>/dev/null)
+tries=0 am=
+while [ -n "$jobid" ] && [ $tries -lt 150 ]; do
+    # a page is republished only while its process polls, at most every 5 ms
+    am=$("$GPTEST_ITEST/stats_dump" "$jobid" 2 2>/dev/null | sed -n 's/^rank=0 .* am_events=\([0-9]*\).*/\1/p')
+    [ -n "$am" ] && [ "$am" -ge 2000 ] && break
+    tries=$((tries + 1))
+    sleep 0.1
+done
+touch "$hold/go"
+wait $runner
+rc=$?
+if [ -z "$jobid" ]; then
+    fail am_ring/stats_page "the job never got ready: $(cat "$hold/out")"
+elif [ "$rc" -ne 0 ] || [ -z "$am" ] || [ "$am" -lt 2000 ]; then
+    fail am_ring/stats_page "exit status $rc, node 0's page shows am_events='$am' (expected >= 2000)"
+else
+    pass "am_ring/stats_page (node 0 counted $am AM events)"
+fi
 
 # The switch: the same traffic through the Portals protocol, none through the rings.
 rm -f "$work"/gp-credits.*
