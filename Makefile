@@ -17,7 +17,8 @@
 #   make bench-ibv  gp over ibv beside perftest in that VM (bench/ibv-compare)
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change), and the
 #                   receive-thread tests 50 times in the pasan build (SOAK_RCV_ROUNDS=N)
-#   make install    PREFIX=/usr/local (libraries, gasnet.h, commands, man pages, pkg-config)
+#   make install    PREFIX=/usr/local (libraries, headers, commands, man pages, pkg-config,
+#                   the CMake package, GASNet fragments and tools-only libraries)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       cppcheck over the sources
 #   make env-man    regenerate man/man7/gp-env.7 from the configuration table
@@ -64,6 +65,11 @@ HARNESS_SRC := $(sort $(wildcard tests/harness/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 ITEST_SRC := $(sort $(wildcard tests/integration/*.c))
 TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
+# The tools-only library (libgasnet_tools-seq.a / -par.a): gasnet_tools.h's
+# functions and what they need (logging, the configuration table and its
+# parsers), with a one-process stand-in for the bootstrap; no conduit.
+TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c)) \
+             libcore/conduit/config.c libcore/nal/ibv_ports.c libcore/tools/standalone/boot_rank.c
 NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # $(call variant_rules,NAME) defines the objects, libraries, commands and
@@ -78,6 +84,7 @@ $(1)_SOLIB  := $$($(1)_DIR)/lib/libgp.so.$(SOVERSION)
 # The name the loader looks for: the PAR library must never be satisfied by
 # the SEQ one (their locks differ), so each carries the name it is installed as.
 $(1)_SONAME := $(if $(filter par pasan,$(1)),libgp-par,libgp).so.$(SOVERSION)
+$(1)_TOOLSLIB := $$($(1)_DIR)/lib/libgasnet_tools.a
 $(1)_BINS   := $$($(1)_DIR)/bin/gp-run $$($(1)_DIR)/bin/gp-demo $$($(1)_DIR)/bin/gp-check
 $(1)_UNITS  := $$(patsubst tests/unit/%.c,$$($(1)_DIR)/tests/unit/%,$(UNIT_SRC))
 $(1)_ITESTS := $$(patsubst tests/integration/%.c,$$($(1)_DIR)/tests/integration/%,$(ITEST_SRC))
@@ -90,6 +97,10 @@ $$($(1)_DIR)/obj/%.o: %.c
 	$$(CC) $$($(1)_CFLAGS) $$(if $$(filter libcore/%,$$<),-ftls-model=initial-exec) -c $$< -o $$@
 
 $$($(1)_ALIB): $$($(1)_LIBOBJ)
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+
+$$($(1)_TOOLSLIB): $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(TOOLS_SRC))
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
 
@@ -147,9 +158,9 @@ $$($(1)_DIR)/tests/ibv/verbs_smoke: $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.o
 -include $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.d
 
 .PHONY: $(1)
-$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
+$(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_TOOLSLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
 
--include $$($(1)_LIBOBJ:.o=.d)
+-include $$($(1)_LIBOBJ:.o=.d) $$($(1)_DIR)/obj/libcore/tools/standalone/boot_rank.d
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(CHECK_SRC))
 endef
@@ -242,6 +253,10 @@ PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
 install_mak = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CC@|$(CC)|g' -e 's|@MODE@|$(2)|g' \
   -e 's|@MODEFLAG@|-DGASNET_$(2)|g' -e 's|@LIB@|$(3)|g' -e 's| *@THREADFLAG@|$(if $(4), $(4),)|g' \
   libcore/portals.mak.in > $(DESTDIR)$(PREFIX)/include/portals-conduit/portals-$(1).mak
+# $(call install_tools_mak,mode,MODE,mode flag,thread flag): include/gasnet_tools-mode.mak
+install_tools_mak = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CC@|$(CC)|g' -e 's|@MODE@|$(2)|g' \
+  -e 's|@MODEFLAG@|$(3)|g' -e 's|@LIB@|gasnet_tools-$(1)|g' -e 's| *@THREADFLAG@|$(if $(4), $(4),)|g' \
+  libcore/gasnet_tools.mak.in > $(DESTDIR)$(PREFIX)/include/gasnet_tools-$(1).mak
 install: seq par
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	  $(PCDIR) $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
@@ -272,6 +287,15 @@ install: seq par
 	$(call install_mak,seq,SEQ,gp,)
 	$(call install_mak,par,PAR,gp-par,-pthread)
 	$(call install_mak,parsync,PARSYNC,gp-par,-pthread)
+	# The tools-only libraries and their fragments (GASNet's include/gasnet_tools-*.mak).
+	install -m 644 $(seq_TOOLSLIB) $(DESTDIR)$(PREFIX)/lib/libgasnet_tools-seq.a
+	install -m 644 $(par_TOOLSLIB) $(DESTDIR)$(PREFIX)/lib/libgasnet_tools-par.a
+	$(call install_tools_mak,seq,SEQ,-DGASNETT_THREAD_SINGLE,)
+	$(call install_tools_mak,par,PAR,-DGASNETT_THREAD_SAFE,-pthread)
+	# The CMake package: find_package(gp) gives gp::gp and gp::gp-par.
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/gp
+	sed -e 's|@VERSION@|$(VERSION)|g' libcore/cmake/gpConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/gp/gpConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' libcore/cmake/gpConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/gp/gpConfigVersion.cmake
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' libcore/gasnetrun_portals.in > $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
 

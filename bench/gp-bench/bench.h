@@ -21,6 +21,7 @@ enum bench_test {
     T_PUT_BW,
     T_GET_BW,
     T_PUT_RATE,
+    T_PUTS_BW,
     T_AM_LAT_SHORT,
     T_AM_LAT_MEDIUM,
     T_AM_LAT_LONG,
@@ -42,6 +43,8 @@ enum bench_sizes {
 };
 
 #define RATE_MAX_SIZE ((size_t)8192)
+/* puts-bw: rows of this many bytes, a row's length apart on the target (so 2x the size). */
+#define PUTS_ROW ((size_t)1024)
 
 struct test_info {
     const char *name;

@@ -160,7 +160,7 @@ static int run_point(struct job *j, const struct bench_point *p, struct point_re
         if (j->me == 0)
             j->slots[0] = mine;
     } else if (j->initiator) {
-        if (p->test <= T_PUT_RATE)
+        if (p->test <= T_PUTS_BW)
             run_rma(&j->ctx, p, &mine);
         else
             run_am(&j->ctx, p, &mine);
@@ -184,11 +184,18 @@ static size_t layout(const struct plan *p, const struct bench_opts *o, unsigned 
                      size_t *target_off, size_t *local_off, size_t *max_size)
 {
     *max_size = 8;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->points[i].size > *max_size)
-            *max_size = p->points[i].size;
+    size_t target = 8;
+    for (size_t i = 0; i < p->n; i++) {
+        size_t size = p->points[i].size;
+        if (size > *max_size)
+            *max_size = size;
+        if (p->points[i].test == T_PUTS_BW)
+            size *= 2; /* the rows are spread over twice their bytes */
+        if (size > target)
+            target = size;
+    }
     *target_off = ROUND_PAGE(CONTROL_BYTES + nodes * sizeof(struct pair_result));
-    *local_off = *target_off + ROUND_PAGE(*max_size);
+    *local_off = *target_off + ROUND_PAGE(target);
     return *local_off + (o->out_of_segment ? 0 : ROUND_PAGE(*max_size));
 }
 

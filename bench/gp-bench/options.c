@@ -21,6 +21,8 @@ const struct test_info bench_tests[T_COUNT] = {
                    "a window of gasnet_get_nbi_bulk, then sync" },
     [T_PUT_RATE] = { "put-rate", KIND_BANDWIDTH, SIZES_SMALL,
                      "a window of gasnet_put_nbi, then sync (sizes up to 8K)" },
+    [T_PUTS_BW] = { "puts-bw", KIND_BANDWIDTH, SIZES_ANY,
+                    "a window of strided gasnet_puts_nbi_bulk (1K rows), then sync" },
     [T_AM_LAT_SHORT] = { "am-lat-short", KIND_LATENCY, SIZES_NONE,
                          "Short request + Short reply round trip" },
     [T_AM_LAT_MEDIUM] = { "am-lat-medium", KIND_LATENCY, SIZES_MEDIUM,
@@ -85,7 +87,7 @@ static int parse_tests(const char *arg, struct bench_opts *o)
          name = strtok_r(NULL, ",", &save))
         if (!test_lookup(name, o->tests)) {
             usage_error("--test '%s': unknown test '%s'; accepted: a comma list of put-lat, "
-                        "get-lat, put-bw, get-bw, put-rate, am-lat (am-lat-short, "
+                        "get-lat, put-bw, get-bw, put-rate, puts-bw, am-lat (am-lat-short, "
                         "am-lat-medium, am-lat-long), am-bw (am-bw-medium, am-bw-long), "
                         "barrier-lat, all", arg, name);
             free(copy);

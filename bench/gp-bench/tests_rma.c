@@ -10,6 +10,10 @@
  *                     of a ping-pong;
  *   put-bw, get-bw    a window of --window implicit-handle bulk operations,
  *                     then gasnet_wait_syncnbi_puts/gets, repeated;
+ *   puts-bw           a window of strided gasnet_puts_nbi_bulk: the size in
+ *                     rows of PUTS_ROW bytes, contiguous here and a row apart
+ *                     on the target (VIS packs them into few messages where
+ *                     the peer is not mapped), then gasnet_wait_syncnbi_puts;
  *   put-rate          the same with the non-bulk gasnet_put_nbi, for small
  *                     sizes: the rate at which one process can issue puts.
  *
@@ -19,6 +23,7 @@
 #include "bench.h"
 
 #include <gasnet.h>
+#include <gasnet_vis.h>
 
 static void put_blocking(const struct bench_ctx *c, size_t size, long n)
 {
@@ -62,6 +67,19 @@ static void put_rate_window(const struct bench_ctx *c, size_t size, long n)
     gasnet_wait_syncnbi_puts();
 }
 
+static void puts_window(const struct bench_ctx *c, size_t size, long n)
+{
+    size_t row = size < PUTS_ROW ? size : PUTS_ROW;
+    size_t count[2] = { row, size / row };
+    size_t dst_strides[1] = { 2 * row }, src_strides[1] = { row };
+    for (long i = 0; i < n; i++) {
+        gasnet_puts_nbi_bulk(c->peer, c->target, dst_strides, c->local, src_strides, count, 1);
+        if ((i + 1) % c->window == 0)
+            gasnet_wait_syncnbi_puts();
+    }
+    gasnet_wait_syncnbi_puts();
+}
+
 void run_rma(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r)
 {
     switch (p->test) {
@@ -70,6 +88,7 @@ void run_rma(const struct bench_ctx *c, const struct bench_point *p, struct pair
     case T_PUT_BW: measure_bandwidth(c, p->size, put_window, r); break;
     case T_GET_BW: measure_bandwidth(c, p->size, get_window, r); break;
     case T_PUT_RATE: measure_bandwidth(c, p->size, put_rate_window, r); break;
+    case T_PUTS_BW: measure_bandwidth(c, p->size, puts_window, r); break;
     default: break;
     }
 }

@@ -6,8 +6,9 @@
  * unpacked Longs), flow control with credits under a flood, every
  * put/get/memset form as direct copies and through the Portals protocol,
  * random mixes checked by checksums, threads (in PAR builds), barriers,
- * the later additions (variable-argument AMs, barrier_result, collectives)
- * and the ways a job can exit.
+ * the later additions (variable-argument AMs, barrier_result, collectives),
+ * the VIS puts and gets (copies and packed messages) and the ways a job can
+ * exit.
  *
  * Where they are: in a build tree, build/VARIANT/tests/integration next to
  * build/VARIANT/bin; installed, PREFIX/libexec/gp/conformance next to
@@ -50,6 +51,10 @@ static const struct suite_prog programs[] = {
       "barrier_result and relaxed flag matching verified" },
     { "collectives", "later_api", "coll 1", NULL, NULL, 0,
       "broadcasts (every IN x OUT flag pair, SINGLE and LOCAL)" },
+    { "vis", "vis", "all", "all", NULL, 0,
+      "vector, indexed and strided puts and gets, blocking, nb, nbi and in access regions" },
+    { "vis_packed", "vis", "all", NULL, "GP_DIRECT_RMA=0", 0,
+      "vector, indexed and strided puts and gets, blocking, nb, nbi and in access regions" },
     { "exit_collective", "exit_cases", "collective 7", "collective 7", EXIT_ENV, 7, NULL },
     { "exit_in_request_handler", "exit_cases", "request_handler 7", NULL, EXIT_ENV, 7, NULL },
     { "exit_one_while_polling", "exit_cases", "one_polling 7", NULL, EXIT_ENV, 7, NULL },

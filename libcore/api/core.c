@@ -14,6 +14,11 @@
 #include "conduit/core.h"
 #include "util/log.h"
 
+/* GASNet's client-settable variables: a bound on the segment, read by
+ * gasnet_init (0: none), and a function attach calls with the segment. */
+GP_EXPORT uintptr_t gasnet_max_segsize = 0;
+GP_EXPORT void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize) = NULL;
+
 GP_EXPORT int gasnet_init(int *argc, char ***argv)
 {
     (void)argc;

@@ -12,11 +12,12 @@
 GP_EXPORT const char _gasnet_config_string[] = GASNET_CONFIG_STRING;
 
 /* Same table conventions as gasnet_getSegmentInfo: entries past the job's
- * last node are left alone. */
+ * last node are left alone.  Any time after gasnet_init, as in GASNet
+ * (offsets are 0 until attach maps the segments). */
 GP_EXPORT int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
 {
-    if (!gpc.attached) {
-        gp_error("api", "gasnet_getNodeInfo before gasnet_attach (locality is gathered there)");
+    if (!gpc.initialized) {
+        gp_error("api", "gasnet_getNodeInfo before gasnet_init");
         return GASNET_ERR_NOT_INIT;
     }
     if (numentries < 0 || (numentries > 0 && nodeinfo_table == NULL))

@@ -15,6 +15,7 @@
  * if the handler did not reply.  The reply lands in the requester's ReqSB
  * chunk: its handler runs there, its credit byte returns the credits, and
  * the chunk is freed.  Unpacked Longs are joined through the LID cache.
+ * Messages to self take none of this: loopback.c runs them in the call.
  */
 #include <string.h>
 
@@ -123,6 +124,8 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
                    void *source, size_t nbytes, void *dest_addr, int nargs,
                    const gasnet_handlerarg_t *args)
 {
+    if (dest == gpc.rank) /* run here and now, as GASNet does (loopback.c) */
+        return gpc_am_loopback_request(category, handler, source, nbytes, dest_addr, nargs, args);
     if (gpc_ring_request(dest, category, handler, source, nbytes, dest_addr, nargs, args))
         return GASNET_OK;
     int packed = is_packed(category, (unsigned)nargs, nbytes);
@@ -156,6 +159,9 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
                  void *source, size_t nbytes, void *dest_addr, int nargs,
                  const gasnet_handlerarg_t *args)
 {
+    if (token->loopback)
+        return gpc_am_loopback_reply(token, category, handler, source, nbytes, dest_addr, nargs,
+                                     args);
     if (token->via_ring)
         return gpc_ring_reply(token, category, handler, source, nbytes, dest_addr, nargs, args);
     struct gpc_am_reserve *reserve = token->reserve;

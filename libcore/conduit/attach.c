@@ -15,12 +15,14 @@
 #include "conduit/config.h"
 #include "conduit/core.h"
 #include "conduit/runtime.h"
+#include "conduit/vis.h"
 #include "util/log.h"
 
 struct gpc_state gpc;
 
 #define PAGE ((uintptr_t)GASNET_PAGESIZE)
 #define PAGE_DOWN(x) ((uintptr_t)(x) & ~(PAGE - 1))
+#define ALIGN_VIS(x) (((uint64_t)(x) + 15u) & ~(uint64_t)15u) /* vis.c's tail_offset */
 
 /* What this node could map: GASNET_MAX_SEGSIZE, bounded by the pinnable share of
  * physical memory and by /dev/shm's free space, both split among the job's
@@ -54,6 +56,9 @@ int gpc_init(void)
     gpc.rank = (gasnet_node_t)gp_boot_rank();
     gpc.nodes = (gasnet_node_t)gp_boot_size();
     gpc.max_local_segsize = local_segment_limit(gpc.nodes);
+    /* A client may bound the segment before gasnet_init (GASNet's gasnet_max_segsize). */
+    if (gasnet_max_segsize != 0 && PAGE_DOWN(gasnet_max_segsize) < gpc.max_local_segsize)
+        gpc.max_local_segsize = PAGE_DOWN(gasnet_max_segsize);
     /* Spinning waiters on a host with fewer cores than processes starve the
      * process they wait for: yield instead (GASNet's tests do the same). */
     gpc.oversubscribed = gpc.nodes > (gasnet_node_t)sysconf(_SC_NPROCESSORS_ONLN);
@@ -68,6 +73,10 @@ int gpc_init(void)
         if (all[node] < gpc.max_global_segsize)
             gpc.max_global_segsize = (uintptr_t)all[node];
     free(all);
+    /* Collective, like init: gasnet_getNodeInfo answers from here on. */
+    rc = gpc_nodeinfo_init();
+    if (rc != GASNET_OK)
+        return rc;
     gpc.initialized = 1;
     gpc_exit_install_signals();
     return GASNET_OK;
@@ -126,7 +135,7 @@ static int attach_md(unsigned pt, void *start, uint64_t length, unsigned options
 
 static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
 {
-    return segsize + PAGE +
+    return segsize + gpc.vis_area + PAGE +
            (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
            (uint64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes +
            ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) +
@@ -161,7 +170,9 @@ static int open_network(uintptr_t segsize)
 static int setup_buffers(uintptr_t segsize)
 {
     gpc.segsize = segsize;
-    gpc.segment = segsize ? ptl_region_alloc(gpc.ni, segsize, PAGE) : NULL;
+    /* The VIS area follows the client's bytes; only the AM MDs reach it. */
+    uint64_t reach = segsize ? ALIGN_VIS(segsize) + gpc.vis_area : 0;
+    gpc.segment = segsize ? ptl_region_alloc(gpc.ni, reach, PAGE) : NULL;
     char *reqsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES, 64);
     char *rplsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_rpl_chunks * GPC_CHUNK_BYTES, 64);
     if ((segsize && gpc.segment == NULL) || reqsb == NULL || rplsb == NULL)
@@ -174,10 +185,10 @@ static int setup_buffers(uintptr_t segsize)
     uint64_t reqsb_bytes = (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES;
     int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, 0, &gpc.rar_md);
     if (rc == GASNET_OK)
-        rc = attach_md(PT_RARAM, gpc.segment, segsize, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+        rc = attach_md(PT_RARAM, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.am_eq, ROLE_RARAM, &gpc.raram_md);
     if (rc == GASNET_OK)
-        rc = attach_md(PT_RARSAFE, gpc.segment, segsize, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+        rc = attach_md(PT_RARSAFE, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.safe_eq, ROLE_SEGMENT, &gpc.rarsafe_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_REQSB, reqsb, reqsb_bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
@@ -255,6 +266,10 @@ static void register_internal_handlers(void)
     gpc.handlers[GPC_H_BARRIER] = (gpc_handler_fn)gpc_barrier_handler;
     gpc.handlers[GPC_H_COLL_DATA] = (gpc_handler_fn)gpc_coll_data_handler;
     gpc.handlers[GPC_H_COLL_SIGNAL] = (gpc_handler_fn)gpc_coll_signal_handler;
+    gpc.handlers[GPC_H_VIS_PUT] = (gpc_handler_fn)gpc_vis_put_handler;
+    gpc.handlers[GPC_H_VIS_PUT_DONE] = (gpc_handler_fn)gpc_vis_put_done_handler;
+    gpc.handlers[GPC_H_VIS_GET] = (gpc_handler_fn)gpc_vis_get_handler;
+    gpc.handlers[GPC_H_VIS_GET_DONE] = (gpc_handler_fn)gpc_vis_get_done_handler;
 }
 
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
@@ -268,6 +283,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         gp_fatal("%s", why);
     publish_credit_plan();
+    gpc.vis_area = gpc_vis_area_bytes(segsize);
     rc = open_network(segsize);
     if (rc == GASNET_OK)
         rc = setup_buffers(segsize);
@@ -277,8 +293,10 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
         rc = exchange_segments();
     if (rc == GASNET_OK)
         rc = gpc_rma_setup();
-    if (rc == GASNET_OK)
+    if (rc == GASNET_OK) {
         gpc_barrier_setup();
+        gpc_vis_setup();
+    }
     /* Every node's MDs are attached before anyone sends (seed 000, bootstrapping). */
     if (rc == GASNET_OK && gp_boot_barrier() != 0)
         rc = GASNET_ERR_RESOURCE;
@@ -293,6 +311,9 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
     gpc.attached = 1;
+    /* GASNet's hook for tools that watch the segment (before any client code runs on it). */
+    if (gasnet_client_attach_hook != NULL)
+        gasnet_client_attach_hook(gpc.segment, gpc.segsize);
     gpc_rcv_poll_setup(); /* handlers may run on a receive thread from here on */
 
     if (gp_cfg.verboseenv && gpc.rank == 0)

@@ -195,6 +195,7 @@ struct gpc_token {
     uint8_t replied;
     uint8_t credit_byte;     /* for the reply: credits returned, any granted, epoch bit */
     uint8_t via_ring;        /* came through an AM ring (am_ring.c): so does the reply */
+    uint8_t loopback;        /* a message to self, run inside the call (loopback.c) */
     uint32_t reqsb_chunk;
     struct gpc_am_reserve *reserve;
 };
@@ -212,6 +213,10 @@ enum gpc_internal_handler {
     GPC_H_BARRIER = 12,      /* one round of the dissemination barrier */
     GPC_H_COLL_DATA = 13,    /* a piece of a collective's data (coll.c) */
     GPC_H_COLL_SIGNAL = 14,  /* a collective's entry / completion notice */
+    GPC_H_VIS_PUT = 15,      /* VIS: packed put data to unpack (vis.c), then _PUT_DONE */
+    GPC_H_VIS_PUT_DONE = 16,
+    GPC_H_VIS_GET = 17,      /* VIS: pieces to pack and send back in _GET_DONE */
+    GPC_H_VIS_GET_DONE = 18,
 };
 
 /*
@@ -265,6 +270,7 @@ struct gpc_state {
     ptl_handle_md_t rplsb_md;
     char *segment;
     uintptr_t segsize;
+    uint64_t vis_area;               /* bytes of the VIS area after the segment (vis.h) */
     gasnet_seginfo_t *seginfo;
     struct gpc_chunk_pool reqsb;
     struct gpc_chunk_pool rplsb;
@@ -326,6 +332,14 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
                  void *source, size_t nbytes, void *dest_addr, int nargs,
                  const gasnet_handlerarg_t *args);
 void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve);
+
+/* loopback.c: messages to self, handled inside the request (or reply) call */
+int gpc_am_loopback_request(unsigned category, gasnet_handler_t handler, void *source,
+                            size_t nbytes, void *dest_addr, int nargs,
+                            const gasnet_handlerarg_t *args);
+int gpc_am_loopback_reply(struct gpc_token *request, unsigned category, gasnet_handler_t handler,
+                          void *source, size_t nbytes, void *dest_addr, int nargs,
+                          const gasnet_handlerarg_t *args);
 void gpc_safe_event(const struct ptl_event *event);
 
 /* am_ring.c: on-node AMs through per-peer slot rings in the receiver's region */
@@ -421,7 +435,9 @@ void gpc_barrier_handler(gasnet_token_t token, gasnet_handlerarg_t phase, gasnet
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
                      void *buf, size_t nbytes, unsigned nargs, const gasnet_handlerarg_t *args);
 
-/* nodeinfo.c: hosts and supernodes, gathered once at attach (5.4.5) */
+/* nodeinfo.c: hosts and supernodes (5.4.5): gathered at init (supernodes
+ * as the transport will map them), made exact at attach (what is mapped). */
+int gpc_nodeinfo_init(void);
 int gpc_nodeinfo_setup(void);
 const gasnet_nodeinfo_t *gpc_nodeinfo(void);
 

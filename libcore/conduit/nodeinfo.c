@@ -1,5 +1,7 @@
 /*
- * Locality for gasnet_getNodeInfo (spec 5.4.5), gathered once at attach.
+ * Locality for gasnet_getNodeInfo (spec 5.4.5): gathered at init, since
+ * GASNet allows the call any time after gasnet_init (its test harness
+ * sizes its thread count from it before attach), and made exact at attach.
  *
  * host: nodes with the same host identity -- the one the transports use to
  * choose shm or tcp (gp_boot_host_identity: GP_HOST_ID, else host name and
@@ -9,7 +11,9 @@
  * that small at thousands of nodes.
  *
  * supernode: the nodes whose segments a process can load and store
- * directly.  On shm, and between the processes of one host on the default
+ * directly.  Before attach no segment is mapped yet, so init reports what
+ * the transport will map (hybrid, shm and loop map the peers of a host;
+ * tcp and ibv map none); attach replaces it with what is mapped.  On shm, and between the processes of one host on the default
  * hybrid transport, every process maps its peers' regions, so a host is a
  * supernode; on tcp a process maps only itself, so every node is its own.  Each node reports the
  * lowest node whose segment it maps (itself at worst) and the supernodes
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "conduit/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 
@@ -71,7 +76,15 @@ static void number_by_first(const struct locality *all, int by_host, gasnet_node
     }
 }
 
-int gpc_nodeinfo_setup(void)
+/* The transports that map the segments of every peer on this host. */
+static int maps_host_peers(void)
+{
+    const char *transport = gp_cfg.gp_transport;
+    return transport == NULL || strcmp(transport, "hybrid") == 0 ||
+           strcmp(transport, "shm") == 0 || strcmp(transport, "loop") == 0;
+}
+
+int gpc_nodeinfo_init(void)
 {
     struct locality mine;
     char host[GP_BOOT_HOST_ID_LEN] = { 0 };
@@ -79,11 +92,6 @@ int gpc_nodeinfo_setup(void)
     gp_boot_host_identity(host, sizeof host);
     mine.host_hash = hash_name(host);
     mine.lowest_mapped = gpc.rank;
-    for (gasnet_node_t node = 0; node < gpc.rank; node++)
-        if (mapped_segment(node) != NULL) {
-            mine.lowest_mapped = node;
-            break;
-        }
     struct locality *all = calloc(gpc.nodes, sizeof *all);
     gasnet_node_t *ids = calloc(gpc.nodes, sizeof *ids);
     table = calloc(gpc.nodes, sizeof *table);
@@ -93,8 +101,33 @@ int gpc_nodeinfo_setup(void)
         return GASNET_ERR_RESOURCE;
     }
     number_by_first(all, 1, ids);
-    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+    int by_host = maps_host_peers();
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         table[node].host = ids[node];
+        table[node].supernode = by_host ? ids[node] : node;
+    }
+    free(all);
+    free(ids);
+    return GASNET_OK;
+}
+
+int gpc_nodeinfo_setup(void)
+{
+    struct locality mine;
+    memset(&mine, 0, sizeof mine); /* hosts are known since init */
+    mine.lowest_mapped = gpc.rank;
+    for (gasnet_node_t node = 0; node < gpc.rank; node++)
+        if (mapped_segment(node) != NULL) {
+            mine.lowest_mapped = node;
+            break;
+        }
+    struct locality *all = calloc(gpc.nodes, sizeof *all);
+    gasnet_node_t *ids = calloc(gpc.nodes, sizeof *ids);
+    if (all == NULL || ids == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
+        free(all);
+        free(ids);
+        return GASNET_ERR_RESOURCE;
+    }
     number_by_first(all, 0, ids);
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         table[node].supernode = ids[node];

@@ -8,8 +8,17 @@
 #ifndef _GASNET_H
 #define _GASNET_H
 
+/* The standard headers GASNet 1.29.3's gasnet.h brings in: clients rely on
+ * them without including them (memcpy, malloc, printf, PRIu64, INT_MAX, ...). */
+#include <assert.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
 #error "define at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR"
@@ -23,6 +32,7 @@ extern "C" {
 #endif
 
 #include "gasnet_config.h"
+#include "gasnet_portable_platform.h"
 
 /* Compile-time constants (spec 2.6); the release numbers are in gasnet_config.h. */
 #define GASNET_SPEC_VERSION_MAJOR 1
@@ -32,7 +42,7 @@ extern "C" {
 #define GASNET_PAGESIZE 4096
 /* Every process maps its own segment where the kernel chooses. */
 #define GASNET_ALIGNED_SEGMENTS 0
-#define SIZEOF_GASNET_REGISTER_VALUE_T __SIZEOF_POINTER__
+#define SIZEOF_GASNET_REGISTER_VALUE_T SIZEOF_VOID_P /* a literal, as GASNet's */
 #define GASNET_NULL_ARGV_OK 1
 
 /*
@@ -117,6 +127,16 @@ typedef struct {
     void *addr;
     uintptr_t size;
 } gasnet_seginfo_t;
+
+/* One piece of a VIS vector list (gasnet_vis.h): len 0 is an empty entry whose
+ * addr is never read.  The guard lets other headers define it too. */
+#ifndef _GASNET_MEMVEC_T
+#define _GASNET_MEMVEC_T
+typedef struct {
+    void *addr;
+    size_t len;
+} gasnet_memvec_t;
+#endif
 
 typedef struct {
     gasnet_handler_t index; /* 0: "don't care", attach fills in the index it chose */
@@ -259,7 +279,8 @@ extern int gasnet_barrier_result(int *id);
  * Locality (5.4.5): nodes on one host share a host id; nodes that map each
  * other's segments (the shm transport) share a supernode id.  offset is
  * what to add to an address in that node's segment to reach it here; 0
- * where this process does not map it.  Callable after gasnet_attach.
+ * where this process does not map it (and everywhere before attach).
+ * Callable any time after gasnet_init, as in GASNet.
  */
 typedef struct {
     gasnet_node_t host;
@@ -271,6 +292,29 @@ typedef struct {
 extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
 
 extern int gasnet_set_waitmode(int wait_mode);
+
+/*
+ * GASNet's client-settable variables.  gasnet_max_segsize, set before
+ * gasnet_init, bounds gasnet_getMaxLocalSegmentSize() (0: no bound of the
+ * client's).  gasnet_client_attach_hook, when set, is called at the end of
+ * gasnet_attach with this node's segment.
+ */
+extern uintptr_t gasnet_max_segsize;
+extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
+
+/*
+ * GASNet's self-test (declared here so that gasnet_tools.h need not come
+ * second).  gasnett_diagnostic_gethandlers() is a handler table for
+ * gasnet_attach (fixed indices 200..207, ended by a NULL fnptr);
+ * gasnett_run_diagnostics, called by every node after attach, runs AMs of
+ * every category, put/get/memset, barriers, atomics, HSLs and (PAR)
+ * threadcnt threads, iters rounds each, in the first bytes of the segments
+ * of seginfo (NULL: gasnet_getSegmentInfo's), and returns this node's
+ * failures.  testsections picks sections "A".."F" (NULL: all; man page).
+ */
+extern gasnet_handlerentry_t *gasnett_diagnostic_gethandlers(void);
+extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
+                                   gasnet_seginfo_t const *seginfo);
 
 /*
  * Thread information (spec 4.11.1).  gp finds its per-thread state in

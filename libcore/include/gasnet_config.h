@@ -28,4 +28,50 @@
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_PSHM 1
 
+/*
+ * What GASNet 1.29.3's configure records about the platform, for clients
+ * and test harnesses that test it (GASNet's test.h hides its pthread
+ * helpers without HAVE_PTHREAD_H).  gp supports Linux with pthreads and
+ * mmap; the sizes are integer literals (clients use them in #if and in
+ * token pasting), chosen by the compiler's own sizes so that a -m32
+ * compile still reads true values.
+ */
+#define HAVE_PTHREAD_H 1
+#define HAVE_PTHREAD_SETCONCURRENCY 1
+#define HAVE_MMAP 1
+#define SIZEOF_CHAR 1
+#define SIZEOF_SHORT 2
+#define SIZEOF_INT 4
+#define SIZEOF_LONG_LONG 8
+#define SIZEOF_FLOAT 4
+#define SIZEOF_DOUBLE 8
+#define SIZEOF__BOOL 1
+#define SIZEOF_FLOAT__COMPLEX 8
+#if defined(__SIZEOF_INT__) && \
+    (__SIZEOF_SHORT__ != 2 || __SIZEOF_INT__ != 4 || __SIZEOF_LONG_LONG__ != 8)
+#error "gasnet_config.h: gp supports only ILP32 and LP64 platforms"
+#endif
+#if __SIZEOF_POINTER__ == 8
+#define SIZEOF_VOID_P 8
+#else
+#define SIZEOF_VOID_P 4
+#endif
+#if __SIZEOF_LONG__ == 8
+#define SIZEOF_LONG 8
+#else
+#define SIZEOF_LONG 4
+#endif
+#if __SIZEOF_SIZE_T__ == 8
+#define SIZEOF_SIZE_T 8
+#else
+#define SIZEOF_SIZE_T 4
+#endif
+#if __SIZEOF_LONG_DOUBLE__ == 16
+#define SIZEOF_LONG_DOUBLE 16
+#elif __SIZEOF_LONG_DOUBLE__ == 12
+#define SIZEOF_LONG_DOUBLE 12
+#else
+#define SIZEOF_LONG_DOUBLE 8
+#endif
+
 #endif

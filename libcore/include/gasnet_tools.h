@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <pthread.h>
 
+/* GASNet's tools header reads the configuration too (HAVE_PTHREAD_H, SIZEOF_*). */
+#include "gasnet_config.h"
+
 /* ---- versions and configuration (tools spec 1.9) ---- */
 
 #define GASNETT_SPEC_VERSION_MAJOR 1
@@ -95,95 +98,8 @@
 /* gp keeps no per-thread table, so this is only the size clients plan for. */
 #define GASNETT_MAX_THREADS 256
 
-/* PLATFORM_*: a subset of GASNet's portable_platform.h, skipped if that header came first. */
-#ifndef PLATFORM_HEADER_VERSION
-#if defined(__x86_64__)
-#define PLATFORM_ARCH_X86_64 1
-#define PLATFORM_ARCH_FAMILYNAME X86_64
-#define _GASNETT_ARCH_STR "x86_64"
-#elif defined(__aarch64__)
-#define PLATFORM_ARCH_AARCH64 1
-#define PLATFORM_ARCH_FAMILYNAME AARCH64
-#define _GASNETT_ARCH_STR "aarch64"
-#elif defined(__i386__)
-#define PLATFORM_ARCH_X86 1
-#define PLATFORM_ARCH_FAMILYNAME X86
-#define _GASNETT_ARCH_STR "i686"
-#elif defined(__powerpc64__)
-#define PLATFORM_ARCH_POWERPC 1
-#define PLATFORM_ARCH_FAMILYNAME POWERPC
-#define _GASNETT_ARCH_STR "powerpc64"
-#elif defined(__riscv)
-#define PLATFORM_ARCH_RISCV 1
-#define PLATFORM_ARCH_FAMILYNAME RISCV
-#define _GASNETT_ARCH_STR "riscv64"
-#else
-#define PLATFORM_ARCH_UNKNOWN 1
-#define PLATFORM_ARCH_FAMILYNAME UNKNOWN
-#define _GASNETT_ARCH_STR "unknown"
-#endif
-#if __SIZEOF_POINTER__ == 8
-#define PLATFORM_ARCH_64 1
-#else
-#define PLATFORM_ARCH_32 1
-#endif
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PLATFORM_ARCH_BIG_ENDIAN 1
-#else
-#define PLATFORM_ARCH_LITTLE_ENDIAN 1
-#endif
-
-#if defined(__linux__)
-#define PLATFORM_OS_LINUX 1
-#define PLATFORM_OS_FAMILYNAME LINUX
-#define _GASNETT_OS_STR "unknown-linux-gnu"
-#elif defined(__APPLE__)
-#define PLATFORM_OS_DARWIN 1
-#define PLATFORM_OS_FAMILYNAME DARWIN
-#define _GASNETT_OS_STR "apple-darwin"
-#elif defined(__FreeBSD__)
-#define PLATFORM_OS_FREEBSD 1
-#define PLATFORM_OS_FAMILYNAME FREEBSD
-#define _GASNETT_OS_STR "unknown-freebsd"
-#else
-#define PLATFORM_OS_UNKNOWN 1
-#define PLATFORM_OS_FAMILYNAME UNKNOWN
-#define _GASNETT_OS_STR "unknown-unknown"
-#endif
-
-#define PLATFORM_COMPILER_VERSION_INT(maj, min, pat) (((maj) << 16) | ((min) << 8) | (pat))
-#if defined(__clang__)
-#define PLATFORM_COMPILER_CLANG 1
-#define PLATFORM_COMPILER_FAMILYNAME CLANG
-#define PLATFORM_COMPILER_FAMILYID 17
-#define PLATFORM_COMPILER_VERSION \
-    PLATFORM_COMPILER_VERSION_INT(__clang_major__, __clang_minor__, __clang_patchlevel__)
-#define PLATFORM_COMPILER_VERSION_STR \
-    _STRINGIFY(__clang_major__) "." _STRINGIFY(__clang_minor__) "." _STRINGIFY(__clang_patchlevel__)
-#elif defined(__GNUC__)
-#define PLATFORM_COMPILER_GNU 1
-#define PLATFORM_COMPILER_FAMILYNAME GNU
-#define PLATFORM_COMPILER_FAMILYID 1
-#define PLATFORM_COMPILER_VERSION \
-    PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
-#define PLATFORM_COMPILER_VERSION_STR \
-    _STRINGIFY(__GNUC__) "." _STRINGIFY(__GNUC_MINOR__) "." _STRINGIFY(__GNUC_PATCHLEVEL__)
-#else /* the atomics below need gcc's or clang's builtins; this is for analysis tools */
-#define PLATFORM_COMPILER_UNKNOWN 1
-#define PLATFORM_COMPILER_FAMILYNAME UNKNOWN
-#define PLATFORM_COMPILER_FAMILYID 0
-#define PLATFORM_COMPILER_VERSION 0
-#define PLATFORM_COMPILER_VERSION_STR "unknown"
-#endif
-#ifdef __cplusplus
-#define PLATFORM_COMPILER_CXX_LANGLVL __cplusplus
-#else
-#define PLATFORM_COMPILER_C_LANGLVL __STDC_VERSION__
-#endif
-#define PLATFORM_COMPILER_ID PLATFORM_COMPILER_FAMILYID
-#define PLATFORM_COMPILER_IDSTR \
-    _STRINGIFY(PLATFORM_COMPILER_FAMILYNAME) " " PLATFORM_COMPILER_VERSION_STR
-#endif /* PLATFORM_HEADER_VERSION */
+/* PLATFORM_*: gasnet_portable_platform.h (gasnet.h includes it too). */
+#include "gasnet_portable_platform.h"
 
 #ifndef _GASNETT_ARCH_STR
 #define _GASNETT_ARCH_STR "unknown"
@@ -597,3 +513,50 @@ GASNETT_INLINE(_gasnett_trace_printf_noop) void _gasnett_trace_printf_noop(const
 GASNETT_END_EXTERNC
 
 #endif /* _GASNET_TOOLS_H */
+
+/*
+ * VIS formatting helpers (extensions spec 1.7): the metadata of a VIS call
+ * as text, for diagnostics.  They name gasnet.h's types, so they exist only
+ * once gasnet.h is in (gasnet_vis.h includes this header again after it,
+ * hence the block's own guard outside _GASNET_TOOLS_H).  The caller gives a
+ * buffer of the matching _bufsz() bytes; the text always fits in it.
+ */
+#if defined(_GASNET_H) && !defined(_GASNETT_VIS_FORMAT)
+#define _GASNETT_VIS_FORMAT
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef struct {
+    size_t minsz, maxsz;
+    uintptr_t totalsz;
+    void *minaddr, *maxaddr;
+} gasnett_memveclist_stats_t;
+typedef struct {
+    void *minaddr, *maxaddr;
+} gasnett_addrlist_stats_t;
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern gasnett_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
+                                                            gasnet_memvec_t const *list);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern gasnett_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count,
+                                                        void *const *list, size_t len);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+/* pstats: NULL (no shape statistics are kept); returns the total bytes. */
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gasnet_node_t node, void *dstaddr,
+                                      const size_t dststrides[], void *srcaddr,
+                                      const size_t srcstrides[], const size_t count[],
+                                      size_t stridelevels);
+extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putvgetv(char *buf, gasnet_node_t node, size_t dstcount,
+                                      gasnet_memvec_t const dstlist[], size_t srccount,
+                                      gasnet_memvec_t const srclist[]);
+extern size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putigeti(char *buf, gasnet_node_t node, size_t dstcount,
+                                      void *const dstlist[], size_t dstlen, size_t srccount,
+                                      void *const srclist[], size_t srclen);
+extern size_t gasnett_format_strides_bufsz(size_t count);
+extern void gasnett_format_strides(char *buf, size_t count, const size_t *list);
+#ifdef __cplusplus
+}
+#endif
+#endif

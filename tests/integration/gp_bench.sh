@@ -37,7 +37,7 @@ for n, line in enumerate(open(path), 1):
     if o["iters"] <= 0 or any(isinstance(v, float) and v < 0 for v in o.values()):
         sys.exit("line %d: a count or figure out of range: %s" % (n, line.strip()))
     seen.add(o["test"])
-tests = {"put-lat", "get-lat", "put-bw", "get-bw", "put-rate", "am-lat-short", "am-lat-medium",
+tests = {"put-lat", "get-lat", "put-bw", "get-bw", "put-rate", "puts-bw", "am-lat-short", "am-lat-medium",
          "am-lat-long", "am-bw-medium", "am-bw-long", "barrier-lat"}
 if seen != tests:
     sys.exit("tests missing: %s" % sorted(tests - seen))
@@ -57,7 +57,7 @@ PY
             done
             case "$line" in "{"*"}") ;; *) why="not an object: $line" ;; esac
         done <"$2"
-        [ "$(wc -l <"$2")" -ge 11 ] || why="only $(wc -l <"$2") lines"
+        [ "$(wc -l <"$2")" -ge 12 ] || why="only $(wc -l <"$2") lines"
     fi
     if [ -n "$why" ]; then fail "$1" "$why"; sed 's/^/    /' "$2" | head -20; return 1; fi
     pass "$1 ($(wc -l <"$2") points)"

@@ -10,7 +10,7 @@ if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
     fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
-for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h bin/gp-run \
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnet_vis.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
