@@ -90,9 +90,11 @@ $(1)_UNITS  := $$(patsubst tests/unit/%.c,$$($(1)_DIR)/tests/unit/%,$(UNIT_SRC))
 $(1)_ITESTS := $$(patsubst tests/integration/%.c,$$($(1)_DIR)/tests/integration/%,$(ITEST_SRC))
 $(1)_HARNESS := $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(HARNESS_SRC))
 
+# libcore's thread-locals are few and small: the initial-exec model reaches them at a fixed
+# offset from the thread pointer in libgp.so too, without a __tls_get_addr call per access.
 $$($(1)_DIR)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$($(1)_CFLAGS) -c $$< -o $$@
+	$$(CC) $$($(1)_CFLAGS) $$(if $$(filter libcore/%,$$<),-ftls-model=initial-exec) -c $$< -o $$@
 
 $$($(1)_ALIB): $$($(1)_LIBOBJ)
 	@mkdir -p $$(dir $$@)

@@ -126,6 +126,8 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
 {
     if (dest == gpc.rank) /* run here and now, as GASNet does (loopback.c) */
         return gpc_am_loopback_request(category, handler, source, nbytes, dest_addr, nargs, args);
+    if (gpc_ring_request(dest, category, handler, source, nbytes, dest_addr, nargs, args))
+        return GASNET_OK;
     int packed = is_packed(category, (unsigned)nargs, nbytes);
     int data_put = category == GPC_LONG && !packed && nbytes > 0;
     unsigned ncredit = credits_for(category, (unsigned)nargs, packed, nbytes);
@@ -160,6 +162,8 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
     if (token->loopback)
         return gpc_am_loopback_reply(token, category, handler, source, nbytes, dest_addr, nargs,
                                      args);
+    if (token->via_ring)
+        return gpc_ring_reply(token, category, handler, source, nbytes, dest_addr, nargs, args);
     struct gpc_am_reserve *reserve = token->reserve;
     gasnet_node_t dest = token->source;
     int packed = is_packed(category, (unsigned)nargs, nbytes);

@@ -139,7 +139,7 @@ static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
            (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
            (uint64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes +
            ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) +
-           ptl_eq_bytes(4 * gpc.nodes + 64) + 64 * 1024;
+           ptl_eq_bytes(4 * gpc.nodes + 64) + gpc_ring_region_bytes() + 64 * 1024;
 }
 
 static int open_network(uintptr_t segsize)
@@ -201,6 +201,8 @@ static int setup_buffers(uintptr_t segsize)
     if (ptl_md_bind(gpc.ni, &rpl, &gpc.rplsb_md) != PTL_OK)
         return GASNET_ERR_RESOURCE;
     rc = gpc_sys_setup();
+    if (rc == GASNET_OK)
+        rc = gpc_ring_setup();
     return rc == GASNET_OK ? gpc_reqrb_setup() : rc;
 }
 
@@ -300,6 +302,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         return rc;
     gpc_rma_connect();
+    gpc_ring_connect();
     gpc_coll_setup();
     /* Collective, like attach itself: every node gathers the job's locality. */
     if (gpc_nodeinfo_setup() != GASNET_OK)

@@ -425,6 +425,12 @@ static const struct gp_cfg_row rows[] = {
       .offset = FIELD(gp_direct_rma),
       .doc = "puts and gets to a peer whose segment is mapped here are plain copies; 0 sends "
              "them through the Portals protocol (tickets, handles, ACK events), for tests" },
+    { .name = "GP_SHM_AM_RING", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
+      .offset = FIELD(gp_shm_am_ring),
+      .doc = "active messages to a peer whose region is mapped here go through a ring of "
+             "slots in the peer's memory (the slots are the credits; jobs of up to 64 nodes, "
+             "GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through the Portals protocol "
+             "(credits, ReqRB, events), for tests" },
 
     /* ---- launcher protocol, set by gp-run for its processes ---- */
     { .name = "GP_BOOT_ADDR", .type = GP_CFG_STRING, .transport = "launcher",

@@ -150,6 +150,7 @@ struct gp_config {
     int rcv_thread;
     const char *gp_host_id;
     int     gp_direct_rma;
+    int     gp_shm_am_ring;
 };
 
 /* The parsed configuration; valid after gp_config_load(). */

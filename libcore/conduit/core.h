@@ -12,6 +12,8 @@
  *   PT_REQRB    the ReqRB chain, CB last; AM request headers; AM_EQ
  *   PT_REQSB    ReqSB: request chunks, where replies land; SAFE_EQ
  *   PT_SYS      SYSMD: zero-length system messages (shutdown); SYS_EQ
+ *   PT_MBOX     the AM rings' mailbox: a plain MD peers that map this region
+ *               find with ptl_direct_address (am_ring.c); no events
  *
  * An AM message (request or reply) is a put whose hdr_data carries:
  *   bits  0-7  handler index
@@ -46,7 +48,7 @@
 #define GPC_MAX_MEDIUM 960       /* a chunk less the largest argument block */
 #define GPC_MAX_LONG 0x7fffffffu
 
-enum gpc_pt { PT_RAR, PT_RARAM, PT_RARSAFE, PT_REQRB, PT_REQSB, PT_SYS, PT_COUNT };
+enum gpc_pt { PT_RAR, PT_RARAM, PT_RARSAFE, PT_REQRB, PT_REQSB, PT_SYS, PT_MBOX, PT_COUNT };
 enum gpc_category { GPC_SHORT = 0, GPC_MEDIUM = 1, GPC_LONG = 2 };
 
 /* What an event's MD is, from its user_ptr (TMPMDs carry a pointer instead). */
@@ -192,6 +194,7 @@ struct gpc_token {
     uint8_t is_request;
     uint8_t replied;
     uint8_t credit_byte;     /* for the reply: credits returned, any granted, epoch bit */
+    uint8_t via_ring;        /* came through an AM ring (am_ring.c): so does the reply */
     uint8_t loopback;        /* a message to self, run inside the call (loopback.c) */
     uint32_t reqsb_chunk;
     struct gpc_am_reserve *reserve;
@@ -337,6 +340,22 @@ int gpc_am_loopback_reply(struct gpc_token *request, unsigned category, gasnet_h
                           void *source, size_t nbytes, void *dest_addr, int nargs,
                           const gasnet_handlerarg_t *args);
 void gpc_safe_event(const struct ptl_event *event);
+
+/* am_ring.c: on-node AMs through per-peer slot rings in the receiver's region */
+uint64_t gpc_ring_region_bytes(void);   /* what the mailbox adds to the region */
+int gpc_ring_setup(void);               /* before the attach barrier */
+void gpc_ring_connect(void);            /* after it */
+int gpc_ring_to(gasnet_node_t node);    /* messages to node take a ring */
+/* 1 when sent through the ring to dest, 0 when dest has none (the caller goes the Portals way). */
+int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handler,
+                     void *source, size_t nbytes, void *dest_addr, int nargs,
+                     const gasnet_handlerarg_t *args);
+int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t handler,
+                   void *source, size_t nbytes, void *dest_addr, int nargs,
+                   const gasnet_handlerarg_t *args);
+int gpc_ring_poll(void);                /* messages taken */
+void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received,
+                         uint64_t *stalls);
 
 /* reqrb.c */
 int gpc_reqrb_setup(void);

@@ -9,6 +9,12 @@
  *        zero_replies=Z revokes_overdue=O
  *   peer=P loan_credits=L send_credits=S send_inuse=U send_max=M send_stalls=T
  *        send_revoked=V loan_requested=Q loan_given=G flags=0xF
+ *        ring_sent=R ring_received=D ring_stalls=W
+ *
+ * The ring_ keys count the AM rings to a peer whose region is mapped here
+ * (am_ring.c): messages sent (requests and replies) and taken, and requests
+ * that waited for a slot -- the rings' credits.  Those messages take no
+ * credits of the Portals protocol, so the other keys do not see them.
  */
 #include <stdio.h>
 
@@ -47,10 +53,15 @@ void gpc_credit_stats_write(void)
         struct credit_conn snapshot;
         const struct credit_conn *c = &snapshot;
         credit_conn_snapshot(&gpc.credit, peer, &snapshot);
+        uint64_t ring_sent, ring_received, ring_stalls;
+        gpc_ring_peer_stats(peer, &ring_sent, &ring_received, &ring_stalls);
         fprintf(out, "peer=%u loan_credits=%u send_credits=%u send_inuse=%u send_max=%u "
-                "send_stalls=%u send_revoked=%u loan_requested=%u loan_given=%u flags=0x%02x\n",
+                "send_stalls=%u send_revoked=%u loan_requested=%u loan_given=%u flags=0x%02x "
+                "ring_sent=%llu ring_received=%llu ring_stalls=%llu\n",
                 peer, c->loan_credits, c->send_credits, c->send_inuse, c->send_max,
-                c->send_stalls, c->send_revoked, c->loan_requested, c->loan_given, c->flags);
+                c->send_stalls, c->send_revoked, c->loan_requested, c->loan_given, c->flags,
+                (unsigned long long)ring_sent, (unsigned long long)ring_received,
+                (unsigned long long)ring_stalls);
     }
     if (fclose(out) != 0)
         gp_warn("credits", "writing the credit statistics to %s failed: %m", name);

@@ -120,12 +120,16 @@ static int poll_am(void)
     return taken;
 }
 
+/* Most polls find nothing: each queue is looked at with a few loads before it is taken from. */
 int gpc_poll(void)
 {
+    gpc_ring_poll();
     gpc_exit_check_flag();
     ptl_progress(gpc.ni);
-    gpc_poll_sys();
-    poll_safe();
+    if (!ptl_eq_idle(gpc.ni, gpc.sys_eq))
+        gpc_poll_sys();
+    if (!ptl_eq_idle(gpc.ni, gpc.safe_eq))
+        poll_safe();
     poll_am();
     gpc_stats_publish(0);
     return GASNET_OK;

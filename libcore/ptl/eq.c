@@ -169,3 +169,11 @@ unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t handle)
     struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
     return eq ? ptl_ring_count(eq->ring) + __atomic_load_n(&eq->pending_count, __ATOMIC_ACQUIRE) : 0;
 }
+
+int ptl_eq_idle(struct ptl_ni *ni, ptl_handle_eq_t handle)
+{
+    struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);
+    return eq == NULL ||
+           (ptl_ring_count(eq->ring) == 0 && __atomic_load_n(&eq->pending_count, __ATOMIC_ACQUIRE) == 0 &&
+            atomic_load_explicit(&eq->ring->dropped, memory_order_relaxed) == 0);
+}

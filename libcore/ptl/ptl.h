@@ -152,6 +152,9 @@ int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out);
 int ptl_eq_get(struct ptl_ni *ni, ptl_handle_eq_t eq, struct ptl_event *event);
 /* Events waiting (a snapshot; others may arrive at any time). */
 unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t eq);
+/* 1 when ptl_eq_get would find nothing now, neither an event nor a loss to report: a
+ * few loads, for polls that usually find nothing. */
+int ptl_eq_idle(struct ptl_ni *ni, ptl_handle_eq_t eq);
 
 int ptl_md_bind(struct ptl_ni *ni, const struct ptl_md_desc *desc, ptl_handle_md_t *md_out);
 /*

@@ -5,6 +5,9 @@
 # bank runs out revoking from idle peers; epochs that decay; and a long run
 # of random AMs under tight credits, nothing lost and no catch-basin hit.
 . "$(dirname "$0")/../lib.sh"
+# The Portals protocol's credits: on-node AMs would otherwise take the slot rings
+# (GP_SHM_AM_RING, whose own flow control am_ring.sh tests) and use none.
+export GP_SHM_AM_RING=0
 
 work=$(mktemp -d /tmp/gp-credits.XXXXXX)
 trap 'rm -rf "$work"' EXIT

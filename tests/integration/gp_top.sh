@@ -6,6 +6,8 @@
 # terminal (a private tmux server): switch views, resize, the job ending,
 # quit.  Every wait is a bounded poll; nothing asserts on time.
 . "$(dirname "$0")/../lib.sh"
+# The credits shown are the Portals protocol's: on-node AMs take it, not the slot rings.
+export GP_SHM_AM_RING=0
 
 GP_TOP="$GPTEST_BIN/gp-top"
 work=$(mktemp -d /tmp/gp-top.XXXXXX)

@@ -6,6 +6,8 @@
 # force.  1 is refused: a request handler's reply holds 2 tickets, so a job
 # with 1 would hang in its first AM (gp-run checks the table before it starts one).
 . "$(dirname "$0")/../lib.sh"
+# Send tickets belong to the Portals protocol: on shm, AMs take it, not the slot rings.
+export GP_SHM_AM_RING=0
 
 T=msg_limit
 I=$GPTEST_ITEST
