@@ -23,7 +23,10 @@ build=$(cd "$1" && pwd); shift   # absolute: scripts may change directory
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-check.XXXXXX)
 one=$(mktemp /tmp/gp-check-one.XXXXXX)
-trap 'rm -f "$log" "$log.err" "$one" "$one.rc"' EXIT INT TERM
+# A signal ends the run (a trap alone would run on with its files gone).
+trap 'rm -f "$log" "$log.err" "$one" "$one.rc"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # status_words RC: "exited with status N" or "was killed by signal N".
 status_words() {
