@@ -229,7 +229,7 @@ void gather_tick(struct run_server *srv, double now)
         return;
     struct run_round *round = &srv->round;
     missing_ranks(srv, who, sizeof who);
-    snprintf(why, sizeof why, "%s never joined the %s that rank %d waits in after %g s "
+    snprintf(why, sizeof why, "%s never joined the %s that rank %d waits in after %.15g s "
              "(GP_BOOT_TIMEOUT)", who,
              describe(round->kind, round->root, round->len, what, sizeof what),
              round->first_rank, srv->job->boot_timeout);

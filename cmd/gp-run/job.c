@@ -148,7 +148,7 @@ static void exited(struct run_job *job, int rank, int code)
         run_say("rank %d (pid %d) exited with code %d", rank, pid, code);
         return;
     }
-    run_say("rank %d (pid %d) exited with code %d; the other processes have %g s "
+    run_say("rank %d (pid %d) exited with code %d; the other processes have %.15g s "
             "(GASNET_EXITTIMEOUT) to finish before they are terminated", rank, pid, code,
             job->exit_timeout);
     start_phase(job, PHASE_GRACE);
@@ -267,11 +267,11 @@ void job_tick(struct run_job *job, double now)
     if (job->deadline == 0 || now < job->deadline || job->running == 0)
         return;
     if (job->phase == PHASE_GRACE) {
-        run_say("ranks %s still running %g s after the first failure: sending SIGTERM",
+        run_say("ranks %s still running %.15g s after the first failure: sending SIGTERM",
                 running_ranks(job), job->exit_timeout);
         start_phase(job, PHASE_TERM);
     } else if (job->phase == PHASE_TERM) {
-        run_say("ranks %s still running %g s after being told to stop: sending SIGKILL",
+        run_say("ranks %s still running %.15g s after being told to stop: sending SIGKILL",
                 running_ranks(job), job->exit_timeout);
         start_phase(job, PHASE_KILL);
     }

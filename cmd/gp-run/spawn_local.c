@@ -152,7 +152,7 @@ void spawn_describe(const struct run_job *job, const struct run_opts *opts, cons
 {
     if (!opts->verbose)
         return;
-    run_say("job %s: %d process%s of %s on this host (local spawner); exit timeout %g s",
+    run_say("job %s: %d process%s of %s on this host (local spawner); exit timeout %.15g s",
             job->jobid, job->nprocs, job->nprocs == 1 ? "" : "es", opts->prog_path,
             job->exit_timeout);
     if (opts->env_list != NULL)

@@ -581,7 +581,7 @@ int hosts_reaped(struct run_server *srv, pid_t pid, int status)
         if (ranks[0] == '\0')
             return 1;
         if (host->timed_out)
-            job_fail(srv, 1, "host %s can't be reached: no answer within %g s (GP_SSH_TIMEOUT); "
+            job_fail(srv, 1, "host %s can't be reached: no answer within %.15g s (GP_SSH_TIMEOUT); "
                      "ranks %s not started", host->name, hosts->timeout, ranks);
         else if (!host->hello)
             job_fail(srv, 1, "host %s can't be reached: the remote shell %s before gp-run's "

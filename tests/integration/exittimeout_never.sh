@@ -27,6 +27,9 @@ for timeout in 2147483646 1e12; do
 done
 expect_rc "$T/am_core" 0 120 env GASNET_EXITTIMEOUT=2147483646 "$GP_RUN" -n 2 "$I/am_core" 1 &&
     check_line "$T/am_core" "am_core: 2 nodes, 1 rounds, every category"
+# gp-run says the timeout as given, every digit (not 2.14748e+09).
+expect_rc "$T/said_in_full" 0 60 env GASNET_EXITTIMEOUT=2147483646 "$GP_RUN" -v -n 1 "$I/am_core" 1 &&
+    check_line "$T/said_in_full" "exit timeout 2147483646 s$"
 expect_rc "$T/zero_refused" 2 30 env GASNET_EXITTIMEOUT=0 "$GP_RUN" -n 2 "$I/am_core" 1 &&
     check_line "$T/zero_refused" "GASNET_EXITTIMEOUT='0' is not valid: expected a number greater than 0"
 end_tests
