@@ -27,12 +27,16 @@ enum bench_test {
     T_AM_LAT_LONG,
     T_AM_BW_MEDIUM,
     T_AM_BW_LONG,
+    T_AM_RATE_SHORT,
+    T_AM_RATE_MEDIUM,
     T_BARRIER_LAT,
     T_COUNT
 };
 
-/* What kind of figures a test reports. */
-enum bench_kind { KIND_LATENCY, KIND_BANDWIDTH };
+/* What kind of figures a test reports: latency statistics; bandwidth and
+ * message rate; or message rate and ns per message (a one-way flood, where
+ * the rate is the figure and the bytes are beside the point). */
+enum bench_kind { KIND_LATENCY, KIND_BANDWIDTH, KIND_RATE };
 
 /* Which sizes a test takes from --sizes. */
 enum bench_sizes {
@@ -71,7 +75,7 @@ struct lat_stats {
 struct pair_result {
     struct lat_stats lat; /* latency tests */
     double bw_MBps;       /* bandwidth tests: 10^6 bytes per second */
-    double msg_rate;      /* bandwidth tests: messages per second */
+    double msg_rate;      /* bandwidth and rate tests: messages per second */
     uint64_t iters;       /* operations measured (warm-up excluded) */
     uint64_t valid;       /* 1 once written */
 };

@@ -9,8 +9,8 @@
  * (min, median, p99 or max; median when not given).  Bandwidth tests take
  * MB/s, GB/s (10^6, 10^9 bytes per second), MiB/s, GiB/s (2^20, 2^30), or a
  * message rate in msg/s or Mmsg/s.  Sizes are written as for --sizes;
- * am-lat-short and barrier-lat have none.  A file holds one rule per line,
- * with # comments.  A rule whose point was not measured FAILs: an
+ * am-lat-short, am-rate-short and barrier-lat have none.  A file holds one
+ * rule per line, with # comments.  A rule whose point was not measured FAILs: an
  * acceptance run must not pass by leaving a test out.
  */
 #include "bench.h"
@@ -101,7 +101,8 @@ static const char *parse_rhs(const char *rhs, struct expectation *e, int stat)
             continue;
         if (latency != (units[u].metric == M_LAT_MEDIAN))
             return latency ? "a latency test takes ns, us, ms or s"
-                           : "a bandwidth test takes MB/s, GB/s, MiB/s, GiB/s, msg/s or Mmsg/s";
+                           : "a bandwidth or rate test takes MB/s, GB/s, MiB/s, GiB/s, "
+                             "msg/s or Mmsg/s";
         if (!latency && stat >= 0)
             return "a statistic (:min, :median, ...) applies to latency tests only";
         e->metric = latency ? (enum expect_metric)(stat < 0 ? M_LAT_MEDIAN : stat)

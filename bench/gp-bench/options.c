@@ -33,6 +33,10 @@ const struct test_info bench_tests[T_COUNT] = {
                          "stream of Medium requests, each acknowledged by a Short reply" },
     [T_AM_BW_LONG] = { "am-bw-long", KIND_BANDWIDTH, SIZES_ANY,
                        "stream of Long requests, each acknowledged by a Short reply" },
+    [T_AM_RATE_SHORT] = { "am-rate-short", KIND_RATE, SIZES_NONE,
+                          "one-way flood of Short requests, no reply awaited: messages/s" },
+    [T_AM_RATE_MEDIUM] = { "am-rate-medium", KIND_RATE, SIZES_MEDIUM,
+                           "one-way flood of Medium requests (sizes up to MaxMedium)" },
     [T_BARRIER_LAT] = { "barrier-lat", KIND_LATENCY, SIZES_NONE,
                         "anonymous barrier over all nodes, time of one" },
 };
@@ -64,7 +68,8 @@ int test_lookup(const char *name, int selected[T_COUNT])
         enum bench_test first, last;
     } groups[] = { { "all", T_PUT_LAT, T_BARRIER_LAT },
                    { "am-lat", T_AM_LAT_SHORT, T_AM_LAT_LONG },
-                   { "am-bw", T_AM_BW_MEDIUM, T_AM_BW_LONG } };
+                   { "am-bw", T_AM_BW_MEDIUM, T_AM_BW_LONG },
+                   { "am-rate", T_AM_RATE_SHORT, T_AM_RATE_MEDIUM } };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (strcmp(name, groups[i].name) == 0) {
             for (int t = groups[i].first; t <= (int)groups[i].last; t++)
@@ -89,7 +94,7 @@ static int parse_tests(const char *arg, struct bench_opts *o)
             usage_error("--test '%s': unknown test '%s'; accepted: a comma list of put-lat, "
                         "get-lat, put-bw, get-bw, put-rate, puts-bw, am-lat (am-lat-short, "
                         "am-lat-medium, am-lat-long), am-bw (am-bw-medium, am-bw-long), "
-                        "barrier-lat, all", arg, name);
+                        "am-rate (am-rate-short, am-rate-medium), barrier-lat, all", arg, name);
             free(copy);
             return -1;
         }
@@ -246,7 +251,7 @@ static void print_help(poptContext ctx)
 {
     poptPrintHelp(ctx, stdout, 0);
     printf("\nRun as: gp-run -n N gp-bench [OPTIONS]; node i measures against node i+N/2.\n"
-           "Tests (the groups am-lat, am-bw and all select several):\n");
+           "Tests (the groups am-lat, am-bw, am-rate and all select several):\n");
     for (int t = 0; t < T_COUNT; t++)
         printf("  %-14s %s\n", bench_tests[t].name, bench_tests[t].doc);
     printf("Exit status: 0 done, 1 an --expect threshold failed or a run error, 2 bad usage.\n");

@@ -8,7 +8,10 @@
  * clean records; PASS/FAIL lines then go to stderr.  JSON and CSV carry the
  * same fields: latency fields for latency tests, bandwidth fields (bw_MBps,
  * 10^6 bytes per second, and msg_rate, messages per second) for bandwidth
- * tests; the table shows MiB/s (2^20) beside MB/s, labelled.
+ * tests; the table shows MiB/s (2^20) beside MB/s, labelled.  Rate tests
+ * (am-rate-*) carry the bandwidth fields and, in JSON and the table, the ns
+ * one initiator spends per message (ns_per_msg, 10^9 x pairs / msg_rate);
+ * CSV keeps its 12 columns, ns/msg being 10^9 x pairs / msg_rate.
  */
 #include "bench.h"
 
@@ -75,9 +78,18 @@ static void clear_bar(struct output *out)
         fputs("\r\033[K", stderr);
 }
 
+/* Per initiator: the pairs send at once, so their rates add up. */
+static double ns_per_msg(const struct point_result *r)
+{
+    return r->all.msg_rate > 0 ? 1e9 * r->pairs / r->all.msg_rate : 0;
+}
+
 static void table_header(struct output *out, enum bench_kind kind)
 {
-    if (kind == KIND_LATENCY)
+    if (kind == KIND_RATE)
+        fprintf(out->table, "\n%-14s %6s %9s %10s %10s %11s\n", "test", "size", "iters",
+                "Mmsg/s", "ns/msg", "MB/s");
+    else if (kind == KIND_LATENCY)
         fprintf(out->table, "\n%-14s %6s %9s %10s %10s %10s %10s\n", "test", "size", "iters",
                 "min us", "median us", "p99 us", "max us");
     else
@@ -101,6 +113,9 @@ static void table_row(struct output *out, const struct point_result *r)
             fprintf(out->table, "  (pair medians %.3f..%.3f)", r->median_spread[0],
                     r->median_spread[1]);
         fputc('\n', out->table);
+    } else if (t->kind == KIND_RATE) {
+        fprintf(out->table, "%-14s %6s %9llu %10.3f %10.1f %11.1f\n", t->name, size,
+                (unsigned long long)a->iters, a->msg_rate / 1e6, ns_per_msg(r), a->bw_MBps);
     } else {
         fprintf(out->table, "%-14s %6s %9llu %11.1f %11.1f %10.3f", t->name, size,
                 (unsigned long long)a->iters, a->bw_MBps, a->bw_MBps * 1e6 / 1048576.0,
@@ -125,6 +140,8 @@ static void json_row(struct output *out, const struct point_result *r)
                 a->lat.max);
     else
         fprintf(out->json, "\"bw_MBps\":%.6g,\"msg_rate\":%.6g,", a->bw_MBps, a->msg_rate);
+    if (t->kind == KIND_RATE)
+        fprintf(out->json, "\"ns_per_msg\":%.6g,", ns_per_msg(r));
     fprintf(out->json, "\"iters\":%llu}\n", (unsigned long long)a->iters);
     fflush(out->json);
 }

@@ -10,6 +10,14 @@
  *   am-bw-medium,  a stream of Medium (Long) requests of SIZE bytes, each
  *   am-bw-long     acknowledged by a Short reply, at most --window of them
  *                  unacknowledged;
+ *   am-rate-short, a one-way flood: Short requests (Medium requests of SIZE
+ *   am-rate-medium bytes) sent back to back, none answered (the library
+ *                  returns its credits with the implicit replies); the
+ *                  partner's handler counts them, and a chunk of them ends
+ *                  with a flush request that is answered once the count
+ *                  has reached every request sent, so the time covers their
+ *                  handling, not only their sending.  The library's flow
+ *                  control alone bounds what is in flight, not --window;
  *   barrier-lat    gasnet_barrier_notify + gasnet_barrier_wait on every
  *                  node; each barrier timed alone.
  *
@@ -30,6 +38,9 @@
 #define H_MEDIUM_ACK 155
 #define H_LONG_ACK 156
 #define H_DONE 157
+#define H_FLOOD 158
+#define H_FLOOD_MEDIUM 159
+#define H_FLUSH 160
 
 #define BARRIER_ITERS 10000
 #define BARRIER_WARMUP 100
@@ -37,6 +48,12 @@
 static volatile long acks;
 static volatile int partner_done;
 static const gasnet_seginfo_t *segs;
+/* The flood's counts since the start: requests this initiator sent, and
+ * requests this partner's handlers counted (each partner has one initiator).
+ * A flush that arrives before the requests it covers is left pending and
+ * answered by the handler of the last of them. */
+static uint64_t flood_sent, flood_counted, flush_want;
+static int flush_pending;
 static size_t target_off;
 
 static void short_req(gasnet_token_t token)
@@ -84,10 +101,44 @@ static void done(gasnet_token_t token)
     partner_done = 1;
 }
 
+static void flood_count(gasnet_token_t token)
+{
+    flood_counted++;
+    if (flush_pending && flood_counted >= flush_want) {
+        flush_pending = 0;
+        gasnet_AMReplyShort0(token, H_ACK);
+    }
+}
+
+static void flood(gasnet_token_t token)
+{
+    flood_count(token);
+}
+
+static void flood_medium(gasnet_token_t token, void *buf, size_t nbytes)
+{
+    (void)buf;
+    (void)nbytes;
+    flood_count(token);
+}
+
+static void flush(gasnet_token_t token, gasnet_handlerarg_t lo, gasnet_handlerarg_t hi)
+{
+    uint64_t want = (uint64_t)(uint32_t)hi << 32 | (uint32_t)lo;
+    if (flood_counted >= want) {
+        gasnet_AMReplyShort0(token, H_ACK);
+    } else {
+        flush_want = want;
+        flush_pending = 1;
+    }
+}
+
 static gasnet_handlerentry_t handlers[] = {
     { H_SHORT_REQ, short_req }, { H_MEDIUM_REQ, medium_req }, { H_LONG_REQ, long_req },
     { H_STREAM_REQ, stream_req }, { H_ACK, ack }, { H_MEDIUM_ACK, payload_ack },
     { H_LONG_ACK, payload_ack }, { H_DONE, done },
+    { H_FLOOD, flood }, { H_FLOOD_MEDIUM, flood_medium },
+    { H_FLUSH, flush },
 };
 void *am_handlers = handlers;
 int am_nhandlers = (int)(sizeof handlers / sizeof handlers[0]);
@@ -169,6 +220,32 @@ static void long_stream(const struct bench_ctx *c, size_t size, long n)
     stream(c, size, n, 1);
 }
 
+/* n requests back to back, then a flush answered once the partner counted them all. */
+static void flood_run(const struct bench_ctx *c, size_t size, long n, int is_medium)
+{
+    for (long i = 0; i < n; i++) {
+        if (is_medium)
+            gasnet_AMRequestMedium0(c->peer, H_FLOOD_MEDIUM, c->local, size);
+        else
+            gasnet_AMRequestShort0(c->peer, H_FLOOD);
+    }
+    flood_sent += (uint64_t)n;
+    long want = acks + 1;
+    gasnet_AMRequestShort2(c->peer, H_FLUSH, (gasnet_handlerarg_t)(uint32_t)flood_sent,
+                           (gasnet_handlerarg_t)(uint32_t)(flood_sent >> 32));
+    wait_acks(want);
+}
+
+static void flood_short(const struct bench_ctx *c, size_t size, long n)
+{
+    flood_run(c, size, n, 0);
+}
+
+static void flood_medium_run(const struct bench_ctx *c, size_t size, long n)
+{
+    flood_run(c, size, n, 1);
+}
+
 void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r)
 {
     switch (p->test) {
@@ -177,6 +254,8 @@ void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_
     case T_AM_LAT_LONG: measure_latency(c, p->size, long_rt, r); break;
     case T_AM_BW_MEDIUM: measure_bandwidth(c, p->size, medium_stream, r); break;
     case T_AM_BW_LONG: measure_bandwidth(c, p->size, long_stream, r); break;
+    case T_AM_RATE_SHORT: measure_bandwidth(c, 0, flood_short, r); break;
+    case T_AM_RATE_MEDIUM: measure_bandwidth(c, p->size, flood_medium_run, r); break;
     default: break;
     }
 }

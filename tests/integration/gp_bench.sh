@@ -1,7 +1,7 @@
 #!/bin/sh
 # gp-bench end to end with tiny counts: every test over gp-run -n 2 and -n 4
 # on shm and -n 2 over tcp; its JSON lines parse and carry exactly the
-# fields of issue 9; --csv; an --expect rule that holds exits 0 with a PASS
+# fields of issue 9 (and the rate tests' ns_per_msg, issue 19); --csv; an --expect rule that holds exits 0 with a PASS
 # line, one that cannot hold exits 1 with a FAIL line; bad options exit 2
 # naming the option and the value.  The figures themselves are never
 # checked: the tests must not depend on the speed of the machine.
@@ -23,22 +23,28 @@ path, nodes, transport = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 base = {"test", "size", "nodes", "pairs", "transport", "iters"}
 lat = base | {"lat_us_min", "lat_us_median", "lat_us_p99", "lat_us_max"}
 bw = base | {"bw_MBps", "msg_rate"}
+rate = bw | {"ns_per_msg"}
 seen = set()
 for n, line in enumerate(open(path), 1):
     try:
         o = json.loads(line)
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line.strip()))
-    want = lat if o.get("test", "").endswith("-lat") or "-lat-" in o.get("test", "") else bw
+    name = o.get("test", "")
+    want = lat if name.endswith("-lat") or "-lat-" in name else rate if "-rate-" in name else bw
     if set(o) != want:
         sys.exit("line %d has fields %s, want %s" % (n, sorted(o), sorted(want)))
     if o["nodes"] != nodes or o["pairs"] != max(1, nodes // 2) or o["transport"] != transport:
         sys.exit("line %d: nodes/pairs/transport %s/%s/%s" % (n, o["nodes"], o["pairs"], o["transport"]))
     if o["iters"] <= 0 or any(isinstance(v, float) and v < 0 for v in o.values()):
         sys.exit("line %d: a count or figure out of range: %s" % (n, line.strip()))
+    if want is rate and not (o["msg_rate"] > 0 and
+                             abs(o["ns_per_msg"] * o["msg_rate"] / 1e9 / o["pairs"] - 1) < 1e-3):
+        sys.exit("line %d: a flood with no rate, or ns_per_msg not 1e9 x pairs / msg_rate: %s"
+                 % (n, line.strip()))
     seen.add(o["test"])
 tests = {"put-lat", "get-lat", "put-bw", "get-bw", "put-rate", "puts-bw", "am-lat-short", "am-lat-medium",
-         "am-lat-long", "am-bw-medium", "am-bw-long", "barrier-lat"}
+         "am-lat-long", "am-bw-medium", "am-bw-long", "am-rate-short", "am-rate-medium", "barrier-lat"}
 if seen != tests:
     sys.exit("tests missing: %s" % sorted(tests - seen))
 PY
@@ -49,6 +55,7 @@ PY
         while IFS= read -r line; do
             case "$line" in
             *'"lat_us_median"'*) fields="lat_us_min lat_us_median lat_us_p99 lat_us_max" ;;
+            *'"am-rate-'*) fields="bw_MBps msg_rate ns_per_msg" ;;
             *) fields="bw_MBps msg_rate" ;;
             esac
             for f in test size nodes pairs transport iters $fields; do
@@ -119,6 +126,19 @@ if expect_rc "$T/expect_fail" 1 60 "$GP_RUN" -n 2 "$BENCH" --iters 20 --warmup 2
     fi
 fi
 
+# 4b. The one-way AM flood on its own: its table has the rate and ns per message,
+# and a rule on its message rate (no size for Short) is accepted and holds.
+if expect_rc "$T/am_rate" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --test am-rate --sizes 8,960 \
+        --expect 'am-rate-short>=1msg/s' --expect 'am-rate-medium@960>=0.000001Mmsg/s'; then
+    if printf '%s\n' "$out" | grep -q '^test .*Mmsg/s .*ns/msg' &&
+       [ "$(printf '%s\n' "$out" | grep -c '^am-rate-\(short  *0\|medium  *8\|medium  *960\) ')" -eq 3 ] &&
+       [ "$(printf '%s\n' "$out" | grep -c '^PASS am-rate-')" -eq 2 ]; then
+        pass "$T/am_rate"
+    else
+        fail "$T/am_rate" "want a Mmsg/s ns/msg table of 3 rows and 2 PASS lines"; printf '%s\n' "$out" | head -20
+    fi
+fi
+
 # 5. Bad options: exit 2 and a message naming the option and the value.
 bad() {
     what="$T/usage_$1" pattern=$2; shift 2
@@ -139,6 +159,8 @@ bad option "--frobnicate: unknown option" --frobnicate
 bad expect_unit "--expect 'put-bw@1M>=5furlongs'.*unknown unit" --expect 'put-bw@1M>=5furlongs'
 bad expect_file "--expect '$tmp/none'.*neither a rule" --expect "$tmp/none"
 bad no_point "no point to measure" --test am-lat-medium --sizes 64K
+bad expect_rate_size "--expect 'am-rate-short@8>=1msg/s'.*no size" --expect 'am-rate-short@8>=1msg/s'
+bad expect_rate_unit "--expect 'am-rate-short>=1us'.*rate test takes" --expect 'am-rate-short>=1us'
 
 # bench/compare takes an MPI peer for present only when its compiler finds
 # mpi.h (openmpi-bin brings mpicc.openmpi, only libopenmpi-dev brings mpi.h).
