@@ -86,6 +86,10 @@ for sig in INT TERM HUP; do
     # A background job of a script starts with SIGINT ignored, and a suite run
     # under nohup with SIGHUP ignored (gp-run keeps an ignored stop signal
     # ignored, as nohup asks): give each its default.
+    # Emptied here, not by the background job's redirection: the wait below
+    # must not read the last job's "polling" lines and signal a job that has
+    # not started (its shell ignores SIGINT, or dies of SIGTERM unlogged).
+    : >"$log"
     GASNET_EXITTIMEOUT=$TIMEOUT GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
         "$GPTEST_ITEST/exit_cases" one_polling_none 7 \
         >"$log" 2>&1 &
@@ -115,7 +119,9 @@ for sig in INT TERM HUP; do
     after=$(job_shm "$jobid")
     exits=$(grep -c "^gp\[[0-9]/4\] info exit: exit code $want, " "$log")
     if [ "$exits" -ne 4 ] || grep -q 'outside the library' "$log"; then
-        fail "exit/sig$sig" "$exits of 4 processes ran their exit: $(grep -m1 'outside the library' "$log")"
+        fail "exit/sig$sig" "$exits of 4 processes ran their exit (status $rc): $(grep -m1 'outside the library' "$log")"
+        grep -v '^gp-run: rank [0-9]*: ' "$log" | tail -8 | sed 's/^/    /'
+        [ -n "$left" ] && kill -9 $left
     elif [ "$rc" -eq "$want" ] && [ -n "$jobid" ] && [ -z "$left" ] && [ -z "$after" ]; then
         pass "exit/sig$sig"
     else
@@ -128,6 +134,7 @@ done
 # SIGINT to gp-run while every process computes outside the library: they
 # can't run the exit protocol, so each ends within 0.2 s of the signal with
 # 130 (issue 23), not at SIGKILL an exit timeout later (137).
+: >"$log"   # as above: no stale lines
 GASNET_EXITTIMEOUT=$TIMEOUT GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
     "$GPTEST_ITEST/exit_cases" one_computing_none 7 >"$log" 2>&1 &
 runner=$!
