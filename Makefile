@@ -183,6 +183,14 @@ check: deps
 	$(MAKE) -j2 fuzz
 	@sh tests/run.sh $(BUILD) seq par asan pasan
 
+# scale: the figures of doc/scale.md (per-host sizing, tcp progress at 64 ranks,
+# ssh fan-out, receive memory, segment commit, footprint, credits at 20,000 nodes,
+# start-up); minutes, so not part of check.  SCALE_TESTS=... runs only those scripts.
+.PHONY: scale
+SCALE_TESTS ?=
+scale: seq
+	@sh tests/scale/run.sh $(BUILD)/seq $(SCALE_TESTS)
+
 # bench: minutes of measurements, so not part of check (doc/performance.md).
 .PHONY: bench
 bench: seq
