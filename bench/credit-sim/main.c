@@ -65,7 +65,7 @@ static int resolve_credits(uint32_t nodes, struct sim_credit_cfg *cfg, char *why
         return -1;
     cfg->credits_per_node = cfg->plan.credits_per_node;
     cfg->banked = cfg->plan.banked_credits;
-    cfg->limits = gpc_credit_limits(cfg->banked);
+    cfg->limits = gpc_credit_limits(&cfg->plan);
     return 0;
 }
 

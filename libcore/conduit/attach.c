@@ -212,7 +212,7 @@ static int setup_flow_control(void)
     if (gpc.conn == NULL)
         return GASNET_ERR_RESOURCE;
     uint32_t banked = gpc.credits.banked_credits;
-    struct credit_limits limits = gpc_credit_limits(banked);
+    struct credit_limits limits = gpc_credit_limits(&gpc.credits);
     credit_node_init(&gpc.credit, gpc.rank, gpc.nodes, gpc.conn, gpc.credits.credits_per_node,
                      banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);

@@ -140,9 +140,9 @@ struct gpc_credit_plan {
 
 /* Computes the plan for a job of nodes; GASNET_ERR_BAD_ARG with why filled if impossible. */
 int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, size_t whylen);
-/* The dynamic algorithm's limits from the configuration, for a bank of banked credits
- * (attach.c for a job, bench/credit-sim for its virtual nodes). */
-struct credit_limits gpc_credit_limits(uint32_t banked);
+/* The dynamic algorithm's limits from the configuration, for a node with the credits
+ * of plan (attach.c for a job, bench/credit-sim for its virtual nodes). */
+struct credit_limits gpc_credit_limits(const struct gpc_credit_plan *plan);
 /* The interpolated defaults of the credit table (doc/decisions.md). */
 void gpc_credit_table(uint32_t nodes, uint32_t *credits_per_node, uint32_t *banked);
 

@@ -20,6 +20,11 @@
 
 #define DECAY(var) ((var) = (uint16_t)((var) >> 2))
 
+_Static_assert(sizeof(struct credit_conn) == 28, "conn_state: 28 bytes per peer");
+
+/* seen_at counts requests handled in units of this many (it is 16 bits wide). */
+#define SEEN_SHIFT 8
+
 /* Statistics of the node: several threads count them in PAR builds, under no
  * one lock (the node record has none), so each count is one atomic add. */
 #if GP_PAR
@@ -187,20 +192,46 @@ static void end_epoch(struct credit_node *node)
             DECAY(conn->loan_requested);
             DECAY(conn->loan_given);
             conn->flags = (uint8_t)((conn->flags & (CREDIT_SYS_MSG_INFLIGHT | CREDIT_REVOKE_OVERDUE |
-                                                    CREDIT_ON_SCAVENGE_LIST)) |
+                                                    CREDIT_ON_SCAVENGE_LIST | CREDIT_SEEN)) |
                                     CREDIT_REACHED_EPOCH);
             conn_unlock(conn);
         }
+        /* Borrowers may have gone quiet since the last walk: walk again. */
+        __atomic_store_n(&node->scavenge_dry, 0, __ATOMIC_RELAXED);
     }
     gp_mutex_unlock(&node->epoch_lock);
 }
 
-/* May this revoke target be asked?  (seed 000's list of reasons to skip) */
-static int worth_revoking(const struct credit_node *node, uint32_t peer, const struct credit_conn *conn)
+/*
+ * Whether the peer is still sending to us (conn locked): a request of its was
+ * handled within the last idle_after requests, more than can be queued here,
+ * so a borrower that waits on us (its requests queued behind the others) is
+ * heard from in that time.  Its credits are in use: revoked, they come back
+ * empty (it stalled on us) or it asks for them again (seed 001: a busy target
+ * gains nothing from moving credits among its senders).
+ */
+static int busy_with_us(struct credit_node *node, const struct credit_conn *conn)
 {
-    return peer != node->rank && !(conn->flags & CREDIT_SYS_MSG_INFLIGHT) &&
-           conn->loan_credits > CREDIT_MIN && !(conn->flags & CREDIT_REVOKE_ZERO_REPLY) &&
-           conn->loan_requested == 0;
+    if (!(conn->flags & CREDIT_SEEN) || node->limits.idle_after == 0)
+        return 0;
+    uint16_t now = (uint16_t)((uint64_t)gp_count_get(&node->handled) >> SEEN_SHIFT);
+    uint32_t since = (uint16_t)(now - conn->seen_at);
+    return since <= (node->limits.idle_after >> SEEN_SHIFT) + 1;
+}
+
+enum revoke_verdict { REVOKE_YES, REVOKE_BUSY, REVOKE_LATER };
+
+/* May this revoke target be asked?  (seed 000's list of reasons to skip, and busy_with_us) */
+static enum revoke_verdict worth_revoking(struct credit_node *node, uint32_t peer,
+                                          const struct credit_conn *conn)
+{
+    if (conn->flags & CREDIT_SYS_MSG_INFLIGHT)
+        return REVOKE_LATER; /* its answer may change things */
+    if (peer == node->rank || conn->loan_credits <= CREDIT_MIN ||
+        (conn->flags & CREDIT_REVOKE_ZERO_REPLY) || conn->loan_requested != 0 ||
+        busy_with_us(node, conn))
+        return REVOKE_BUSY;
+    return REVOKE_YES;
 }
 
 /* Whether the revokes in flight went out longer ago than the limit allows. */
@@ -239,6 +270,9 @@ static void give_up_on_answers(struct credit_node *node)
 /* scavenge_for_credits() of seed 000: revoke from peers lent more than the minimum. */
 static void scavenge(struct credit_node *node)
 {
+    /* The last walk found no borrower to ask: not before the epoch ends. */
+    if (__atomic_load_n(&node->scavenge_dry, __ATOMIC_RELAXED))
+        return;
     /* Answers are on their way: wait for them before asking more, within limits. */
     if (gp_count_get(&node->revokes_in_flight) > 0 && !answers_overdue(node))
         return;
@@ -250,12 +284,16 @@ static void scavenge(struct credit_node *node)
         }
         give_up_on_answers(node);
     }
-    uint32_t start = node->scavenge_head, peer = start, sent = 0;
+    uint32_t start = node->scavenge_head, peer = start, sent = 0, later = 0;
     while (peer != CREDIT_NONE && sent < node->limits.num_scavenge) {
         struct credit_conn *conn = &node->conn[peer];
         uint32_t next = conn->link_next;
-        if (conn_trylock(conn)) {
-            if (worth_revoking(node, peer, conn)) {
+        if (!conn_trylock(conn)) {
+            later++;
+        } else {
+            enum revoke_verdict verdict = worth_revoking(node, peer, conn);
+            later += verdict == REVOKE_LATER;
+            if (verdict == REVOKE_YES) {
                 conn->flags |= CREDIT_SYS_MSG_INFLIGHT;
                 unsigned epoch = take_epoch_flag(conn);
                 conn_unlock(conn);
@@ -276,6 +314,10 @@ static void scavenge(struct credit_node *node)
     /* Next time, start where this walk stopped: every borrower gets its turn. */
     if (node->scavenge_head != CREDIT_NONE && peer != CREDIT_NONE)
         node->scavenge_head = peer;
+    /* Every borrower busy with us or lent only the minimum: walking the list
+     * again on every request would find the same (and cost O(list) each). */
+    if (sent == 0 && later == 0)
+        __atomic_store_n(&node->scavenge_dry, 1, __ATOMIC_RELAXED);
     gp_mutex_unlock(&node->scavenge_lock);
 }
 
@@ -306,6 +348,8 @@ uint8_t credit_request_arrived(struct credit_node *node, uint32_t src, uint8_t b
         granted = lend(node, conn, CREDIT_BYTE_EXTRA(byte));
     unsigned epoch = take_epoch_flag(conn);
     int listed = conn->loan_credits > CREDIT_MIN && src != node->rank;
+    conn->flags |= CREDIT_SEEN;
+    conn->seen_at = (uint16_t)((uint64_t)gp_count_fetch_add(&node->handled, 1) >> SEEN_SHIFT);
     conn_unlock(conn);
     if (granted) {
         STAT_ADD(node, extra_granted, granted);

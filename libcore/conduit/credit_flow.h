@@ -34,6 +34,8 @@
 /* The answer to our revoke is overdue: no longer counted in revokes_in_flight
  * (it may still come, and is then banked as usual). */
 #define CREDIT_REVOKE_OVERDUE 0x20u
+/* A request from the peer was handled here (seen_at says when). */
+#define CREDIT_SEEN 0x40u
 
 /*
  * How long a lender waits for the answers to a round of revokes before it
@@ -66,6 +68,8 @@ struct credit_conn {
     uint32_t link_prev;
     uint8_t flags;
     uint8_t lock;             /* PAR builds: a spinlock byte */
+    uint16_t seen_at;         /* requests handled here, / 256, when the peer's last one was
+                               * (in the padding: conn_state stays 28 bytes) */
 };
 
 enum credit_sys { CREDIT_SYS_REVOKE = 1, CREDIT_SYS_RETURN = 2 };
@@ -79,6 +83,8 @@ struct credit_limits {
     uint32_t max_per_node;    /* GASNET_PORTAL_MAX_CRED_PER_NODE */
     uint32_t epoch_duration;  /* requests received per epoch */
     uint32_t low_bank;        /* scavenge when the bank falls below this */
+    uint32_t idle_after;      /* requests handled here after which a borrower not heard
+                               * from since counts as idle (0: every borrower does) */
     uint64_t revoke_timeout_ns; /* 0: CREDIT_REVOKE_TIMEOUT_NS */
 };
 
@@ -104,6 +110,9 @@ struct credit_node {
     struct credit_conn *conn;
     gp_count_t banked;           /* BankedCredits */
     gp_count_t requests;         /* requests received in this epoch */
+    gp_count_t handled;          /* requests received in all */
+    int scavenge_dry;            /* the last walk found only busy borrowers: no walk
+                                  * again until the epoch ends */
     gp_count_t revokes_in_flight;
     uint64_t revokes_sent_ns;    /* when the revokes in flight went out (scavenge_lock) */
     uint64_t (*clock_ns)(void);  /* monotonic; tests may replace it after init */

@@ -150,8 +150,9 @@ int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, siz
     return GASNET_OK;
 }
 
-struct credit_limits gpc_credit_limits(uint32_t banked)
+struct credit_limits gpc_credit_limits(const struct gpc_credit_plan *plan)
 {
+    uint32_t banked = plan->banked_credits;
     return (struct credit_limits){
         .flow_control = gp_cfg.portal_flow_control,
         .dynamic = gp_cfg.portal_dynamic_credits,
@@ -162,5 +163,8 @@ struct credit_limits gpc_credit_limits(uint32_t banked)
         .epoch_duration = (uint32_t)gp_cfg.portal_epoch_duration,
         /* scavenge before the bank is empty: an eighth of it, at least a Medium's worth */
         .low_bank = banked / 8 > CREDIT_MIN ? banked / 8 : CREDIT_MIN,
+        /* Every request queued here holds at least one of our credits, so a
+         * borrower still sending to us is heard from within this many. */
+        .idle_after = plan->total_credits,
     };
 }
