@@ -96,7 +96,24 @@ if run "$T/static" --pattern stencil --static --ticks 3000; then
     fi
 fi
 
-# 7. The memory model: compact conn arrays give the same run as full ones,
+# 7. An all-to-one hot spot settles (goal 3; issue 20): the target lends its bank
+#    and then moves nothing among senders that keep sending to it -- no pair
+#    oscillates, at most 5% of revokes come back empty -- and it still handles
+#    a request every half tick (its service rate: 2 per tick).
+for senders in 0 64; do
+    name=$T/hotspot_settles_$senders
+    if run "$name" --pattern hotspot --senders "$senders" --ticks 40000; then
+        revokes=$(col revokes) zero=$(col zero_replies) osc=$(col oscillating_pairs)
+        if [ "$osc" -eq 0 ] && [ $((zero * 20)) -le "$revokes" ] &&
+           [ "$(col stops_moving)" = yes ] && [ "$(col requests)" -ge 79900 ]; then
+            pass "$name ($(col granted) lent, $revokes revokes, $zero empty, $(col requests) requests)"
+        else
+            fail "$name" "oscillating=$osc revokes=$revokes zero=$zero stops_moving=$(col stops_moving) requests=$(col requests)"
+        fi
+    fi
+done
+
+# 8. The memory model: compact conn arrays give the same run as full ones,
 #    including a compact run abandoned by the scavenge guard and rerun.
 same() { # NAME ARGS...: --compact and --full-state agree on every result column
     name=$1; shift

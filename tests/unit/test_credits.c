@@ -217,6 +217,45 @@ static void test_answered_revokes_are_not_overdue(void)
     CHECK_EQ(gp_count_get(&node.revokes_in_flight), 3);
 }
 
+/* A lender revokes from borrowers it has not heard from lately, never from one
+ * still sending to it (its credits are in use), and a walk that finds only
+ * busy borrowers is not repeated until the epoch ends. */
+static void test_busy_borrowers_are_not_revoked(void)
+{
+    struct credit_node node;
+    struct credit_conn conn[4];
+    struct credit_limits limits = { .flow_control = 1, .dynamic = 1, .lender_limit = 64,
+                                    .revoke_limit = 8, .num_scavenge = 3, .max_per_node = 64,
+                                    .epoch_duration = 1000000, .low_bank = 1000,
+                                    .revoke_timeout_ns = 1000, .idle_after = 512 };
+    sys_count = 0;
+    fake_now_ns = 5000;
+    credit_node_init(&node, 0, 4, conn, 8, 16, &limits, record_sys, NULL);
+    node.clock_ns = fake_clock;
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(sys_count, 2);
+    CHECK_EQ(revokes_to(1), 0);
+    CHECK_EQ(revokes_to(2), 1);
+    CHECK_EQ(revokes_to(3), 1);
+    credit_return_arrived(&node, 2, 0, 0);
+    credit_return_arrived(&node, 3, 0, 0);
+    /* Peer 1 busy, 2 and 3 answered with zero this epoch: nobody to ask. */
+    credit_request_arrived(&node, 1, credit_byte(0, 0, 1));
+    CHECK_EQ(sys_count, 2);
+    CHECK_EQ(node.scavenge_dry, 1);
+    /* Peer 2 keeps sending; peer 1 goes quiet for more than idle_after requests. */
+    for (int i = 0; i < 1500; i++) /* idle_after, in seen_at's units of 256, and one more */
+        credit_request_arrived(&node, 2, credit_byte(0, 0, 1));
+    CHECK_EQ(sys_count, 2);
+    /* The epoch ends: quiet peer 1 and silent peer 3 are asked, busy peer 2 is not. */
+    node.limits.epoch_duration = 1;
+    credit_request_arrived(&node, 2, credit_byte(0, 0, 1));
+    CHECK_EQ(node.stats.epochs, 1);
+    CHECK_EQ(revokes_to(1), 1);
+    CHECK_EQ(revokes_to(2), 1);
+    CHECK_EQ(revokes_to(3), 2);
+}
+
 static void test_default_revoke_timeout(void)
 {
     struct credit_node node;
@@ -231,6 +270,7 @@ static const struct gp_test tests[] = {
       test_lost_revoke_answer_does_not_stop_scavenging, 0 },
     { "answered_revokes_are_not_overdue", test_answered_revokes_are_not_overdue, 0 },
     { "default_revoke_timeout", test_default_revoke_timeout, 0 },
+    { "busy_borrowers_are_not_revoked", test_busy_borrowers_are_not_revoked, 0 },
     { "table_rows_and_interpolation", test_table_rows_and_interpolation, 0 },
     { "default_plan_follows_seed_formula", test_default_plan_follows_seed_formula, 0 },
     { "large_job_keeps_minimum_and_big_bank", test_large_job_keeps_minimum_and_big_bank, 0 },
