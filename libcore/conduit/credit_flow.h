@@ -13,7 +13,9 @@
  * Choices the seeds leave open (doc/decisions.md): SendRevoked is kept at
  * the borrower, as seed 000's algorithm has it; the per-record lock is a
  * one-byte spinlock in PAR builds (seed 001 settled on mutexes with a
- * spinlock switch; a byte keeps conn_state near the seed's 40 bytes).
+ * spinlock switch; a byte keeps conn_state near the seed's 40 bytes); a
+ * lender does not revoke from a borrower still sending to it (seed 001's
+ * busy target: doc/credits.md, "Busy targets").
  */
 #ifndef GP_CONDUIT_CREDIT_FLOW_H
 #define GP_CONDUIT_CREDIT_FLOW_H
