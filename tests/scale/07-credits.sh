@@ -7,6 +7,7 @@
 # says what each figure means and what it was.  The 20,000-node stencil takes
 # about 20 s of one core.
 build=${GP_BUILD:-build/seq}
+unset GP_BUILD # the library warns of GP_ variables it does not know
 sim=$build/bin/credit-sim
 [ -x "$sim" ] || { echo "skipped: no $sim (make seq)"; exit 77; }
 
