@@ -1,20 +1,23 @@
 /*
  * The shared-memory check.  Every process of a job on this host keeps its
  * registered region -- the segment plus the conduit's buffers -- in one
- * object in /dev/shm, with the space reserved up front.  libgp bounds the
- * segment a process may ask for by the smallest of GASNET_MAX_SEGSIZE,
+ * object in /dev/shm (the shm and default hybrid transports).  The object
+ * is sized, not reserved: tmpfs commits its pages as they are first
+ * touched, so a job holds what it uses, and a /dev/shm that runs out later
+ * ends the job with a fatal SIGBUS line naming the segment.  libgp bounds
+ * the segment a process may ask for by the smallest of GASNET_MAX_SEGSIZE,
  * GASNET_PHYSMEM_PINNABLE_RATIO of physical memory and /dev/shm's free
- * space, the last two shared among the job's processes, less an allowance
- * for the buffers (attach.c, local_segment_limit).  This check applies the
- * same arithmetic to the job size gp-check assumes and says which bound
- * decides:
+ * space, the last two shared among the job's processes on this host, less
+ * an allowance for the buffers (conduit/sizing.c).  This check applies the
+ * same arithmetic to the processes per host gp-check assumes (-n):
  *
  *   FAIL  /dev/shm is missing, not writable, or leaves a process less than
  *         a 1 MiB segment (the size gp's own tests and demo ask for);
- *   warn  /dev/shm cuts the segment to less than half of what the
- *         configuration and physical memory would allow;
- *   ok    otherwise (a default tmpfs, half of memory, against the default
- *         pinnable ratio, three quarters, bounds the segment a little).
+ *   warn  N segments of the size GASNET_MAX_SEGSIZE and physical memory
+ *         allow, with their buffers, exceed /dev/shm's free space: the
+ *         segments are cut to each process's share of it, and a job that
+ *         fills them competes with every other user of /dev/shm;
+ *   ok    otherwise.
  */
 #include "gp_check.h"
 
@@ -70,17 +73,19 @@ static void mount_size(uint64_t bytes, char *buf, size_t len)
 
 static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
 {
-    char free_text[32], share_text[32], seg_text[32], want_text[32], max_text[32];
+    char free_text[32], share_text[32], seg_text[32], want_text[32], total_text[32];
     char need[32], fix[512];
     const char *plural = nprocs == 1 ? "" : "es";
     uint64_t share = free_bytes / (uint64_t)nprocs;
     uint64_t segment = share > CHECK_CONDUIT_BYTES ? share - CHECK_CONDUIT_BYTES : 0;
     uint64_t wanted = check_segment_limit(nprocs);
+    /* What N processes filling the segments they may ask for would hold there. */
+    uint64_t total = (wanted + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs;
     check_format_bytes(free_bytes, free_text, sizeof free_text);
     check_format_bytes(share, share_text, sizeof share_text);
     check_format_bytes(segment, seg_text, sizeof seg_text);
     check_format_bytes(wanted, want_text, sizeof want_text);
-    check_format_bytes(gp_cfg.max_segsize, max_text, sizeof max_text);
+    check_format_bytes(total, total_text, sizeof total_text);
     if (segment < SMALLEST_SEGMENT) {
         char buffers[32], smallest[32];
         check_format_bytes(CHECK_CONDUIT_BYTES, buffers, sizeof buffers);
@@ -92,20 +97,22 @@ static void report_space(const char *dir, uint64_t free_bytes, int nprocs)
         check_report(CHECK_FAIL, "shm", fix, "%s has %s free: %s for each of %d process%s, "
                      "less than the %s of buffers and the %s segment each needs", dir,
                      free_text, share_text, nprocs, plural, buffers, smallest);
-    } else if (segment < wanted / 2) {
-        mount_size((wanted + CHECK_CONDUIT_BYTES) * (uint64_t)nprocs, need, sizeof need);
-        snprintf(fix, sizeof fix, "enlarge %s to %s (mount -o remount,size=%s %s), or accept "
-                 "the smaller segments", dir, need, need, dir);
-        check_report(CHECK_WARN, "shm", fix, "%s has %s free: segments are limited to %s per "
-                     "process for %d process%s by %s, not by GASNET_MAX_SEGSIZE (%s) or "
-                     "physical memory", dir, free_text, seg_text, nprocs, plural, dir, max_text);
+    } else if (total > free_bytes) {
+        mount_size(total, need, sizeof need);
+        snprintf(fix, sizeof fix, "enlarge %s to %s (mount -o remount,size=%s %s), set "
+                 "GASNET_MAX_SEGSIZE to %s or less, or run fewer processes per host", dir, need,
+                 need, dir, seg_text);
+        check_report(CHECK_WARN, "shm", fix, "%d process%s x (%s segment + buffers) = %s, more "
+                     "than the %s free in %s: segments are cut to %s each, and pages are "
+                     "committed as they are touched, so other users of %s can still fill it "
+                     "under a job (which then ends with a SIGBUS line naming the segment)",
+                     nprocs, plural, want_text, total_text, free_text, dir, seg_text, dir);
     } else {
-        const char *bound = segment < wanted ? dir
-                            : wanted == gp_cfg.max_segsize ? "GASNET_MAX_SEGSIZE"
-                            : "GASNET_PHYSMEM_PINNABLE_RATIO of physical memory";
-        check_format_bytes(segment < wanted ? segment : wanted, seg_text, sizeof seg_text);
-        check_ok("shm", "%s has %s free, %s per process for %d process%s; segments up to %s, "
-                 "bounded by %s", dir, free_text, share_text, nprocs, plural, seg_text, bound);
+        const char *bound = wanted == gp_cfg.max_segsize
+                            ? "GASNET_MAX_SEGSIZE" : "GASNET_PHYSMEM_PINNABLE_RATIO of physical memory";
+        check_ok("shm", "%s has %s free: %d process%s x (%s segment + buffers) = %s fit; "
+                 "segments bounded by %s, committed as touched", dir, free_text, nprocs, plural,
+                 want_text, total_text, bound);
     }
 }
 

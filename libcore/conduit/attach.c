@@ -1,6 +1,6 @@
 /*
  * gasnet_init and gasnet_attach below the API checks: bootstrap, segment
- * limits, handler registration, and the resources of seed 000 -- the
+ * limits (per host: sizing.c), handler registration, and the resources of seed 000 -- the
  * registered region holding the segment, ReqSB and RplSB chunk pools, the
  * ReqRB chain and the EQs; the MDs RAR, RARAM, the segment's SAFE MD,
  * ReqSB and RplSB; credits, tickets and LID caches.
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -21,32 +20,7 @@
 struct gpc_state gpc;
 
 #define PAGE ((uintptr_t)GASNET_PAGESIZE)
-#define PAGE_DOWN(x) ((uintptr_t)(x) & ~(PAGE - 1))
 #define ALIGN_VIS(x) (((uint64_t)(x) + 15u) & ~(uint64_t)15u) /* vis.c's tail_offset */
-
-/* What this node could map: GASNET_MAX_SEGSIZE, bounded by the pinnable share of
- * physical memory and by /dev/shm's free space, both split among the job's
- * processes on this host. */
-static uintptr_t local_segment_limit(uint32_t local_processes)
-{
-    uint64_t limit = gp_cfg.max_segsize;
-    long pages = sysconf(_SC_PHYS_PAGES);
-    if (pages > 0) {
-        double pinnable = (double)pages * (double)sysconf(_SC_PAGESIZE) *
-                          gp_cfg.physmem_pinnable_ratio / local_processes;
-        if (pinnable < (double)limit)
-            limit = (uint64_t)pinnable;
-    }
-    struct statvfs shm;
-    if (statvfs("/dev/shm", &shm) == 0) {
-        uint64_t free_bytes = (uint64_t)shm.f_bavail * shm.f_frsize / local_processes;
-        /* Leave room for the conduit's own buffers in the same object. */
-        free_bytes = free_bytes > (8u << 20) ? free_bytes - (8u << 20) : 0;
-        if (free_bytes < limit)
-            limit = free_bytes;
-    }
-    return PAGE_DOWN(limit);
-}
 
 int gpc_init(void)
 {
@@ -55,13 +29,12 @@ int gpc_init(void)
         return rc;
     gpc.rank = (gasnet_node_t)gp_boot_rank();
     gpc.nodes = (gasnet_node_t)gp_boot_size();
-    gpc.max_local_segsize = local_segment_limit(gpc.nodes);
-    /* A client may bound the segment before gasnet_init (GASNet's gasnet_max_segsize). */
-    if (gasnet_max_segsize != 0 && PAGE_DOWN(gasnet_max_segsize) < gpc.max_local_segsize)
-        gpc.max_local_segsize = PAGE_DOWN(gasnet_max_segsize);
-    /* Spinning waiters on a host with fewer cores than processes starve the
-     * process they wait for: yield instead (GASNet's tests do the same). */
-    gpc.oversubscribed = gpc.nodes > (gasnet_node_t)sysconf(_SC_NPROCESSORS_ONLN);
+    /* Collective, like init: gasnet_getNodeInfo answers from here on, and the
+     * host's share of memory and cores follows from it (sizing.c). */
+    rc = gpc_nodeinfo_init();
+    if (rc != GASNET_OK)
+        return rc;
+    gpc_sizing_init();
     uint64_t mine = gpc.max_local_segsize;
     uint64_t *all = calloc(gpc.nodes, sizeof *all);
     if (all == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
@@ -73,10 +46,6 @@ int gpc_init(void)
         if (all[node] < gpc.max_global_segsize)
             gpc.max_global_segsize = (uintptr_t)all[node];
     free(all);
-    /* Collective, like init: gasnet_getNodeInfo answers from here on. */
-    rc = gpc_nodeinfo_init();
-    if (rc != GASNET_OK)
-        return rc;
     gpc.initialized = 1;
     gpc_exit_install_signals();
     return GASNET_OK;

@@ -177,12 +177,15 @@ static const struct gp_cfg_row rows[] = {
       .doc = "print every variable of this table with its value and source at start-up" },
     { .name = "GASNET_MAX_SEGSIZE", .type = GP_CFG_SIZE, .default_text = "4G",
       .min = 64 * KIB, .max = 256 * TIB, .transport = "all", .offset = FIELD(max_segsize),
-      .doc = "largest segment gasnet_attach may map; also bounded by "
-             "GASNET_PHYSMEM_PINNABLE_RATIO of physical memory" },
+      .doc = "largest segment gasnet_attach may map; also bounded by this host's "
+             "GASNET_PHYSMEM_PINNABLE_RATIO of physical memory and, on shm and the default "
+             "transport, its /dev/shm free space (less 8 MiB), each shared among the job's "
+             "processes on this host; pages are committed as they are touched" },
     { .name = "GASNET_PHYSMEM_PINNABLE_RATIO", .type = GP_CFG_DOUBLE, .default_text = "0.75",
       .min = 0, .max = 1, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
       .offset = FIELD(physmem_pinnable_ratio),
-      .doc = "fraction of physical memory the segment may use (for ibv also bounded by ulimit -l)" },
+      .doc = "fraction of this host's physical memory the segments of the job's processes on "
+             "it may use together (for ibv also bounded by ulimit -l)" },
     { .name = "GASNET_EXITTIMEOUT", .type = GP_CFG_DOUBLE, .default_text = NULL,
       .min = 0, .max = INFINITY, .flags = GP_CFG_F_MIN_EXCLUSIVE, .transport = "all",
       .offset = FIELD(exittimeout), .unset_value = 0,

@@ -254,7 +254,8 @@ struct gpc_state {
     int attached;
     gasnet_node_t rank;
     gasnet_node_t nodes;
-    uintptr_t max_local_segsize;
+    gasnet_node_t local_nodes;       /* nodes on this host, this one included */
+    uintptr_t max_local_segsize;     /* per host: sizing.c */
     uintptr_t max_global_segsize;
     struct ptl_ni *ni;
     ptl_handle_eq_t safe_eq;
@@ -299,7 +300,7 @@ struct gpc_state {
     uint64_t put_bounce_limit;
     uint64_t get_bounce_limit;
     int wait_mode;                   /* GASNET_WAIT_*, from gasnet_set_waitmode */
-    int oversubscribed;              /* more processes on this host than cores */
+    int oversubscribed;              /* more of the job's processes on this host than cores */
 };
 
 extern struct gpc_state gpc;
@@ -505,6 +506,16 @@ void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned
 int gpc_nodeinfo_init(void);
 int gpc_nodeinfo_setup(void);
 const gasnet_nodeinfo_t *gpc_nodeinfo(void);
+
+/* bus_fault.c: for the fatal-signal handler: appends to line what a SIGBUS at
+ * addr inside a /dev/shm region means (whose segment, its size, /dev/shm's
+ * free space); returns the new length, len unchanged elsewhere.
+ * Async-signal-safe. */
+size_t gpc_bus_fault_describe(char *line, size_t len, size_t size, const void *addr);
+
+/* sizing.c: at init, after gpc_nodeinfo_init: gpc.local_nodes, the segment
+ * limit and gpc.oversubscribed, all from the nodes on this host. */
+void gpc_sizing_init(void);
 
 /*
  * coll.c: the collectives' engine.  Each image's call joins its node's

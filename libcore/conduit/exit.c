@@ -387,10 +387,12 @@ static const char *fatal_signal_name(int sig)
 }
 
 /* Async-signal-safe: the line is built by hand and written with write(2);
- * the fatal report (GASNET_BACKTRACE, GASNET_FREEZE_ON_ERROR) is too. */
-static void on_fatal_signal(int sig)
+ * the fatal report (GASNET_BACKTRACE, GASNET_FREEZE_ON_ERROR) is too.  A
+ * SIGBUS inside a region mapped from /dev/shm says whose segment ran out of
+ * pages (bus_fault.c). */
+static void fatal_signal(int sig, const void *fault_addr)
 {
-    char line[200];
+    char line[640];
     size_t len = gp_sigsafe_append(line, 0, sizeof line, "gp: FATAL ERROR on node ");
     len = gp_sigsafe_append_uint(line, len, sizeof line, gpc.rank);
     len = gp_sigsafe_append(line, len, sizeof line, "/");
@@ -399,11 +401,26 @@ static void on_fatal_signal(int sig)
     len = gp_sigsafe_append_uint(line, len, sizeof line, (unsigned long)sig);
     len = gp_sigsafe_append(line, len, sizeof line, " (");
     len = gp_sigsafe_append(line, len, sizeof line, fatal_signal_name(sig));
-    len = gp_sigsafe_append(line, len, sizeof line, ")\n");
+    len = gp_sigsafe_append(line, len, sizeof line, ")");
+    if (sig == SIGBUS && fault_addr != NULL)
+        len = gpc_bus_fault_describe(line, len, sizeof line, fault_addr);
+    len = gp_sigsafe_append(line, len, sizeof line, "\n");
     gp_sigsafe_write(STDERR_FILENO, line, len);
     gp_fatal_report_run(sig);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void on_fatal_signal(int sig)
+{
+    fatal_signal(sig, NULL);
+}
+
+static void on_fatal_signal_info(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    /* si_addr means something only for a fault the kernel raised (si_code > 0) */
+    fatal_signal(sig, info != NULL && info->si_code > 0 ? info->si_addr : NULL);
 }
 
 static void on_process_exit(int status, void *unused)
@@ -430,6 +447,13 @@ void gpc_exit_install_signals(void)
     }
     for (unsigned i = 0; i < sizeof abort_signals / sizeof abort_signals[0]; i++)
         signal(abort_signals[i], on_fatal_signal);
+    /* SIGBUS with its address: a segment's page that /dev/shm could not supply. */
+    struct sigaction bus;
+    memset(&bus, 0, sizeof bus);
+    bus.sa_sigaction = on_fatal_signal_info;
+    bus.sa_flags = SA_SIGINFO;
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
     on_exit(on_process_exit, NULL); /* atexit, with the status (glibc) */
     /* Made now: timer_create may not be called from a signal handler. */
     struct sigevent event;

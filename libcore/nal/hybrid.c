@@ -255,6 +255,7 @@ static void hybrid_report(struct ptl_ni *ni)
 
 const struct nal_ops nal_hybrid_ops = {
     .name = "hybrid",
+    .region_in_dev_shm = 1,
     .region_create = hybrid_region_create,
     .connect = hybrid_connect,
     .put = hybrid_put,

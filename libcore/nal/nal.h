@@ -31,6 +31,9 @@ struct nal_op {
 
 struct nal_ops {
     const char *name;
+    /* 1: this process's region is a /dev/shm object (shm_open), so /dev/shm's
+     * free space bounds the segment and a page it cannot supply is a SIGBUS. */
+    int region_in_dev_shm;
     /* Creates this process's registered region of the given size: sets ni->region. */
     int (*region_create)(struct ptl_ni *ni, uint64_t bytes);
     /* Collective: learns every peer's region (shm maps them) and makes itself reachable. */

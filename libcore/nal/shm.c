@@ -6,10 +6,11 @@
  * the target side on the mapped region).  No syscall, malloc or lock is on
  * that path.
  *
- * Objects are named /gp-<jobid>-<rank>, created 0600 with O_EXCL, and
- * unlinked as soon as every peer has mapped them (after a bootstrap
- * barrier), so a job that dies later leaves nothing in /dev/shm; gp-run
- * removes what a job that died earlier left.
+ * Objects are named /gp-<jobid>-<rank>, created 0600 with O_EXCL, sized
+ * with ftruncate (pages are committed as they are touched), and unlinked
+ * as soon as every peer has mapped them (after a bootstrap barrier), so a
+ * job that dies later leaves nothing in /dev/shm; gp-run removes what a
+ * job that died earlier left.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,15 +35,19 @@ static void object_name(char *buf, size_t len, int rank)
     snprintf(buf, len, "/gp-%s-%d", gp_boot_jobid(), rank);
 }
 
-static int reserve_space(int fd, const char *name, uint64_t bytes)
+/*
+ * Sized, not reserved: tmpfs gives the object pages as they are first
+ * touched, so a process that attaches a large segment and uses a few
+ * megabytes of it holds a few megabytes (GASNet's shared segments behave
+ * the same).  Should /dev/shm run out later, the touch raises SIGBUS, and
+ * the conduit's handler names the segment, its size and /dev/shm's free
+ * space (conduit/exit.c, ptl_region_hit).
+ */
+static int size_object(int fd, const char *name, uint64_t bytes)
 {
-    /* Reserve the pages now: a full /dev/shm is an error here, not a SIGBUS later. */
-    int err = posix_fallocate(fd, 0, (off_t)bytes);
-    if (err == 0)
+    if (ftruncate(fd, (off_t)bytes) == 0)
         return PTL_OK;
-    gp_error("shm", "cannot reserve %llu bytes for /dev/shm%s: %s (hint: /dev/shm is too small "
-             "for the segment; lower the segment size or GASNET_MAX_SEGSIZE, or enlarge /dev/shm)",
-             (unsigned long long)bytes, name, strerror(err));
+    gp_error("shm", "cannot size /dev/shm%s to %llu bytes: %m", name, (unsigned long long)bytes);
     return PTL_NO_SPACE;
 }
 
@@ -55,7 +60,7 @@ int shm_object_create(struct ptl_ni *ni, struct shm_object *state)
         gp_error("shm", "shm_open(%s) failed: %m", state->name);
         return PTL_FAIL;
     }
-    int rc = reserve_space(fd, state->name, bytes);
+    int rc = size_object(fd, state->name, bytes);
     void *region = MAP_FAILED;
     if (rc == PTL_OK) {
         region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -192,6 +197,7 @@ static void shm_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_shm_ops = {
     .name = "shm",
+    .region_in_dev_shm = 1,
     .region_create = shm_region_create,
     .connect = shm_connect,
     .put = shm_put,

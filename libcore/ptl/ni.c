@@ -206,6 +206,37 @@ int ptl_ni_rank(const struct ptl_ni *ni) { return ni->rank; }
 int ptl_ni_size(const struct ptl_ni *ni) { return ni->size; }
 const char *ptl_ni_transport(const struct ptl_ni *ni) { return ni->nal->name; }
 
+int ptl_transport_region_in_dev_shm(const char *transport)
+{
+    const struct nal_ops *nal = nal_find(transport != NULL ? transport : "hybrid");
+    return nal != NULL && nal->region_in_dev_shm;
+}
+
+int ptl_region_hit(const struct ptl_ni *ni, const void *addr, struct ptl_region_hit *hit)
+{
+    if (ni == NULL || !ni->nal->region_in_dev_shm)
+        return 0;
+    const char *at = addr;
+    for (int rank = 0; rank < ni->size; rank++) {
+        /* peer_region is filled during connect: until then only our own region is known */
+        const char *base = ni->peer_region != NULL ? ni->peer_region[rank] : NULL;
+        if (rank == ni->rank)
+            base = ni->region;
+        if (base == NULL)
+            continue;
+        /* A peer's header page was written by its owner before we mapped it. */
+        uint64_t bytes = rank == ni->rank ? ni->region_bytes
+                                          : ((const struct ptl_region_header *)base)->region_bytes;
+        if (at >= base && (uint64_t)(at - base) < bytes) {
+            hit->rank = (unsigned)rank;
+            hit->offset = (uint64_t)(at - base);
+            hit->region_bytes = bytes;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 uint64_t ptl_ni_dropped(const struct ptl_ni *ni)
 {
     return atomic_load_explicit(&ni->hdr->dropped, memory_order_relaxed);

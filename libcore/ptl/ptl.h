@@ -139,6 +139,21 @@ int ptl_ni_fini(struct ptl_ni *ni);
 int ptl_ni_rank(const struct ptl_ni *ni);
 int ptl_ni_size(const struct ptl_ni *ni);
 const char *ptl_ni_transport(const struct ptl_ni *ni);
+/* Whether a transport keeps the region in a /dev/shm object (NULL: the default, hybrid). */
+int ptl_transport_region_in_dev_shm(const char *transport);
+
+/*
+ * Where an address lies when it is inside a region mapped here that is a
+ * /dev/shm object (this process's or a peer's): whose, how far in, how
+ * long.  1 with *hit filled, else 0.  Async-signal-safe: it only reads,
+ * for a SIGBUS handler asking whether /dev/shm ran out of pages.
+ */
+struct ptl_region_hit {
+    unsigned rank;
+    uint64_t offset;
+    uint64_t region_bytes;
+};
+int ptl_region_hit(const struct ptl_ni *ni, const void *addr, struct ptl_region_hit *hit);
 
 /* Memory inside the registered region (never freed before ptl_ni_fini). */
 void *ptl_region_alloc(struct ptl_ni *ni, uint64_t bytes, uint64_t align);

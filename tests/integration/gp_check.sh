@@ -84,6 +84,18 @@ else
         contains "$T/tiny_shm" "^FAIL shm: $tmp/shm has 1M free: 512K for each of 2 processes, less than the 8M of buffers and the 1M segment each needs \(fix: give $tmp/shm at least " &&
         pass "$T/tiny_shm"
     umount "$tmp/shm"
+    # N x segment against the free space: 2 x (16M + 8M of buffers) fit 64M, 2 x (32M + 8M) do not.
+    if mount -t tmpfs -o size=64m tmpfs "$tmp/shm" 2>"$tmp/mount.err"; then
+        expect_rc "$T/shm_fits" 0 60 env GASNET_MAX_SEGSIZE=16M "$GP_CHECK" -n 2 --shm-dir "$tmp/shm" &&
+            contains "$T/shm_fits" "^ok shm: $tmp/shm has 64M free: 2 processes x \(16M segment \+ buffers\) = 48M fit; segments bounded by GASNET_MAX_SEGSIZE" &&
+            pass "$T/shm_fits"
+        expect_rc "$T/shm_overcommitted" 0 60 env GASNET_MAX_SEGSIZE=32M "$GP_CHECK" -n 2 --shm-dir "$tmp/shm" &&
+            contains "$T/shm_overcommitted" "^warn shm: 2 processes x \(32M segment \+ buffers\) = 80M, more than the 64M free in $tmp/shm: segments are cut to 24M each, .* \(fix: enlarge $tmp/shm to 80M " &&
+            pass "$T/shm_overcommitted"
+        umount "$tmp/shm"
+    else
+        echo "skip $T/shm_overcommitted: mount -t tmpfs failed: $(cat "$tmp/mount.err")"
+    fi
 fi
 
 # --- the configuration table ---------------------------------------------------------
