@@ -17,7 +17,8 @@ I=$GPTEST_ITEST
 tmp=$(mktemp -d /tmp/gp-footprint-test.XXXXXX)
 trap 'touch "$tmp/go" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 unset GP_TRANSPORT GP_HOST_ID
-libs="libibverbs libnl- libpmix libcrypto"
+# "+idle_hold": the program itself must be found, so that an absence means something.
+libs="libibverbs libnl- libpmix libcrypto +idle_hold"
 seg=67108864
 
 cat >"$tmp/as-host" <<'WRAP'
