@@ -158,8 +158,10 @@ int ibv_dev_open(struct ibv_state *st, int quiet)
      * hybrid, which asks only when the job crosses hosts with devices on both sides,
      * falls back to tcp. */
     char needed_by[96];
-    snprintf(needed_by, sizeof needed_by, "GP_TRANSPORT=%s",
-             gp_cfg.gp_transport != NULL ? gp_cfg.gp_transport : "hybrid");
+    if (gp_cfg.gp_transport != NULL)
+        snprintf(needed_by, sizeof needed_by, "GP_TRANSPORT=%s", gp_cfg.gp_transport);
+    else
+        snprintf(needed_by, sizeof needed_by, "the default transport (GP_TRANSPORT unset: hybrid)");
     if (ibv_verbs_load(needed_by, !quiet) != 0) {
         ibv_port_filter_free(filter);
         return PTL_FAIL;
