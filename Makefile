@@ -33,13 +33,17 @@ BUILD   ?= build
 # its headers as system headers, so our warning flags don't judge them.
 # Quiet when pkg-config can't find it yet: "make check" parses this file
 # before tools/deps.sh installs libpmix-dev, and builds in a sub-make.
-PMIX_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags pmix 2>/dev/null))
-PMIX_LIBS   := $(shell pkg-config --libs pmix 2>/dev/null || echo -lpmix)
+# libpmix itself is loaded at run time, and only under a PMIx server (libcore/boot/pmix_lib.c):
+# GP_PMIX_LIBDIR is where to look when the loader's search path does not find it.
+PMIX_LIBDIR := $(shell pkg-config --variable=libdir pmix 2>/dev/null)
+PMIX_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags pmix 2>/dev/null)) \
+               $(if $(PMIX_LIBDIR),-DGP_PMIX_LIBDIR='"$(PMIX_LIBDIR)"')
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
              -Ilibcore/include -Ilibcore -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 OPT      ?= -O2
-LIBS     := -lcrypto -libverbs -lpthread -lrt -lm $(PMIX_LIBS)
+# libibverbs and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
+LIBS     := -lpthread -lrt -lm -ldl
 POPT_LIBS := -lpopt
 
 # The default goal, before the variant rules below define theirs: what the

@@ -12,7 +12,7 @@
 # day (remove $vm_failed to try again at once).
 set -e
 packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libibverbs1 ibverbs-providers
-          libncurses-dev libssl-dev libpmix-dev cmake
+          libncurses-dev libpmix-dev cmake
           procps psmisc groff-base tmux openssh-server openssh-client iproute2"
 vm_packages="qemu-system-x86 busybox-static kmod cpio bc rdma-core ibverbs-utils perftest"
 vm_failed=${GP_IBV_VM_DIR:-/var/tmp/gp-ibv-vm}/deps-failed

@@ -1,36 +1,33 @@
 /*
  * Mutual HMAC-SHA256 challenge/response over fresh nonces (keyproof.h).
  *
- * OpenSSL's one-shot HMAC() does the hashing; CRYPTO_memcmp compares MACs
- * in time independent of where they differ, so a stranger can't learn a
- * MAC byte by byte from how fast gp-run refuses it.
+ * util/sha256.c does the hashing (libgp's own, so that no process maps
+ * libcrypto for a few hundred bytes per connection); MACs are compared in
+ * time independent of where they differ, so a stranger can't learn a MAC
+ * byte by byte from how fast gp-run refuses it.
  */
 #include "boot/keyproof.h"
 
 #include "boot/wire.h"
+#include "util/sha256.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <string.h>
 
 #define LABEL_CLIENT "gp-boot-1 client"
 #define LABEL_SERVER "gp-boot-1 server"
 
-/* mac = HMAC(key, label | first | second); 0 or -1. */
+/* mac = HMAC(key, label | first | second); 0 (it cannot fail: the callers keep their checks). */
 static int keyed_mac(const uint8_t key[GP_KEY_LEN], const char *label,
                      const uint8_t first[GP_NONCE_LEN], const uint8_t second[GP_NONCE_LEN],
                      uint8_t mac[GP_MAC_LEN])
 {
     uint8_t msg[32 + 2 * GP_NONCE_LEN];
     size_t label_len = strlen(label);
-    unsigned mac_len = 0;
+    _Static_assert(GP_MAC_LEN == GP_SHA256_LEN, "the key proof's MAC is an HMAC-SHA256");
     memcpy(msg, label, label_len);
     memcpy(msg + label_len, first, GP_NONCE_LEN);
     memcpy(msg + label_len + GP_NONCE_LEN, second, GP_NONCE_LEN);
-    if (HMAC(EVP_sha256(), key, GP_KEY_LEN, msg, label_len + 2 * GP_NONCE_LEN,
-             mac, &mac_len) == NULL || mac_len != GP_MAC_LEN)
-        return -1;
+    gp_hmac_sha256(key, GP_KEY_LEN, msg, label_len + 2 * GP_NONCE_LEN, mac);
     return 0;
 }
 
@@ -55,7 +52,7 @@ int gp_keyproof_check_response(const uint8_t key[GP_KEY_LEN],
     const uint8_t *nonce_c = payload;
     if (keyed_mac(key, LABEL_CLIENT, nonce_s, nonce_c, expected) != 0)
         return -1;
-    if (CRYPTO_memcmp(expected, payload + GP_NONCE_LEN, GP_MAC_LEN) != 0)
+    if (gp_memcmp_const_time(expected, payload + GP_NONCE_LEN, GP_MAC_LEN) != 0)
         return -1;
     return keyed_mac(key, LABEL_SERVER, nonce_c, nonce_s, proof);
 }
@@ -97,7 +94,7 @@ int gp_keyproof_client(int fd, const uint8_t key[GP_KEY_LEN], int timeout_ms,
     if (status != GP_WIRE_OK)
         return status == GP_WIRE_EOF ? GP_WIRE_BAD : status;
     *why = "the server does not hold the job key";
-    if (CRYPTO_memcmp(proof, expected, GP_MAC_LEN) != 0)
+    if (gp_memcmp_const_time(proof, expected, GP_MAC_LEN) != 0)
         return GP_WIRE_BAD;
     return GP_WIRE_OK;
 }

@@ -29,11 +29,15 @@
  *   fini         PMIx_Finalize (without the optional embedded barrier: a
  *                process that exits alone must not wait for the others).
  *
+ * libpmix is loaded (dlopen, boot/pmix_lib.h) by gp_boot_pmix_init: no
+ * other process maps it.
+ *
  * Every key a round publishes stays in the server until the job ends; the
  * collectives run at start-up and shutdown only, so that is a handful.
  */
 #include "boot/bootint.h"
 
+#include "boot/pmix_lib.h"   /* <pmix.h>, its calls onto the table loaded at init */
 #include "boot/wire.h"
 #include "gasnet.h"
 #include "util/log.h"
@@ -41,7 +45,6 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <pmix.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +370,14 @@ static void jobid_of(const char *nspace, char *out)
 
 int gp_boot_pmix_init(void)
 {
+    char why[512];
+    if (gp_pmix_lib_load(why, sizeof why) != 0) {
+        gp_error("boot", "PMIX_NAMESPACE=%s is set, so this process was started under a PMIx "
+                 "server, and it needs the PMIx client library libpmix.so.2, which cannot be "
+                 "loaded: %s (install libpmix2, or unset the PMIX_* variables to run the "
+                 "process alone)", getenv("PMIX_NAMESPACE"), why);
+        return GASNET_ERR_RESOURCE;
+    }
     pmix_status_t rc = PMIx_Init(&self, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         gp_error("boot", "PMIX_NAMESPACE=%s is set, so this process was started under a PMIx "

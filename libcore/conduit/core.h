@@ -234,10 +234,17 @@ struct gpc_op {
     uint8_t kind;
 };
 
+/*
+ * The records are handed out from the free list first, then in index order
+ * from the never-used tail (next_unused): the array is zero pages from
+ * calloc, and a record is touched only when first used, so an idle process
+ * holds a page of it rather than all 4 MiB.
+ */
 struct gpc_op_pool {
     struct gpc_op *ops;
     uint32_t count;
     uint32_t free_head;      /* index + 1, 0 = none */
+    uint32_t next_unused;    /* records [next_unused, count) were never handed out */
     gp_mutex_t lock;
 };
 

@@ -232,7 +232,8 @@ static void exit_body(void)
     unsigned alarm_seconds = gp_config_exit_alarm(timeout); /* 0: a timeout that means never */
     if (alarm_seconds != 0)
         alarm(alarm_seconds);
-    if (strcmp(gp_cfg.gp_exit_fault, "abort") == 0)
+    /* NULL when gasnet_init failed before it read the configuration */
+    if (gp_cfg.gp_exit_fault != NULL && strcmp(gp_cfg.gp_exit_fault, "abort") == 0)
         raise(SIGABRT); /* GP_EXIT_FAULT: the test of the handler above */
     fflush(stdout);
     fflush(stderr);

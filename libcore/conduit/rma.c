@@ -33,12 +33,12 @@ int gpc_rma_setup(void)
 {
     struct gpc_op_pool *pool = &gpc.op_pool;
     pool->count = GPC_OP_POOL_SIZE;
+    /* Zero pages until a record is first handed out (core.h, struct gpc_op_pool). */
     pool->ops = calloc(pool->count, sizeof *pool->ops);
     if (pool->ops == NULL)
         return GASNET_ERR_RESOURCE;
-    for (uint32_t i = 0; i < pool->count; i++)
-        pool->ops[i].next_free = i + 2 <= pool->count ? i + 2 : 0;
-    pool->free_head = 1;
+    pool->free_head = 0;
+    pool->next_unused = 0;
     gp_mutex_init(&pool->lock);
 
     gpc.put_bounce_limit = (uint64_t)gp_cfg.portal_put_bounce_limit;
@@ -73,6 +73,8 @@ struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
         uint32_t head = pool->free_head;
         if (head != 0)
             pool->free_head = pool->ops[head - 1].next_free;
+        else if (pool->next_unused < pool->count)
+            head = ++pool->next_unused;
         gp_mutex_unlock(&pool->lock);
         if (head != 0) {
             struct gpc_op *op = &pool->ops[head - 1];

@@ -29,7 +29,7 @@
 struct hybrid_address {
     char host[GP_BOOT_HOST_ID_LEN];
     uint64_t region_bytes;
-    uint8_t has_ibv;            /* an active verbs port here, and GP_TRANSPORT does not say otherwise */
+    uint8_t has_ibv;            /* verbs devices on this host, and GP_TRANSPORT does not say otherwise */
 };
 
 struct hybrid_state {
@@ -150,6 +150,39 @@ static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t
     return rc;
 }
 
+/*
+ * Collective, in a job on more than one host: the first exchange said only
+ * which hosts show verbs devices.  When two of them are different hosts,
+ * the ranks there open their devices (loading libibverbs: ibv_verbs.h) and
+ * every rank publishes what came of it, so that all_ibv and *mine say who
+ * really has an active port; otherwise nobody loads anything and all say
+ * no.  A job on one host never gets here, and never maps the library.
+ */
+static int confirm_ibv(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
+                       uint8_t *mine)
+{
+    int first_host = -1, hosts_with_devices = 0;
+    for (int rank = 0; rank < ni->size && hosts_with_devices < 2; rank++) {
+        if (!all_ibv[rank])
+            continue;
+        if (first_host < 0)
+            first_host = state->host_index[rank];
+        hosts_with_devices = state->host_index[rank] != first_host ? 2 : 1;
+    }
+    uint8_t opened = 0;
+    if (hosts_with_devices < 2) {
+        memset(all_ibv, 0, (size_t)ni->size);
+        *mine = 0;
+        return PTL_OK;
+    }
+    if (*mine) {
+        state->ibv = ibv_state_new(ni, 1);
+        opened = state->ibv != NULL;
+    }
+    *mine = opened;
+    return gp_boot_allgather(&opened, all_ibv, 1) == 0 ? PTL_OK : PTL_FAIL;
+}
+
 static int hybrid_connect(struct ptl_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
@@ -157,11 +190,10 @@ static int hybrid_connect(struct ptl_ni *ni)
     memset(&mine, 0, sizeof mine);
     gp_boot_host_identity(mine.host, sizeof mine.host);
     mine.region_bytes = ni->region_bytes;
-    /* Verbs across hosts unless GP_TRANSPORT chose otherwise (hybrid is its default). */
-    if (gp_cfg.gp_transport == NULL || strcmp(gp_cfg.gp_transport, "hybrid") == 0) {
-        state->ibv = ibv_state_new(ni, 1);
-        mine.has_ibv = state->ibv != NULL;
-    }
+    /* Verbs across hosts unless GP_TRANSPORT chose otherwise (hybrid is its default); for
+     * now only whether this host has devices: confirm_ibv opens them if the job crosses hosts. */
+    if (gp_cfg.gp_transport == NULL || strcmp(gp_cfg.gp_transport, "hybrid") == 0)
+        mine.has_ibv = (uint8_t)ibv_verbs_devices_present();
     struct hybrid_address *all = calloc((size_t)ni->size, sizeof *all);
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
     state->remote = calloc((size_t)ni->size, 1);
@@ -186,6 +218,11 @@ static int hybrid_connect(struct ptl_ni *ni)
     if (rc != PTL_OK || state->hosts <= 1) {
         gp_debug("hybrid", "%d process%s on one host: shm only", ni->size,
                  ni->size == 1 ? "" : "es");
+        free(all_ibv);
+        return rc;
+    }
+    rc = confirm_ibv(ni, state, all_ibv, &mine.has_ibv);
+    if (rc != PTL_OK) {
         free(all_ibv);
         return rc;
     }

@@ -15,6 +15,7 @@
  *   ibv_rdma.c     RDMA WRITE / READ straight into a peer's window (the RAR
  *                  segment), local keys (region, firehose, bounce buffers)
  *   ibv_cq.c       completion reaping and the failed-completion path
+ *   ibv_verbs.c    libibverbs, loaded (dlopen) when a job first wants verbs
  *   firehose.c     the registration cache for out-of-region local memory
  *
  * Locking: one mutex (PAR builds only) guards all of it, as on tcp.
@@ -24,12 +25,12 @@
 #ifndef GP_NAL_IBV_H
 #define GP_NAL_IBV_H
 
-#include <infiniband/verbs.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "nal/firehose.h"
+#include "nal/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "conduit/config.h"
 #include "nal/ibv.h"
 #include "nal/ibv_ports.h"
 #include "util/log.h"
@@ -151,6 +152,18 @@ int ibv_dev_open(struct ibv_state *st, int quiet)
     if (ibv_port_filter_parse(st->set.ports_var, st->set.ports_text, &filter, why,
                               sizeof why) != 0) {
         gp_error("ibv", "%s", why);
+        return PTL_FAIL;
+    }
+    /* The library comes in only now (ibv_verbs.h): GP_TRANSPORT=ibv must have it; the
+     * hybrid, which asks only when the job crosses hosts with devices on both sides,
+     * falls back to tcp. */
+    char needed_by[96];
+    if (gp_cfg.gp_transport != NULL)
+        snprintf(needed_by, sizeof needed_by, "GP_TRANSPORT=%s", gp_cfg.gp_transport);
+    else
+        snprintf(needed_by, sizeof needed_by, "the default transport (GP_TRANSPORT unset: hybrid)");
+    if (ibv_verbs_load(needed_by, !quiet) != 0) {
+        ibv_port_filter_free(filter);
         return PTL_FAIL;
     }
     int count = 0;
