@@ -342,6 +342,12 @@ static const struct gp_cfg_row rows[] = {
       .max = 1048576, .transport = "ibv", .offset = FIELD(bbuf_count),
       .doc = "pre-pinned 4K bounce buffers (AM headers, Medium payloads, bounced puts), at "
              "most GASNET_NETWORKDEPTH_TOTAL; 0 means GASNET_NETWORKDEPTH_TOTAL" },
+    { .name = "GASNET_RBUF_COUNT", .type = GP_CFG_INT, .default_text = "1024", .min = 16,
+      .max = 1048576, .transport = "ibv", .offset = FIELD(rbuf_count),
+      .doc = "pinned 4K receive buffers of the process's shared receive queue, whatever the "
+             "number of peers (fewer when the job cannot fill them; trimmed to the HCA's "
+             "max_srq_wr); each peer is granted min(GASNET_AM_CREDITS_PP, what is left after "
+             "answers and credit messages / peers) request credits, at least 2" },
     /* vapi-conduit's names (seed 004) for what seed 003 renamed; doc/seed-notes-config.md */
     { .name = "GASNET_OP_OUST_PP", .type = GP_CFG_INT, .transport = "ibv",
       .offset = GP_CFG_NO_FIELD, .newer = "GASNET_NETWORKDEPTH_PP",

@@ -135,6 +135,7 @@ struct gp_config {
     int64_t am_credits_total;          /* -1 while unset: MAX(1024, nodes); 0: automatic */
     int64_t am_credits_slack;
     int64_t bbuf_count;                /* 0: networkdepth_total */
+    int64_t rbuf_count;                /* the ibv shared receive queue's buffers, at most */
     uint64_t pin_maxsz;                /* 0: the device's limit; else a power of two */
     int64_t amrdma_limit;              /* 0: no AMRDMA */
     int64_t amrdma_depth;              /* a power of two, at most 32 */

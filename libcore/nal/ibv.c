@@ -46,23 +46,16 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
         return NULL;
     }
     const struct ibv_settings *set = &st->set;
-    int peers = ni->size > 1 ? ni->size - 1 : 1;
     st->inflight_per_peer = (unsigned)set->networkdepth_pp;
     if (st->inflight_per_peer > PTL_INFLIGHT_MAX_DEPTH)
         st->inflight_per_peer = PTL_INFLIGHT_MAX_DEPTH;
     /* Seed 003: TOTAL caps the node's operations in flight (ibv_limits.c has made it
      * min(TOTAL or the HCA's max_cqe, PP * (N - 1))). */
     st->budget.cap = (unsigned)set->networkdepth_total;
+    /* the grant to each peer and the SRQ's size wait for the reached peers (ibv_srq_size) */
     st->request_credits = set->am_credits_pp;
-    /* GASNET_AM_CREDITS_TOTAL shares the answer buffers out over the peers */
-    st->answers_per_peer = (unsigned)(set->am_credits_total / peers);
-    if (st->answers_per_peer < 1)
-        st->answers_per_peer = 1;
-    if (st->answers_per_peer > st->inflight_per_peer)
-        st->answers_per_peer = st->inflight_per_peer;
-    st->rq_depth = (unsigned)st->request_credits + st->answers_per_peer + IBV_CREDIT_SLACK;
     st->sq_depth = (unsigned)set->networkdepth_pp + 2u * (unsigned)st->request_credits +
-                   IBV_CREDIT_SLACK;
+                   IBV_SRQ_CREDIT_SLACK;
     for (unsigned h = 0; h < st->nhcas; h++) /* the HCAs' own limit on a queue's depth */
         if (st->hca[h].attr.max_qp_wr > 0 && st->sq_depth > (unsigned)st->hca[h].attr.max_qp_wr)
             st->sq_depth = (unsigned)st->hca[h].attr.max_qp_wr;
@@ -88,11 +81,17 @@ void ibv_state_free_peers(struct ibv_state *st)
 {
     for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
         ptl_inflight_fini(&st->peers[rank].inflight);
-        free(st->peers[rank].deferred);
+        free(st->peers[rank].port);
     }
     free(st->peers);
     free(st->rbuf_owner);
     free(st->rbuf_bytes);
+    free(st->rbuf_next);
+    free(st->rbuf_free);
+    free(st->credit_due);
+    free(st->qpn_rank);
+    st->qpn_rank = NULL;
+    st->qpn_count = 0;
     free(st->bbuf_free);
     free(st->owing);
     free(st->sctx);
@@ -112,27 +111,40 @@ int ibv_state_alloc_peers(struct ibv_state *st)
         if (!ibv_wanted(st, rank))
             continue;
         peer->reached = 1;
-        peer->send_credits = st->request_credits;
-        peer->deferred = calloc(st->rq_depth, sizeof *peer->deferred);
         if (ptl_inflight_init(&peer->inflight, st->inflight_per_peer, sizeof(struct ibv_inflight),
-                              &st->budget) != PTL_OK || peer->deferred == NULL)
+                              &st->budget) != PTL_OK)
             return PTL_NO_SPACE;
         reached++;
     }
-    st->rbuf_count = st->nports ? reached * st->rq_depth : 0;
-    st->rbuf_owner = calloc(st->rbuf_count + 1, sizeof *st->rbuf_owner);
-    st->rbuf_bytes = calloc(st->rbuf_count + 1, sizeof *st->rbuf_bytes);
-    st->sctx_count = (unsigned)(reached * st->sq_depth * (st->nqps ? st->nqps : 1)) + 64;
+    st->reached = reached;
+    ibv_srq_size(st);
+    for (int rank = 0; rank < size; rank++) /* until the peer says what it grants (ibv_qp.c) */
+        st->peers[rank].send_credits = st->request_credits;
+    size_t slots = st->rbuf_count + 1;
+    st->rbuf_owner = calloc(slots, sizeof *st->rbuf_owner);
+    st->rbuf_bytes = calloc(slots, sizeof *st->rbuf_bytes);
+    st->rbuf_next = calloc(slots, sizeof *st->rbuf_next);
+    st->rbuf_free = calloc(slots, sizeof *st->rbuf_free);
+    /* a credit is due per request handled and not yet credited: at most what was granted */
+    st->credit_due = calloc((size_t)st->request_credits * reached + 1, sizeof *st->credit_due);
+    /* A send context per work request that can be posted: every QP's queue, but no more
+     * than the send CQs take (GASNET_NETWORKDEPTH_TOTAL each), so not O(peers). */
+    uint64_t contexts = (uint64_t)reached * st->sq_depth * (st->nqps ? st->nqps : 1);
+    uint64_t cq_room = (uint64_t)(st->set.networkdepth_total > 0 ? st->set.networkdepth_total : 0) *
+                       (st->nhcas ? st->nhcas : 1);
+    if (cq_room > 0 && contexts > cq_room)
+        contexts = cq_room;
+    st->sctx_count = (unsigned)contexts + 64;
     st->sctx = calloc(st->sctx_count, sizeof *st->sctx);
     st->bbuf_free = calloc(st->bbuf_count, sizeof *st->bbuf_free);
     st->owing = calloc((size_t)size, sizeof *st->owing);
-    if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->sctx == NULL ||
+    if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->rbuf_next == NULL ||
+        st->rbuf_free == NULL || st->credit_due == NULL || st->sctx == NULL ||
         st->bbuf_free == NULL || st->owing == NULL)
         return PTL_NO_SPACE;
-    size_t index = 0;
-    for (int rank = 0; rank < size && st->nports; rank++)
-        for (unsigned k = 0; st->peers[rank].reached && k < st->rq_depth; k++)
-            st->rbuf_owner[index++] = (uint32_t)rank;
+    for (size_t i = 0; i < st->rbuf_count; i++) /* the lowest index on top */
+        st->rbuf_free[i] = (uint32_t)(st->rbuf_count - 1 - i);
+    st->rbuf_free_count = (unsigned)st->rbuf_count;
     for (unsigned i = 0; i < st->sctx_count; i++)
         st->sctx[i].next_free = i + 2 <= st->sctx_count ? i + 2 : 0;
     st->sctx_free = 1;
@@ -185,13 +197,22 @@ int ibv_state_connect(struct ibv_state *st, const uint8_t *wanted)
     if (rc == PTL_OK)
         rc = qp_rc;
     if (rc == PTL_OK && st->nports)
-        rc = ibv_msg_post_receives(st);
+        rc = ibv_srq_map_qps(st);
+    if (rc == PTL_OK && st->nports)
+        rc = ibv_srq_refill(st);
+    st->srq_low_water = st->srq_posted;
     if (rc == PTL_OK && st->nports)
         rc = ibv_rcv_start(st);
-    if (rc == PTL_OK)
+    if (rc == PTL_OK) {
         gp_debug("ibv", "%u port%s, %u QP%s per peer, inline %d, %u-deep queues, %u bounce buffers",
                  st->nports, st->nports == 1 ? "" : "s", st->nqps, st->nqps == 1 ? "" : "s",
                  st->inline_limit, st->sq_depth, st->bbuf_count);
+        gp_debug("ibv", "shared receive queue: %zu buffers, %zu KiB registered, for %zu peers "
+                 "(%d credits granted to each, %u buffers for their requests, %u for answers, "
+                 "%u for credit messages)", st->rbuf_count, st->rbuf_count * IBV_BUF_BYTES / 1024,
+                 st->reached, st->request_credits, st->srq_requests, st->answers_cap,
+                 st->srq_slack);
+    }
     return rc;
 }
 
@@ -251,6 +272,9 @@ void ibv_state_report(struct ibv_state *st)
              (unsigned long long)st->window_ops, (unsigned long long)st->messages_sent);
     gp_debug("ibv", "at most %u operations in flight at once (GASNET_NETWORKDEPTH_TOTAL=%u, "
              "send CQ depth %u)", st->budget.peak, st->budget.cap, st->send_cq_depth);
+    gp_debug("ibv", "shared receive queue: %llu refills, at least %llu of %zu buffers posted "
+             "at each", (unsigned long long)st->srq_refills,
+             (unsigned long long)st->srq_low_water, st->rbuf_count);
     gp_mutex_unlock(&st->lock);
 }
 

@@ -10,6 +10,8 @@
  *   ibv_rcv.c      the receive thread (GASNET_RCV_THREAD)
  *   ibv_dev.c      devices, ports, GIDs, the region's memory regions, CQs
  *   ibv_qp.c       queue pairs: creation, the bootstrap exchange, RTR / RTS
+ *   ibv_srq.c      the shared receive queue: its size, its buffers, refills in
+ *                  batches, and which peer a receive came from
  *   ibv_msg.c      messages over send/recv: requests, ACK / REPLY, credits,
  *                  the target side (matching, deposits, rendezvous reads)
  *   ibv_rdma.c     RDMA WRITE / READ straight into a peer's window (the RAR
@@ -45,7 +47,9 @@ struct ibv_state;
 #define IBV_MAX_PIN_MRS 64      /* memory regions the region may be split into (GASNET_PIN_MAXSZ) */
 #define IBV_BUF_BYTES 4096      /* a receive buffer, a bounce buffer (the seed's 4 KiB bbuf) */
 #define IBV_WINDOW_PTS 16       /* portal entries whose windows a peer caches */
-#define IBV_CREDIT_SLACK 4      /* receive buffers beyond requests and answers (CREDIT messages) */
+#define IBV_SRQ_CREDIT_SLACK 8  /* SRQ buffers beyond requests and answers (CREDIT messages) */
+#define IBV_SRQ_MIN_GRANT 2     /* request credits a peer gets however many peers share the SRQ */
+#define IBV_SRQ_BATCH 32        /* receive buffers posted to the SRQ by one call */
 
 /* ---- messages (ibv_msg.c) ------------------------------------------------------------ */
 
@@ -96,6 +100,7 @@ struct ibv_settings {
     int am_credits_pp;
     int am_credits_total;         /* receive buffers for answers, over every peer */
     int am_credits_slack;         /* credits owed before a CREDIT message goes back */
+    int rbuf_count;               /* GASNET_RBUF_COUNT: the SRQ's buffers, at most */
     int bbuf_count;
     uint64_t pin_maxsz;           /* 0: one memory region */
     uint64_t physmem_max;
@@ -118,7 +123,8 @@ struct ibv_hca {
     struct ibv_mr *region_mr[IBV_MAX_PIN_MRS];
     unsigned region_mrs;
     struct ibv_mr *bbuf_mr;       /* the bounce-buffer pool */
-    struct ibv_mr *rbuf_mr;       /* the receive-buffer pool (hca 0 only) */
+    struct ibv_mr *rbuf_mr;       /* the receive-buffer pool (the HCA of port 0 only) */
+    struct ibv_srq *srq;          /* the shared receive queue of every peer's QP 0 (same HCA) */
     struct ibv_cq *send_cq;       /* st->send_cq_depth entries */
     unsigned send_cq_used;        /* work requests posted on its QPs and not reaped */
     struct ibv_cq *recv_cq;
@@ -178,18 +184,17 @@ struct ibv_peer {
     /* the remote side */
     uint64_t region_base;
     uint64_t pin_maxsz;
-    struct ibv_port_wire port[IBV_MAX_QPS]; /* the remote port each of our QPs talks to */
+    struct ibv_port_wire *port;   /* [nqps]: the remote port each of our QPs talks to */
     /* message flow control on QP 0 */
-    int send_credits;             /* requests it can still take */
+    int send_credits;             /* requests it can still take (it granted them at set-up) */
     int owed_credits;             /* buffers re-posted for it, not told yet */
     int owing_listed;             /* on st->owing */
     /* operations awaiting answers or completions: records of struct ibv_inflight */
     struct ptl_inflight inflight;
-    unsigned answers_pending;     /* message-path ops awaiting their ACK / REPLY */
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
     unsigned reads_pending;
-    uint32_t *deferred;           /* receive-buffer indexes, FIFO */
-    unsigned deferred_head, deferred_count;
+    uint32_t deferred_head, deferred_tail; /* receive buffers, index + 1, FIFO through rbuf_next */
+    unsigned deferred_count;
     struct ibv_window window[IBV_WINDOW_PTS];
 };
 
@@ -241,18 +246,34 @@ struct ibv_state {
     unsigned nqps;                /* QPs per peer this process offers */
     int inline_limit;             /* what the QPs accept */
     int rd_atom;
-    unsigned sq_depth, rq_depth;  /* per QP */
+    unsigned sq_depth;            /* per QP */
     unsigned inflight_per_peer;   /* GASNET_NETWORKDEPTH_PP: records per peer */
     struct ptl_inflight_budget budget;  /* GASNET_NETWORKDEPTH_TOTAL: records over all peers */
     unsigned send_cq_depth;       /* min(GASNET_NETWORKDEPTH_TOTAL, PP * (N - 1)) as seed 003 says */
-    unsigned answers_per_peer;    /* receive buffers for ACK / REPLY, per peer */
-    int request_credits;          /* per peer */
+    int request_credits;          /* what this process grants each peer (the SRQ covers them) */
     struct ibv_peer *peers;       /* [size] */
-    /* receive buffers: rq_depth per reached peer, on QP 0 */
+    size_t reached;               /* peers this transport reaches */
+    /* The shared receive queue (ibv_srq.c): rbuf_count buffers, posted up to srq_target =
+     * srq_requests + srq_slack + answers_total; answers are posted on demand, one before
+     * each request that will be answered (seed 003). */
     uint8_t *rbuf;
     size_t rbuf_count;
-    uint32_t *rbuf_owner;         /* rank of each */
+    unsigned srq_requests;        /* buffers for peers' requests: min(share, grant * reached) */
+    unsigned srq_slack;           /* buffers for CREDIT messages */
+    unsigned answers_cap;         /* answered ops in flight from this process, over every peer */
+    unsigned answers_total;       /* answered ops in flight now (each has a buffer posted) */
+    unsigned srq_posted;          /* buffers on the SRQ now */
+    uint32_t *rbuf_free;          /* stack of buffers neither posted nor being handled */
+    unsigned rbuf_free_count;
+    uint32_t *rbuf_owner;         /* rank each buffer's message came from */
     uint32_t *rbuf_bytes;         /* length of a message waiting behind a rendezvous read */
+    uint32_t *rbuf_next;          /* a peer's deferred FIFO: next buffer index + 1 */
+    uint32_t *credit_due;         /* ranks owed a credit once a replacement buffer is posted */
+    unsigned credit_due_count;
+    int settling;                 /* ibv_msg_settle_credits is on the stack */
+    uint64_t *qpn_rank;           /* sorted (qp_num << 32 | rank) of every peer's QP 0 */
+    size_t qpn_count;
+    uint64_t srq_refills, srq_low_water; /* for the debug line at close */
     /* bounce buffers: messages out, bounced RDMA parts */
     uint8_t *bbuf;
     unsigned bbuf_count;
@@ -335,13 +356,36 @@ void ibv_port_describe(const struct ibv_state *st, unsigned port, struct ibv_por
 int ibv_qp_setup(struct ibv_state *st);
 void ibv_qp_destroy_all(struct ibv_state *st);
 
+/* ---- ibv_srq.c ------------------------------------------------------------------------ */
+
+/* Sizes the SRQ and the grant from the settings and st->reached (ibv_state_alloc_peers). */
+void ibv_srq_size(struct ibv_state *st);
+/* Creates it on the HCA of port 0 (after the buffers are registered). */
+int ibv_srq_create(struct ibv_state *st);
+/* Posts free buffers until srq_target is reached, IBV_SRQ_BATCH per call of the verb. */
+int ibv_srq_refill(struct ibv_state *st);
+/* Builds the QP-number map once every peer's QP 0 exists. */
+int ibv_srq_map_qps(struct ibv_state *st);
+/* The rank whose QP 0 has this number, or -1. */
+int ibv_srq_rank_of(const struct ibv_state *st, uint32_t qp_num);
+/* A handled buffer goes back to the free stack. */
+static inline void ibv_srq_release(struct ibv_state *st, uint32_t index)
+{
+    st->rbuf_free[st->rbuf_free_count++] = index;
+}
+static inline unsigned ibv_srq_target(const struct ibv_state *st)
+{
+    return st->srq_requests + st->srq_slack + st->answers_total;
+}
+
 /* ---- ibv_msg.c ------------------------------------------------------------------------ */
 
-int ibv_msg_post_receives(struct ibv_state *st);
 int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
-/* A receive completed into buffer index (from peer rank). */
+/* A receive completed into buffer index (from peer st->rbuf_owner[index]). */
 void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes);
+/* Credits for handled requests go back once the SRQ holds their replacements. */
+void ibv_msg_settle_credits(struct ibv_state *st);
 /* Returns credits banked past GASNET_AM_CREDITS_SLACK that no message carried back. */
 void ibv_msg_flush_credits(struct ibv_state *st);
 /* A rendezvous read or a served get finished (ctx from the send CQ). */

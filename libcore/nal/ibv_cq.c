@@ -137,17 +137,26 @@ static void send_done(struct ibv_state *st, const struct ibv_wc *wc)
     ibv_sctx_put(st, ctx);
 }
 
+/* A buffer of the shared receive queue came back: the QP it arrived on names the peer. */
 static void recv_done(struct ibv_state *st, const struct ibv_wc *wc)
 {
     uint32_t index = (uint32_t)wc->wr_id;
-    int rank = (int)st->rbuf_owner[index];
-    if (wc->status != IBV_WC_SUCCESS) {
-        if (wc->status != IBV_WC_WR_FLUSH_ERR)
+    if (st->srq_posted > 0)
+        st->srq_posted--;
+    int rank = ibv_srq_rank_of(st, wc->qp_num);
+    if (wc->status != IBV_WC_SUCCESS || rank < 0) {
+        if (wc->status == IBV_WC_SUCCESS)
+            ibv_fail(st, -1, "aborting on a receive on queue pair %u, which is no peer's",
+                     wc->qp_num);
+        else if (wc->status != IBV_WC_WR_FLUSH_ERR)
             ibv_fail(st, rank, "aborting on reap of failed receive from node %d: %s (verbs "
                      "status %d)", rank, ibv_wc_status_str(wc->status), (int)wc->status);
-        st->peers[rank].failed = 1;
+        if (rank >= 0)
+            st->peers[rank].failed = 1;
+        ibv_srq_release(st, index);
         return;
     }
+    st->rbuf_owner[index] = (uint32_t)rank;
     ibv_msg_received(st, index, wc->byte_len);
 }
 
@@ -164,6 +173,11 @@ int ibv_cq_poll(struct ibv_state *st)
         for (int i = 0; i < n; i++)
             recv_done(st, &wc[i]);
         total += n > 0 ? n : 0;
+    }
+    /* The handled buffers go back to the SRQ in batches; then the credits they stand for. */
+    if (st->rbuf_count && !st->fatal_pending) {
+        ibv_srq_refill(st);
+        ibv_msg_settle_credits(st);
     }
     return total;
 }

@@ -2,7 +2,8 @@
  * Devices and ports: which HCAs and ports this process uses (seed 003's
  * GASNET_IBV_PORTS filter and GASNET_NUM_QPS), their addresses (LID on
  * InfiniBand, a GID on RoCE), and the memory every QP needs registered:
- * the region (in GASNET_PIN_MAXSZ pieces), the bounce and receive buffers.
+ * the region (in GASNET_PIN_MAXSZ pieces), the bounce and receive buffers,
+ * and the shared receive queue (ibv_srq.c) on the HCA of port 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -289,6 +290,8 @@ int ibv_dev_register(struct ibv_state *st)
                      hca->name, cq_send, cq_recv);
             return PTL_FAIL;
         }
+        if (h == st->port[0].hca && st->rbuf_count && ibv_srq_create(st) != PTL_OK)
+            return PTL_FAIL;
     }
     return PTL_OK;
 }
@@ -303,6 +306,8 @@ void ibv_dev_close(struct ibv_state *st)
             ibv_dereg_mr(hca->region_mr[k]);
         if (hca->bbuf_mr)
             ibv_dereg_mr(hca->bbuf_mr);
+        if (hca->srq) /* after the QPs that used it (ibv_qp_destroy_all) */
+            ibv_destroy_srq(hca->srq);
         if (hca->rbuf_mr)
             ibv_dereg_mr(hca->rbuf_mr);
         if (hca->send_cq)

@@ -10,12 +10,14 @@
  * the target straight into the initiator's buffer, followed by the REPLY
  * (RC keeps the two in order).
  *
- * Flow control: a request costs a credit, one receive buffer the target
- * posted for this peer; answers are covered by buffers posted for the
- * initiator's own in-flight slots, CREDIT messages by a small slack.  The
- * target returns credits in the header of every message it sends to the
- * peer (the seed's credit byte), and in a CREDIT message when half of them
- * are owed.  RNR retry is infinite as well, so a miscount delays, never drops.
+ * Flow control: a request costs a credit, one of the buffers of the
+ * target's shared receive queue (ibv_srq.c) that the target granted this
+ * peer; an answer is covered by a buffer the initiator posts on demand
+ * just before the request goes out (seed 003), CREDIT messages by a small
+ * slack.  A handled request's credit goes back only once a replacement
+ * buffer is on the SRQ: in the header of the next message to the peer (the
+ * seed's credit byte), or in a CREDIT message when half of them are owed.
+ * RNR retry is infinite as well, so a miscount delays, never drops.
  *
  * Per-peer order: while a rendezvous read from a peer is in progress, the
  * peer's later messages wait in arrival order -- an AM Long's header must
@@ -36,11 +38,11 @@ static int record_available(struct ibv_state *st, void *arg)
     return ptl_inflight_room(&peer->inflight) || peer->failed;
 }
 
-/* A message-path op also needs a receive buffer for its answer. */
+/* A message-path op also needs a receive buffer for its answer, out of the node's share. */
 static int answer_room(struct ibv_state *st, void *arg)
 {
     const struct ibv_peer *peer = arg;
-    return peer->answers_pending < st->answers_per_peer || peer->failed;
+    return st->answers_total < st->answers_cap || peer->failed;
 }
 
 static int answered(unsigned kind)
@@ -57,8 +59,8 @@ static void wait_saying(struct ibv_state *st, struct ibv_peer *peer,
         if (records)
             ptl_inflight_wait_note(&wait, "ibv", &peer->inflight, peer->rank);
         else
-            gp_slow_wait_check(&wait, "ibv", "receive buffers for answers from rank %d (%u in "
-                               "use)", peer->rank, st->answers_per_peer);
+            gp_slow_wait_check(&wait, "ibv", "a receive buffer for an answer from rank %d (all "
+                               "%u in use)", peer->rank, st->answers_cap);
         ibv_cq_poll(st);
     }
 }
@@ -74,8 +76,10 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
     struct ptl_inflight_rec *rec = ptl_inflight_take(&peer->inflight, kind, op);
     if (rec == NULL)
         return NULL;
-    if (answered(kind))
-        peer->answers_pending++;
+    if (answered(kind)) { /* its answer's buffer goes on the SRQ before the request leaves */
+        st->answers_total++;
+        ibv_srq_refill(st);
+    }
     return (struct ibv_inflight *)rec;
 }
 
@@ -119,8 +123,8 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
-    if (answered(slot->rec.kind) && peer->answers_pending > 0)
-        peer->answers_pending--;
+    if (answered(slot->rec.kind) && st->answers_total > 0)
+        st->answers_total--; /* the buffer that took the answer is not reposted for it */
     ptl_inflight_release(&peer->inflight, &slot->rec);
 }
 
@@ -479,21 +483,6 @@ static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct
     ibv_inflight_release(st, peer, slot);
 }
 
-static int repost(struct ibv_state *st, uint32_t index)
-{
-    struct ibv_peer *peer = &st->peers[st->rbuf_owner[index]];
-    struct ibv_sge sge = { (uint64_t)(uintptr_t)ibv_rbuf_addr(st, index), IBV_BUF_BYTES,
-                           st->hca[st->port[0].hca].rbuf_mr->lkey };
-    struct ibv_recv_wr wr = { .wr_id = index, .sg_list = &sge, .num_sge = 1 }, *bad;
-    if (peer->qp[0] == NULL || peer->failed)
-        return -1;
-    int rc = ibv_post_recv(peer->qp[0], &wr, &bad);
-    if (rc != 0)
-        ibv_fail(st, peer->rank, "cannot post a receive buffer for node %d: %s", peer->rank,
-                 strerror(rc));
-    return rc;
-}
-
 static void send_credits_back(struct ibv_state *st, struct ibv_peer *peer)
 {
     struct ibv_msg_hdr credit = { .type = IBV_MSG_CREDIT };
@@ -508,6 +497,7 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     if (bytes < sizeof in) {
         ibv_fail(st, peer->rank, "node %d sent a %u-byte message, shorter than a header",
                  peer->rank, bytes);
+        ibv_srq_release(st, index);
         return;
     }
     memcpy(&in, buf, sizeof in);
@@ -524,10 +514,23 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     case IBV_MSG_CREDIT: break;
     default:
         ibv_fail(st, peer->rank, "node %d sent a message of unknown type %u", peer->rank, in.type);
+        break;
+    }
+    /* The buffer is free again; the credit waits until the SRQ holds a replacement. */
+    ibv_srq_release(st, index);
+    if (!request || peer->failed)
+        return;
+    if (st->credit_due_count >= (unsigned)st->request_credits * st->reached) {
+        /* more requests in hand than every peer's credits: this one sent without any */
+        ibv_fail(st, peer->rank, "node %d sent more requests than the %d credits it was granted",
+                 peer->rank, st->request_credits);
         return;
     }
-    if (repost(st, index) != 0 || !request)
-        return;
+    st->credit_due[st->credit_due_count++] = (uint32_t)peer->rank;
+}
+
+static void owe_credit(struct ibv_state *st, struct ibv_peer *peer)
+{
     ++peer->owed_credits;
     if (peer->owed_credits >= (st->request_credits + 1) / 2) {
         send_credits_back(st, peer); /* a sender must never wait long for half its credits */
@@ -535,6 +538,20 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
         peer->owing_listed = 1;
         st->owing[st->owing_count++] = peer->rank;
     }
+}
+
+void ibv_msg_settle_credits(struct ibv_state *st)
+{
+    /* Sending a CREDIT message polls, which may land here again: once on the stack is enough. */
+    if (st->settling)
+        return;
+    st->settling = 1;
+    while (st->credit_due_count > 0 && st->srq_posted >= ibv_srq_target(st) && !st->fatal_pending) {
+        struct ibv_peer *peer = &st->peers[st->credit_due[--st->credit_due_count]];
+        if (!peer->failed)
+            owe_credit(st, peer);
+    }
+    st->settling = 0;
 }
 
 void ibv_msg_flush_credits(struct ibv_state *st)
@@ -558,8 +575,10 @@ void ibv_msg_flush_credits(struct ibv_state *st)
 static void drain_deferred(struct ibv_state *st, struct ibv_peer *peer)
 {
     while (peer->reads_pending == 0 && peer->deferred_count > 0) {
-        uint32_t index = peer->deferred[peer->deferred_head];
-        peer->deferred_head = (peer->deferred_head + 1) % st->rq_depth;
+        uint32_t index = peer->deferred_head - 1;
+        peer->deferred_head = st->rbuf_next[index];
+        if (peer->deferred_head == 0)
+            peer->deferred_tail = 0;
         peer->deferred_count--;
         handle(st, index, st->rbuf_bytes[index]);
     }
@@ -573,8 +592,12 @@ void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes)
         return;
     }
     /* Behind a rendezvous read from the same peer: wait, in arrival order. */
-    uint32_t slot = (peer->deferred_head + peer->deferred_count) % st->rq_depth;
-    peer->deferred[slot] = index;
+    st->rbuf_next[index] = 0;
+    if (peer->deferred_tail)
+        st->rbuf_next[peer->deferred_tail - 1] = index + 1;
+    else
+        peer->deferred_head = index + 1;
+    peer->deferred_tail = index + 1;
     peer->deferred_count++;
     st->rbuf_bytes[index] = bytes;
 }
@@ -597,12 +620,4 @@ void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx)
     if (peer->reads_pending > 0)
         peer->reads_pending--;
     drain_deferred(st, peer);
-}
-
-int ibv_msg_post_receives(struct ibv_state *st)
-{
-    for (size_t index = 0; index < st->rbuf_count; index++)
-        if (repost(st, (uint32_t)index) != 0)
-            return PTL_FAIL;
-    return PTL_OK;
 }

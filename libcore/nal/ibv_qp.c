@@ -14,7 +14,7 @@
 #include "nal/ibv.h"
 #include "util/log.h"
 
-#define IBV_WIRE_MAGIC 0x31766267u /* "gbv1" */
+#define IBV_WIRE_MAGIC 0x32766267u /* "gbv2": with the credits each peer is granted */
 #define IBV_RNR_TIMER 12           /* 0.64 ms before a sender retries a full receive queue */
 
 /* What each process tells every other, before the QP numbers. */
@@ -23,20 +23,25 @@ struct ibv_wire_head {
     uint32_t nqps;          /* 0: no usable device here */
     uint32_t nports;
     uint32_t psn;
+    uint32_t credits;       /* requests each peer may have in flight to this process */
+    uint32_t reserved;
     uint64_t region_base;
     uint64_t pin_maxsz;
     struct ibv_port_wire port[IBV_MAX_PORTS];
 };
 
-static struct ibv_qp *create_qp(struct ibv_state *st, unsigned q, unsigned recv_depth)
+/* QP 0 of a peer takes its messages from the SRQ; the others receive nothing (1-deep RQ). */
+static struct ibv_qp *create_qp(struct ibv_state *st, unsigned q)
 {
     const struct ibv_port *port = &st->port[q % st->nports];
     struct ibv_hca *hca = &st->hca[port->hca];
+    struct ibv_srq *srq = q == 0 ? hca->srq : NULL;
     for (;;) {
         struct ibv_qp_init_attr attr = {
             .send_cq = hca->send_cq,
             .recv_cq = hca->recv_cq,
-            .cap = { .max_send_wr = st->sq_depth, .max_recv_wr = recv_depth ? recv_depth : 1,
+            .srq = srq,
+            .cap = { .max_send_wr = st->sq_depth, .max_recv_wr = srq ? 0 : 1,
                      .max_send_sge = 1, .max_recv_sge = 1,
                      .max_inline_data = (uint32_t)st->inline_limit },
             .qp_type = IBV_QPT_RC,
@@ -56,9 +61,9 @@ static struct ibv_qp *create_qp(struct ibv_state *st, unsigned q, unsigned recv_
             st->inline_limit /= 2;
             continue;
         }
-        gp_error("ibv", "cannot create a queue pair on %s (send depth %u, receive depth %u, "
-                 "inline %d): %m; lower GASNET_NETWORKDEPTH_PP or GASNET_AM_CREDITS_PP",
-                 hca->name, st->sq_depth, recv_depth, st->inline_limit);
+        gp_error("ibv", "cannot create a queue pair on %s (send depth %u, %s, inline %d): %m; "
+                 "lower GASNET_NETWORKDEPTH_PP or GASNET_AM_CREDITS_PP", hca->name, st->sq_depth,
+                 srq ? "on the shared receive queue" : "no receives", st->inline_limit);
         return NULL;
     }
 }
@@ -121,7 +126,7 @@ static int create_all(struct ibv_state *st)
         if (!peer->reached)
             continue;
         for (unsigned q = 0; q < st->nqps; q++) {
-            peer->qp[q] = create_qp(st, q, q == 0 ? st->rq_depth : 0);
+            peer->qp[q] = create_qp(st, q);
             if (peer->qp[q] == NULL)
                 return PTL_FAIL;
             if (to_init(st, peer->qp[q], q) != 0) {
@@ -156,6 +161,12 @@ static int connect_all(struct ibv_state *st, const struct ibv_wire_head *heads,
         peer->nqps = st->nqps < head->nqps ? st->nqps : head->nqps;
         peer->region_base = head->region_base;
         peer->pin_maxsz = head->pin_maxsz;
+        /* what its shared receive queue covers for this process */
+        peer->send_credits = head->credits > 0 ? (int)head->credits : 1;
+        free(peer->port);
+        peer->port = calloc(peer->nqps ? peer->nqps : 1, sizeof *peer->port);
+        if (peer->port == NULL)
+            return PTL_NO_SPACE;
         for (unsigned q = 0; q < peer->nqps; q++) {
             peer->port[q] = head->port[q % head->nports];
             uint32_t qpn = qpns[((size_t)rank * size + st->ni->rank) * max_qps + q];
@@ -184,6 +195,7 @@ int ibv_qp_setup(struct ibv_state *st)
     mine.nqps = rc == PTL_OK ? st->nqps : 0;
     mine.nports = st->nports;
     mine.psn = make_psn(st->ni->rank);
+    mine.credits = (uint32_t)st->request_credits;
     mine.region_base = (uint64_t)(uintptr_t)st->ni->region;
     mine.pin_maxsz = st->set.pin_maxsz ? st->set.pin_maxsz : st->ni->region_bytes;
     for (unsigned p = 0; p < st->nports; p++)

@@ -91,6 +91,13 @@ int ibv_settings_apply_caps(struct ibv_state *st, int quiet)
     set->am_credits_slack = (int)lim.am_credits_slack;
     /* at least a few per peer pair in flight, whatever the depth computed */
     set->bbuf_count = (int)(lim.bbuf_count < 16 ? 16 : lim.bbuf_count);
+    set->rbuf_count = (int)gp_cfg.rbuf_count;
+    for (unsigned h = 0; h < st->nhcas; h++) /* the SRQ lives on one HCA; the least is safe */
+        if (st->hca[h].attr.max_srq_wr > 0 && set->rbuf_count > st->hca[h].attr.max_srq_wr) {
+            gp_warn("config", "GASNET_RBUF_COUNT=%d trimmed to %d: the HCA's max_srq_wr",
+                    set->rbuf_count, st->hca[h].attr.max_srq_wr);
+            set->rbuf_count = st->hca[h].attr.max_srq_wr;
+        }
     /* PIN_MAXSZ 0 is "the device's limit": one piece when the region fits in it */
     set->pin_maxsz = gp_cfg.pin_maxsz ? lim.pin_maxsz
                                       : (lim.pin_maxsz >= st->ni->region_bytes ? 0 : lim.pin_maxsz);

@@ -3,13 +3,16 @@
  * transport's message decoder -- request headers matched against real MDs,
  * ACKs and REPLYs naming operation records, credits -- with no device.
  *
- * The verbs calls the decoder makes go through the QP's and CQ's context
- * ops (ibv_post_send, ibv_post_recv, ibv_poll_cq are inline dispatches), so
- * a fake context stands in for the HCA: a posted send completes at the next
- * poll (no bytes move: a rendezvous read or a get's write "succeeds"), a
- * posted receive buffer waits for the next message of the input, and the
- * receive CQ hands the input's messages over as completions into those
- * buffers, exactly as ibv_cq_poll would see them from rxe.
+ * The verbs calls the decoder makes go through the QP's, SRQ's and CQ's
+ * context ops (ibv_post_send, ibv_post_srq_recv, ibv_poll_cq are inline
+ * dispatches), so a fake context stands in for the HCA: a posted send
+ * completes at the next poll (no bytes move: a rendezvous read or a get's
+ * write "succeeds"), a buffer posted to the shared receive queue waits for
+ * the next message of the input, and the receive CQ hands the input's
+ * messages over as completions into those buffers, naming the sender's QP
+ * as rxe does, exactly as ibv_cq_poll would see them.  The SRQ is small
+ * (GASNET_RBUF_COUNT=16), so credits, answers posted on demand and a dry
+ * SRQ (the message is dropped here: RNR) all happen.
  *
  * Each input is a job of 3 where this process is rank 0 and has, before the
  * first message, a put with an ACK wanted and a get in flight to rank 1, and
@@ -54,11 +57,14 @@ static ptl_handle_md_t local_md;
 static struct {
     uint64_t send_wr_id[MAX_POSTED];     /* posted sends, completed at the next poll */
     unsigned sends;
-    uint8_t *recv_posted;                /* [rbuf_count]: the buffer waits for a message */
+    uint8_t *recv_posted;                /* [rbuf_count]: the buffer is on the SRQ */
+    unsigned recv_count;                 /* how many are */
     const uint8_t *in;                   /* the input's messages not delivered yet */
     size_t in_left;
     struct ibv_state *st;
 } hca_fake;
+
+static struct ibv_qp qp_fake[JOB_SIZE];
 
 static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
@@ -73,20 +79,25 @@ static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
     return 0;
 }
 
-static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+static int fake_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
-    (void)qp;
-    (void)bad;
-    for (; wr != NULL; wr = wr->next)
+    (void)srq;
+    for (; wr != NULL; wr = wr->next) {
+        if (wr->wr_id >= hca_fake.st->rbuf_count || hca_fake.recv_posted[wr->wr_id]) {
+            *bad = wr; /* a buffer posted twice, or none of ours: the transport lost count */
+            abort();
+        }
         hca_fake.recv_posted[wr->wr_id] = 1;
+        hca_fake.recv_count++;
+    }
     return 0;
 }
 
-/* A buffer posted for rank, or -1: its message must wait (it is dropped here). */
-static long posted_buffer_of(const struct ibv_state *st, int rank)
+/* The lowest buffer on the SRQ, or -1: the SRQ is dry, the message must wait (dropped here). */
+static long posted_buffer(const struct ibv_state *st)
 {
     for (size_t i = 0; i < st->rbuf_count; i++)
-        if (hca_fake.recv_posted[i] && st->rbuf_owner[i] == (uint32_t)rank)
+        if (hca_fake.recv_posted[i])
             return (long)i;
     return -1;
 }
@@ -104,13 +115,15 @@ static int poll_recv(struct ibv_wc *wc)
         const uint8_t *msg = hca_fake.in + 3;
         hca_fake.in += 3 + len;
         hca_fake.in_left -= 3 + len;
-        long index = posted_buffer_of(st, rank);
+        long index = posted_buffer(st);
         if (index < 0)
-            continue; /* every buffer of that peer is in use: RNR, the message never came */
+            continue; /* every buffer is in use: RNR, the message never came */
         hca_fake.recv_posted[index] = 0;
+        hca_fake.recv_count--;
         memcpy(ibv_rbuf_addr(st, (uint32_t)index), msg, len);
         *wc = (struct ibv_wc){ .wr_id = (uint64_t)index, .status = IBV_WC_SUCCESS,
-                               .opcode = IBV_WC_RECV, .byte_len = (uint32_t)len };
+                               .opcode = IBV_WC_RECV, .byte_len = (uint32_t)len,
+                               .qp_num = qp_fake[rank].qp_num };
         return 1;
     }
     return 0;
@@ -134,7 +147,7 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 }
 
 static struct ibv_context context_fake;
-static struct ibv_qp qp_fake[JOB_SIZE];
+static struct ibv_srq srq_fake;
 static struct ibv_mr mr_fake;
 
 /* ---- a state with no device ------------------------------------------------------- */
@@ -153,9 +166,9 @@ static struct ibv_state *state_new(void)
     st->inline_limit = 64;
     st->inflight_per_peer = 4;
     st->budget.cap = 6;
-    st->answers_per_peer = 4;
-    st->request_credits = 4;
-    st->rq_depth = (unsigned)st->request_credits + st->answers_per_peer + IBV_CREDIT_SLACK;
+    st->set.am_credits_pp = 4;
+    st->set.am_credits_total = 8;
+    st->set.rbuf_count = 16;   /* ibv_srq_size: 6 for answers, 4 for credits, 3 credits a peer */
     st->sq_depth = 16;
     st->send_cq_depth = 24;
     st->bbuf_count = 16;
@@ -163,6 +176,7 @@ static struct ibv_state *state_new(void)
     st->set.nonbulkput_bounce_limit = 65536;
     st->hca[0].send_cq = &send_cq_fake;
     st->hca[0].recv_cq = &recv_cq_fake;
+    st->hca[0].srq = &srq_fake;
     st->hca[0].bbuf_mr = &mr_fake;
     st->hca[0].rbuf_mr = &mr_fake;
     st->hca[0].region_mr[0] = &mr_fake;
@@ -180,7 +194,8 @@ static struct ibv_state *state_new(void)
     }
     hca_fake.st = st;
     hca_fake.sends = 0;
-    if (ibv_msg_post_receives(st) != PTL_OK)
+    hca_fake.recv_count = 0;
+    if (ibv_srq_map_qps(st) != PTL_OK || ibv_srq_refill(st) != PTL_OK)
         abort();
     return st;
 }
@@ -251,12 +266,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     ni->rank = 0;
     ni->size = JOB_SIZE;
     context_fake.ops.post_send = fake_post_send;
-    context_fake.ops.post_recv = fake_post_recv;
+    context_fake.ops.post_srq_recv = fake_post_srq_recv;
+    srq_fake.context = &context_fake;
     context_fake.ops.poll_cq = fake_poll_cq;
     send_cq_fake.context = &context_fake;
     recv_cq_fake.context = &context_fake;
-    for (int rank = 0; rank < JOB_SIZE; rank++)
+    for (int rank = 0; rank < JOB_SIZE; rank++) {
         qp_fake[rank].context = &context_fake;
+        qp_fake[rank].qp_num = 0x100 + (uint32_t)rank;
+    }
     mr_fake.lkey = mr_fake.rkey = 0x1234;
     return 0;
 }
@@ -283,6 +301,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (hca_fake.sends > 0)
         ibv_cq_poll(st);
     hca_fake.in_left = 0;
+    /* The SRQ's count is the fake's; with the peers well, every buffer is posted or free. */
+    if (hca_fake.recv_count != st->srq_posted ||
+        (!st->fatal_pending && st->srq_posted + st->rbuf_free_count != st->rbuf_count))
+        abort();
     if (st->fatal_pending && getenv("FUZZ_IBV_VERBOSE") != NULL) /* what a seed provokes */
         fprintf(stderr, "fuzz_ibv_msg: %s\n", st->fatal_text);
     state_free(st);

@@ -273,6 +273,22 @@ t_multirail() {
     fi
 }
 
+# The shared receive queue: its buffers are GASNET_RBUF_COUNT at most, whatever the job's
+# size; 7 peers share 64 (61 posted: 3 credits each for requests, 32 for answers, 8 for
+# credit messages), and every request of every pair is answered with its bytes intact.
+t_srq_bounded() {
+    job_saying "$name" "recv_memory: 8 nodes, 8 requests of 512 bytes to each peer, every reply back" \
+        "debug ibv: shared receive queue: 61 buffers, 244 KiB registered, for 7 peers (3 credits granted to each" \
+        env GASNET_RBUF_COUNT=64 GP_LOG_LEVEL=debug "$GP_RUN" -n 8 "$GPTEST_ITEST/recv_memory" 8
+}
+# Past what the SRQ covers: 3 peers granted 2 credits each, 4 buffers for their requests (16
+# in all), so senders meet RNR and wait; every area must still be intact.
+t_srq_rnr() {
+    job_saying "$name" "every area's checksum matched" \
+        "debug ibv: shared receive queue: 16 buffers, 64 KiB registered, for 3 peers (2 credits granted to each, 4 buffers for their requests" \
+        env GASNET_RBUF_COUNT=16 GP_LOG_LEVEL=debug "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_stress" "$ops" 4
+}
+
 # The memory that may be pinned is too small for the region: a clear error
 # saying what to raise, for the locked-memory limit (without the privilege
 # that bypasses it) and for GASNET_PHYSMEM_MAX.
@@ -298,6 +314,7 @@ t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
 t_bad_qp_retry_count() { ibv_only "$name" && bad GASNET_QP_RETRY_COUNT 8; }
 t_bad_ibv_ports() { ibv_only "$name" && bad GASNET_IBV_PORTS nosuchhca; }
 t_bad_ibv_port_number() { ibv_only "$name" && bad GASNET_IBV_PORTS rxe0:9; }
+t_bad_rbuf_count() { bad GASNET_RBUF_COUNT 8; }
 # Rows of the configuration table already, whatever the transport.
 t_bad_use_firehose() { bad GASNET_USE_FIREHOSE maybe; }
 t_bad_firehose_maxregion() { bad GASNET_FIREHOSE_MAXREGION_SIZE 2048; }
@@ -319,6 +336,8 @@ run_case rcv_thread t_rcv_thread
 run_case rcv_thread_am_core t_rcv_thread_am_core
 run_case rcv_thread_am_pollers t_rcv_thread_am_pollers
 run_case multirail t_multirail
+run_case srq_bounded t_srq_bounded
+run_case srq_rnr t_srq_rnr
 run_case memlock t_memlock
 run_case physmem_max t_physmem_max
 run_case failed_completion t_failed_completion
@@ -327,6 +346,7 @@ run_case bad_qp_timeout t_bad_qp_timeout
 run_case bad_qp_retry_count t_bad_qp_retry_count
 run_case bad_ibv_ports t_bad_ibv_ports
 run_case bad_ibv_port_number t_bad_ibv_port_number
+run_case bad_rbuf_count t_bad_rbuf_count
 run_case bad_use_firehose t_bad_use_firehose
 run_case bad_firehose_maxregion t_bad_firehose_maxregion
 for t in "$@"; do
