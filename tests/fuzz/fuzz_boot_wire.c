@@ -8,8 +8,9 @@
  *     (gather.c), ABORT's reason text, FINI -- on a connection that has
  *     proven the key (or, by the input's choice, one that has not);
  *   - the agent link (cmd/gp-run/link.c and agent.c): link_next framing, a
- *     SETUP's packed strings and numbers (link_unpack_str, parse_setup) and
- *     the other messages an agent takes from gp-run.
+ *     SETUP's packed strings and numbers (link_unpack_str, parse_setup: the
+ *     job, the agent's host and the names of its subtree's hosts) and the
+ *     other messages an agent takes from its parent.
  *
  * The first byte chooses: bit 0 the link rather than the channel; bit 1 a
  * job of 1 process rather than 3 (so a collective can complete and answer);
@@ -119,8 +120,13 @@ static void fuzz_link(const uint8_t *data, size_t size)
         if (type == LINK_SETUP) {
             if (parse_setup(&ag, payload, payload + len) == 0 &&
                 (ag.nprocs < 1 || ag.first_rank < 0 || ag.count < 1 ||
-                 ag.first_rank + ag.count > ag.nprocs || ag.argv == NULL || ag.argv[0] == NULL))
-                abort(); /* accepted, yet not a job the agent can start */
+                 ag.first_rank + ag.count > ag.nprocs || ag.argv == NULL || ag.argv[0] == NULL ||
+                 ag.nhosts < 1 || ag.nhosts > ag.nprocs || ag.host < 0 || ag.last < ag.host ||
+                 ag.last >= ag.nhosts || ag.degree < 0 || !(ag.timeout > 0)))
+                abort(); /* accepted, yet not a job (or subtree) the agent can start */
+            for (int i = 0; ag.names != NULL && i < ag.last - ag.host; i++)
+                if (ag.names[i] == NULL)
+                    abort(); /* a subtree host without a name */
         } else {
             handle_message(&ag, type, payload, len);
         }
