@@ -112,7 +112,11 @@ static void relay(struct agent_kids *k, struct tree_child *c)
         gp_wire_put32(head, (uint32_t)c->host);
         send_up(k, LINK_SAY, head, 4, text, (size_t)n);
         tree_child_hang_up(c);
-        kill(c->pid, SIGKILL);
+        if (c->pid > 0) /* not yet reaped (never kill(0): that is our own group) */
+            kill(c->pid, SIGKILL);
+        if (c->from_fd >= 0)
+            close(c->from_fd);
+        c->from_fd = -1;
         link_buf_free(&c->in);
     }
 }

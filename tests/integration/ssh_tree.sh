@@ -147,6 +147,8 @@ else
     lost_rc=$?
     if [ $lost_rc -eq 0 ] || [ $lost_rc -eq 124 ] || [ $lost_rc -eq 137 ]; then
         fail "$T/interior_lost" "gp-run exited with $lost_rc: $(tail -5 "$tmp/lost.job")"
+    elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$tmp/lost.job"; then
+        fail "$T/interior_lost" "sanitizer report: $(grep -A5 'ERROR: \|runtime error:' "$tmp/lost.job" | head -20)"
     elif ! grep -q "host $H.2 lost: the remote shell from gph1 .*ranks .*hosts $H.3..$H.3" "$tmp/lost.job"; then
         fail "$T/interior_lost" "no message names the lost host and its subtree: $(grep -v ' debug ' "$tmp/lost.job" | tail -5)"
     else
