@@ -108,7 +108,7 @@ static void describe(const struct run_hosts *hosts, const struct run_job *job,
                  hosts_first_rank(job->nprocs, hosts->count, h + 1) - 1);
     for (int c = 0; c < hosts->nchild; c++)
         if (hosts->child[c].last > hosts->child[c].host)
-            run_note("gp-run starts host %s, whose agents start hosts %s..%s",
+            run_note("gp-run starts host %s, with hosts %s..%s below it",
                      hosts->child[c].name, hosts->names[hosts->child[c].host + 1],
                      hosts->names[hosts->child[c].last]);
         else
@@ -169,7 +169,7 @@ int spawn_ssh_describe(struct run_job *job, const struct run_opts *opts)
             used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? " " : "",
                                      argv[i]);
         if (parent != NULL && stack != NULL && firsts != NULL && parent[h] > h)
-            run_say("host %s: ranks %d-%d, its agent starts hosts %s..%s, by: %s",
+            run_say("host %s: ranks %d-%d, hosts %s..%s below it, by: %s",
                     list.names[h], first, last, list.names[h + 1], list.names[parent[h]], line);
         else
             run_say("host %s: ranks %d-%d, by: %s", list.names[h], first, last, line);
@@ -552,7 +552,11 @@ int hosts_reaped(struct run_server *srv, pid_t pid, int status)
                 tree_sweep_start(child, srv->job->jobid, &hosts->mask, hosts->timeout);
                 break;
             }
-        subtree_lost(srv, child->host, child->last, text);
+        if (child->killed) /* the job was already ended: its ranks are gone, quietly */
+            for (int r = first; r < first + count; r++)
+                job_rank_lost(srv, r);
+        else
+            subtree_lost(srv, child->host, child->last, text);
         return 1;
     }
     return 0;
@@ -572,8 +576,10 @@ void hosts_signal(struct run_job *job, int sig)
         if (link_flush(child->to_fd, &child->out) != 0)
             tree_child_hang_up(child);
         /* SIGKILL: don't count on a busy agent; a closed link kills the subtree's ranks. */
-        if (sig == SIGKILL)
+        if (sig == SIGKILL) {
             tree_child_hang_up(child);
+            child->killed = 1;
+        }
     }
 }
 

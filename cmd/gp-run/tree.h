@@ -58,6 +58,7 @@ struct tree_child {
     struct line_buf err_lines;
     int hello;                    /* its agent said HELLO */
     int timed_out;                /* killed for not answering within the timeout */
+    int killed;                   /* hung up on after SIGKILL: its loss is no news */
     double deadline;
     int exits;                    /* rank exits relayed from its subtree (agents count) */
     pid_t sweep_pid;              /* the remote shell clearing up after its loss; 0: none */

@@ -24,16 +24,32 @@ trap cleanup EXIT INT TERM
 unset GP_TRANSPORT GASNET_SPAWNER GASNET_SSH_OUT_DEGREE
 NHOSTS=9
 
+check_line() { # NAME PATTERN
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -8)"; fi
+}
+
+# --- no limit on hosts: the shape of a 600-host tree (-t runs nothing, needs no hosts) --------
+printf 'h%s\n' $(seq 1 600) >"$tmp/hosts600"
+expect_rc "$T/no_host_limit" 0 60 "$GP_RUN" -t --hostfile "$tmp/hosts600" -n 600 /bin/true &&
+    check_line "$T/no_host_limit" "over 600 hosts (ssh spawner, out-degree 32)" &&
+    check_line "$T/no_host_limit_split" "^gp-run: host h1: ranks 0-0, hosts h2..h19 below it, by: " &&
+    check_line "$T/no_host_limit_last" "^gp-run: host h583: ranks 582-582, hosts h584..h600 below it, by: "
+if [ "$(printf '%s\n' "$out" | grep -c 'below it, by: ')" -ne 32 ]; then
+    fail "$T/no_host_limit_degree" "gp-run would start $(printf '%s\n' "$out" | grep -c 'below it, by: ') agents with subtrees, not 32"
+else
+    pass "$T/no_host_limit_degree"
+fi
+
 if ! netns_up $NHOSTS "$tmp"; then
     echo "skip $T/all: no hosts to run on: $netns_why"
     end_tests
 fi
 printf '%s\n' $NETNS_HOSTS >"$tmp/hosts"
 H=$NETNS_NET
+# Logins three levels deep, made while the levels above start, under a loaded
+# suite: netns.sh's 5 s ConnectTimeout was seen to expire (ssh status 255).
+GASNET_SSH_OPTIONS=$(printf '%s' "$GASNET_SSH_OPTIONS" | sed 's/ConnectTimeout=5/ConnectTimeout=30/')
 
-check_line() { # NAME PATTERN
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -8)"; fi
-}
 
 # Host i's /dev/shm is its own (a tmpfs in sshd's mount namespace).
 host_shm() { # I JOBID: the job's objects in host i's /dev/shm
@@ -94,8 +110,8 @@ if [ $? -eq 0 ]; then
     else fail "$T/tree_basics" "got: $(printf '%s\n' "$got" | head -40)"; fi
     # The shape: three levels, gp-run starts hosts 1 and 6 only.
     check_line "$T/tree_shape" "tree of agents: out-degree 2 (GASNET_SSH_OUT_DEGREE), 3 levels below gp-run"
-    check_line "$T/tree_shape_first" "gp-run starts host $H.1, whose agents start hosts $H.2..$H.5"
-    check_line "$T/tree_shape_second" "gp-run starts host $H.6, whose agents start hosts $H.7..$H.9"
+    check_line "$T/tree_shape_first" "gp-run starts host $H.1, with hosts $H.2..$H.5 below it"
+    check_line "$T/tree_shape_second" "gp-run starts host $H.6, with hosts $H.7..$H.9 below it"
     up=$(printf '%s\n' "$out" | sed -n "s/^gp-run: host $H\.\([0-9]\): agent up (gph\([0-9]\), .*/\1 \2/p" | awk '$1 == $2' | sort -u | wc -l)
     if [ "$up" -eq $NHOSTS ]; then pass "$T/tree_agents_up"; else fail "$T/tree_agents_up" "$up of $NHOSTS agents said HELLO under their own host name"; fi
 fi
@@ -112,6 +128,36 @@ expect_rc "$T/tree_am_core" 0 180 env GASNET_SSH_OUT_DEGREE=2 GP_LOG_LEVEL=debug
     check_line "$T/tree_am_core" "am_core: 9 nodes, 1 rounds, every category" &&
     check_line "$T/tree_am_core_hosts" "debug hybrid: 9 hosts: shm to this host's peers, tcp to the others"
 no_leftovers "$T/am_core_left_nothing" "$(out_job)"
+
+# --- SIGTERM to gp-run reaches every level: each process exits through the library ---------------
+: >"$tmp/sig.job"
+GASNET_SSH_OUT_DEGREE=2 GASNET_EXITTIMEOUT=10 GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP \
+    timeout -k 5 120 "$GP_RUN" -v --hostfile "$tmp/hosts" -n 9 \
+    "$GPTEST_ITEST/exit_cases" one_polling_none 7 >"$tmp/sig.job" 2>&1 &
+sig_pid=$!
+for _ in $(seq 1 600); do
+    [ "$(grep -c '^exit_cases: node [0-9]* polling$' "$tmp/sig.job")" -ge 9 ] && break
+    kill -0 $sig_pid 2>/dev/null || break
+    sleep 0.1
+done
+kill -TERM $sig_pid
+wait $sig_pid
+sig_rc=$?
+sig_exits=$(grep -c '^gp\[[0-9]/9\] info exit: exit code 143, ' "$tmp/sig.job")
+if [ $sig_rc -eq 143 ] && [ "$sig_exits" -eq 9 ]; then
+    pass "$T/sigterm_through_tree"
+else
+    fail "$T/sigterm_through_tree" "exit status $sig_rc (expected 143), $sig_exits of 9 processes ran their exit: $(grep -v ' info ' "$tmp/sig.job" | tail -5)"
+fi
+no_leftovers "$T/sigterm_left_nothing" "$(job_id "$tmp/sig.job")"
+
+# --- a host below the first level that can't be reached: its parent agent says so ---------------
+printf '%s\n%s\n%s\n' "$H.1" "$H.99" "$H.3" >"$tmp/hosts_bad"
+expect_rc "$T/unreachable_below" 1 90 env GASNET_SSH_OUT_DEGREE=2 GP_SSH_TIMEOUT=20 "$GP_RUN" \
+    -v --hostfile "$tmp/hosts_bad" -n 3 sh -c 'sleep 20' &&
+    check_line "$T/unreachable_below" "host $H.99 can't be reached from gph1: .*ranks 1 are lost" &&
+    check_line "$T/unreachable_below_ssh_says" "^gp-run: host $H.99: .*$H.99"
+no_leftovers "$T/unreachable_below_left_nothing" "$(out_job)"
 
 # --- an interior host lost mid-job -----------------------------------------------------------------
 # tcp_hold keeps every rank attached (statistics pages in each host's /dev/shm) for 30 s.
