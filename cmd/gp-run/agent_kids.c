@@ -182,7 +182,8 @@ int kids_reaped(struct agent_kids *k, pid_t pid, int status)
             gp_wire_put32(head, (uint32_t)c->host);
             gp_wire_put32(head + 4, (uint32_t)c->last);
             send_up(k, LINK_LOST, head, 8, text, strlen(text));
-            tree_sweep_start(c, k->jobid, &k->mask, k->timeout);
+            if (*k->up_ok) /* not while the whole subtree is being taken down */
+                tree_sweep_start(c, status, k->jobid, &k->mask, k->timeout);
         }
         return 1;
     }

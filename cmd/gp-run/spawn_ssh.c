@@ -547,9 +547,10 @@ int hosts_reaped(struct run_server *srv, pid_t pid, int status)
         tree_lost_text(child, status, hosts->timeout, "gp-run's host", text, sizeof text);
         int first, count;
         tree_ranks(srv->job->nprocs, hosts->count, child->host, child->last, &first, &count);
-        for (int r = first; r < first + count; r++)
+        /* Its agent gone while ranks ran: nobody there removes the job's objects. */
+        for (int r = first; r < first + count && !child->killed; r++)
             if (srv->job->procs[r].running) {
-                tree_sweep_start(child, srv->job->jobid, &hosts->mask, hosts->timeout);
+                tree_sweep_start(child, status, srv->job->jobid, &hosts->mask, hosts->timeout);
                 break;
             }
         if (child->killed) /* the job was already ended: its ranks are gone, quietly */

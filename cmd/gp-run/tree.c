@@ -242,11 +242,13 @@ void tree_lost_text(const struct tree_child *child, int status, double timeout,
         snprintf(out, len, "lost: the remote shell from %s %s", from, how);
 }
 
-void tree_sweep_start(struct tree_child *child, const char *jobid, const sigset_t *mask,
-                      double timeout)
+void tree_sweep_start(struct tree_child *child, int status, const char *jobid,
+                      const sigset_t *mask, double timeout)
 {
     if (!child->hello || child->sweep_pid > 0)
         return; /* never reached: nothing of the job is there */
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return; /* its agent ended by itself, removing the job's objects there */
     const char *configured = getenv("GP_RUN_AGENT");
     char self[PATH_MAX], *cmd = NULL;
     if (configured == NULL || *configured == '\0') {

@@ -79,13 +79,15 @@ int tree_child_read_errors(struct tree_child *child,
 void tree_child_hang_up(struct tree_child *child);
 void tree_child_free(struct tree_child *child);
 /*
- * After a child that had answered was lost: "gp-run --agent-sweep JOBID" on
- * its host over the remote shell, removing what the job left in /dev/shm
- * there (its ranks died with their agent, their statistics pages did not).
- * The parent waits for it (tree_sweep_*) up to timeout seconds.
+ * After a child that had answered was lost (its shell ended with status
+ * other than 0: its agent did not end by itself, cleaning up):
+ * "gp-run --agent-sweep JOBID" on its host over the remote shell, removing
+ * what the job left in /dev/shm there (its ranks died with their agent,
+ * their statistics pages did not).  The parent waits for it (tree_sweep_*)
+ * up to timeout seconds.
  */
-void tree_sweep_start(struct tree_child *child, const char *jobid, const sigset_t *mask,
-                      double timeout);
+void tree_sweep_start(struct tree_child *child, int status, const char *jobid,
+                      const sigset_t *mask, double timeout);
 /* A reaped process: 1 if it was child's sweep. */
 int tree_sweep_reaped(struct tree_child *child, pid_t pid);
 /* Kills a sweep past its deadline (then reaped as usual). */
