@@ -55,11 +55,14 @@ int kids_start(struct agent_kids *k, const struct agent_setup *s, const sigset_t
         c->host = firsts[i];
         c->last = tree_child_last(firsts, k->count, i, s->last);
         c->name = strdup(s->names[c->host - s->host - 1]);
+        int first, count;
+        tree_ranks(s->nprocs, s->nhosts, c->host, c->last, &first, &count);
+        c->exited = calloc((size_t)count, 1);
         struct agent_setup mine = *s;
         mine.host = c->host;
         mine.last = c->last;
         mine.names = s->names + (c->host - s->host);
-        if (c->name == NULL || setup_queue(&c->out, &mine) != 0 ||
+        if (c->name == NULL || c->exited == NULL || setup_queue(&c->out, &mine) != 0 ||
             tree_child_start(c, remote_cmd, mask, k->timeout) != 0) {
             snprintf(why, why_len, "cannot start the agent of host %s (its messages are above)",
                      c->name != NULL ? c->name : "?");
@@ -98,8 +101,11 @@ static void relay(struct agent_kids *k, struct tree_child *c)
             c->hello = 1;
         if (type == LINK_EXIT && len == 8) {
             int rank = (int)gp_wire_get32(payload);
-            if (rank >= first && rank < first + count)
+            if (rank >= first && rank < first + count && c->exited != NULL &&
+                !c->exited[rank - first]) {
+                c->exited[rank - first] = 1;
                 c->exits++;
+            }
         }
         if (type >= LINK_HELLO) /* never a parent's message back up */
             send_up(k, type, payload, len, NULL, 0);

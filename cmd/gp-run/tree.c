@@ -216,6 +216,8 @@ void tree_child_free(struct tree_child *child)
     link_buf_free(&child->in);
     free(child->name);
     child->name = NULL;
+    free(child->exited);
+    child->exited = NULL;
 }
 
 void tree_ranks(int nprocs, int nhosts, int host, int last, int *first, int *count)

@@ -60,7 +60,8 @@ struct tree_child {
     int timed_out;                /* killed for not answering within the timeout */
     int killed;                   /* hung up on after SIGKILL: its loss is no news */
     double deadline;
-    int exits;                    /* rank exits relayed from its subtree (agents count) */
+    int exits;                    /* ranks of its subtree whose exit was relayed (agents) */
+    uint8_t *exited;              /* exited[rank - its first rank]: counted once each */
     pid_t sweep_pid;              /* the remote shell clearing up after its loss; 0: none */
     double sweep_deadline;
 };

@@ -161,6 +161,7 @@ static void fuzz_relay(const uint8_t *data, size_t size)
     child.host = 1;
     child.last = 3;             /* ranks 2..7 below it */
     child.name = strdup("fuzzhost");
+    child.exited = calloc(6, 1);
     child.from_fd = fds[0];
     child.to_fd = child.err_fd = -1;
     struct pollfd pfds[3] = { { .fd = fds[0], .revents = POLLIN }, { .fd = -1 }, { .fd = -1 } };
