@@ -25,11 +25,15 @@ NETNS_NET=10.77.0
 
 netns_why=
 netns_count=0
+netns_locked=0
 netns_dir=
 
 netns_pids() { ip netns pids "$1" 2>/dev/null; }
 
 netns_down() {
+    # Only the lock holder removes anything: a suite that never got the lock
+    # (or never asked) must not take down the hosts of the one that has it.
+    [ "$netns_locked" = 1 ] || return 0
     i=1
     while [ "$i" -le "$netns_count" ]; do
         for pid in $(netns_pids "$NETNS_PREFIX$i"); do kill -9 "$pid" 2>/dev/null; done
@@ -39,6 +43,7 @@ netns_down() {
     done
     ip link del "$NETNS_BRIDGE" 2>/dev/null
     netns_count=0
+    netns_locked=0
     # Released here, or by the kernel when the script ends.
     exec 9>&-
 }
@@ -56,6 +61,7 @@ netns_up() {
         exec 9>&-
         return 1
     fi
+    netns_locked=1
     # Leftovers of an earlier run that was killed (we hold the lock: nobody uses them).
     for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NETNS_PREFIX[0-9]*$"); do
         for pid in $(netns_pids "$ns"); do kill -9 "$pid" 2>/dev/null; done

@@ -1,24 +1,30 @@
 /*
  * gp-run --agent: gp-run's hand on one host of an ssh job.
  *
- * The remote shell starts it with its stdin and stdout connected to gp-run
- * (link.h).  It reads the job's SETUP (key, ids, its block of ranks, the
- * program, gp-run's environment), answers HELLO, moves to the working
+ * The remote shell starts it with its stdin and stdout connected to its
+ * parent, gp-run or another agent (link.h).  It reads the job's SETUP (key,
+ * ids, its host and the hosts of its subtree, the program, gp-run's
+ * environment), answers HELLO, starts the agents of its subtree over the
+ * remote shell (agent_kids.c, the tree of tree.h), moves to the working
  * directory, starts its ranks the way the local spawner does (own process
  * group, key on an inherited pipe, SIGKILL if the agent dies), and then
  * relays: the ranks' stdout and stderr as whole lines, their exits, rank
- * 0's stdin, and the signals gp-run passes on.
+ * 0's stdin, the signals its parent passes on, and everything its children
+ * send up.
  *
  * The ranks reach gp-run's control channel directly over TCP, at the
- * address the remote shell came from (SSH_CONNECTION), or at the address
- * gp-run's host name resolves to when the shell does not say.
+ * address SETUP gives (GP_RUN_HOST, or what the first agent down the tree
+ * found), else at the address the remote shell came from (SSH_CONNECTION).
  *
- * If the link closes (gp-run died, the network went), the agent kills its
- * ranks: nothing of the job outlives gp-run.  It exits once every rank has
- * been reaped and reported, removing what the job left in /dev/shm here.
+ * If the link closes (its parent died, the network went), the agent kills
+ * its ranks and hangs up on its children: nothing of the job outlives
+ * gp-run.  It exits once every rank has been reaped and reported and every
+ * child's shell has ended, removing what the job left in /dev/shm here.
  */
+#include "agent_kids.h"
 #include "gp_run.h"
 #include "link.h"
+#include "tree.h"
 
 #include "conduit/stats_page.h"
 
@@ -47,7 +53,12 @@ struct agent {
     char *jobid;
     uint8_t key[GP_KEY_LEN];
     char *port;
+    char *boot_host;              /* gp-run's address as given; "" = the shell's */
     int nprocs, first_rank, count, verbose;
+    int nhosts, host, last, degree;
+    double timeout;
+    char **names;                 /* hosts host+1..last */
+    struct agent_kids kids;
     char *cwd, *prog;
     char **argv;
     char **job_env;
@@ -74,6 +85,9 @@ static void agent_free(struct agent *ag)
     memset(ag->key, 0, sizeof ag->key);
     free(ag->jobid);
     free(ag->port);
+    free(ag->boot_host);
+    free_list(ag->names);
+    kids_free(&ag->kids);
     free(ag->cwd);
     free(ag->prog);
     free_list(ag->argv);
@@ -109,11 +123,14 @@ static _Noreturn void agent_fail(struct agent *ag, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    send_msg(ag, LINK_FAIL, text, strlen(text), NULL, 0);
+    uint8_t head[4];
+    gp_wire_put32(head, (uint32_t)ag->host);
+    send_msg(ag, LINK_FAIL, head, 4, text, strlen(text));
     fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) & ~O_NONBLOCK);
     link_flush(STDOUT_FILENO, &ag->to_runner);
     if (ag->pgid > 0)
         kill(-ag->pgid, SIGKILL);
+    kids_hang_up(&ag->kids);
     agent_free(ag);
     exit(1);
 }
@@ -147,17 +164,32 @@ static char **take_list(const uint8_t **p, const uint8_t *end)
     return list;
 }
 
+static int take_double(const uint8_t **p, const uint8_t *end, double min, double max,
+                       double *out)
+{
+    char *text = link_unpack_str(p, end), *stop = NULL;
+    if (text == NULL)
+        return -1;
+    errno = 0;
+    *out = strtod(text, &stop);
+    int ok = *text != '\0' && *stop == '\0' && errno == 0 && *out >= min && *out <= max;
+    free(text);
+    return ok ? 0 : -1;
+}
+
+/* The layout is setup_queue's (tree.c). */
 static int parse_setup(struct agent *ag, const uint8_t *p, const uint8_t *end)
 {
     char *magic = link_unpack_str(&p, end);
-    int ok = magic != NULL && strcmp(magic, "gp-agent-1") == 0;
+    int ok = magic != NULL && strcmp(magic, SETUP_MAGIC) == 0;
     free(magic);
     if (!ok)
         return -1;
     ag->jobid = link_unpack_str(&p, end);
     char *key_hex = link_unpack_str(&p, end);
     ag->port = link_unpack_str(&p, end);
-    if (ag->jobid == NULL || key_hex == NULL || ag->port == NULL ||
+    ag->boot_host = link_unpack_str(&p, end);
+    if (ag->jobid == NULL || key_hex == NULL || ag->port == NULL || ag->boot_host == NULL ||
         strlen(key_hex) != 2 * GP_KEY_LEN) {
         free(key_hex);
         return -1;
@@ -172,10 +204,13 @@ static int parse_setup(struct agent *ag, const uint8_t *p, const uint8_t *end)
     }
     memset(key_hex, 0, strlen(key_hex));
     free(key_hex);
-    long nprocs, first, count, verbose;
+    long nprocs, nhosts, host, last, degree, verbose;
     if (take_int(&p, end, 1, RUN_MAX_PROCS, &nprocs) != 0 ||
-        take_int(&p, end, 0, nprocs - 1, &first) != 0 ||
-        take_int(&p, end, 1, nprocs - first, &count) != 0)
+        take_int(&p, end, 1, nprocs, &nhosts) != 0 ||
+        take_int(&p, end, 0, nhosts - 1, &host) != 0 ||
+        take_int(&p, end, host, nhosts - 1, &last) != 0 ||
+        take_int(&p, end, 0, RUN_MAX_PROCS, &degree) != 0 ||
+        take_double(&p, end, 1e-3, 1e6, &ag->timeout) != 0)
         return -1;
     ag->cwd = link_unpack_str(&p, end);
     ag->prog = link_unpack_str(&p, end);
@@ -183,11 +218,22 @@ static int parse_setup(struct agent *ag, const uint8_t *p, const uint8_t *end)
         return -1;
     ag->argv = take_list(&p, end);
     ag->job_env = take_list(&p, end);
+    ag->names = take_list(&p, end);
     ag->nprocs = (int)nprocs;
-    ag->first_rank = (int)first;
-    ag->count = (int)count;
+    ag->nhosts = (int)nhosts;
+    ag->host = (int)host;
+    ag->last = (int)last;
+    ag->degree = (int)degree;
+    ag->first_rank = hosts_first_rank(ag->nprocs, ag->nhosts, ag->host);
+    ag->count = hosts_first_rank(ag->nprocs, ag->nhosts, ag->host + 1) - ag->first_rank;
     ag->verbose = (int)verbose;
-    return ag->argv != NULL && ag->argv[0] != NULL && ag->job_env != NULL && p == end ? 0 : -1;
+    size_t names = 0;
+    while (ag->names != NULL && ag->names[names] != NULL)
+        names++;
+    return ag->argv != NULL && ag->argv[0] != NULL && ag->job_env != NULL &&
+                   ag->names != NULL && names == (size_t)(ag->last - ag->host) && p == end
+               ? 0
+               : -1;
 }
 
 static void read_setup(struct agent *ag)
@@ -243,28 +289,34 @@ static char **job_environment(struct agent *ag, size_t *base)
     return envp;
 }
 
-/* gp-run's address as this host reaches it: where the remote shell came from. */
+/* gp-run's address as this host reaches it: as SETUP says, else where the remote shell
+ * came from.  Kept in boot_host: the agents this one starts are told the same. */
 static void boot_address(struct agent *ag, char *out, size_t len)
 {
     const char *conn = getenv("SSH_CONNECTION");
     const char *runner = getenv("GP_RUN_HOST");
     char client[128] = "127.0.0.1";
-    if (runner != NULL && *runner != '\0')
+    if (*ag->boot_host != '\0')
+        snprintf(client, sizeof client, "%s", ag->boot_host);
+    else if (runner != NULL && *runner != '\0')
         snprintf(client, sizeof client, "%s", runner);
     else if (conn != NULL && *conn != '\0')
         snprintf(client, sizeof client, "%.*s", (int)strcspn(conn, " "), conn);
+    char *kept = strdup(client);
+    if (kept != NULL) {
+        free(ag->boot_host);
+        ag->boot_host = kept;
+    }
     if (strchr(client, ':') != NULL)
         snprintf(out, len, "[%s]:%s", client, ag->port);
     else
         snprintf(out, len, "%s:%s", client, ag->port);
 }
 
-static void start_ranks(struct agent *ag, const sigset_t *child_mask)
+static void start_ranks(struct agent *ag, const sigset_t *child_mask, const char *addr)
 {
     size_t base = 0;
     char **envp = job_environment(ag, &base);
-    char addr[200];
-    boot_address(ag, addr, sizeof addr);
     ag->ranks = calloc((size_t)ag->count, sizeof *ag->ranks);
     if (envp == NULL || ag->ranks == NULL)
         agent_fail(ag, "out of memory starting the ranks");
@@ -344,6 +396,8 @@ static void reap(struct agent *ag)
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (kids_reaped(&ag->kids, pid, status))
+            continue;
         for (int i = 0; i < ag->count; i++) {
             struct agent_rank *r = &ag->ranks[i];
             if (r->pid != pid || r->reaped)
@@ -390,6 +444,7 @@ static void link_lost(struct agent *ag)
     /* gp-run is gone: nothing of the job may outlive it. */
     if (ag->pgid > 0)
         kill(-ag->pgid, SIGKILL);
+    kids_hang_up(&ag->kids);
 }
 
 static void handle_message(struct agent *ag, uint32_t type, const uint8_t *payload, uint32_t len)
@@ -402,6 +457,11 @@ static void handle_message(struct agent *ag, uint32_t type, const uint8_t *paylo
         int sig = (int)gp_wire_get32(payload);
         if (sig > 0 && sig < 65)
             kill(-ag->pgid, sig);
+    }
+    if (type == LINK_SIGNAL && len == 4) {
+        int sig = (int)gp_wire_get32(payload);
+        if (sig > 0 && sig < 65)
+            kids_signal(&ag->kids, sig); /* the rest of the subtree */
     }
 }
 
@@ -455,23 +515,57 @@ static int open_signals(sigset_t *saved)
     return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+/* The remote shell's settings for this agent's own children: gp-run's, from the job. */
+static void take_shell_settings(const struct agent *ag)
+{
+    static const char *const names[] = { "GASNET_SSH_CMD", "GASNET_SSH_OPTIONS", "GP_RUN_AGENT" };
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+        size_t len = strlen(names[n]);
+        for (size_t i = 0; ag->job_env[i] != NULL; i++)
+            if (strncmp(ag->job_env[i], names[n], len) == 0 && ag->job_env[i][len] == '=')
+                setenv(names[n], ag->job_env[i] + len + 1, 1);
+    }
+}
+
 int agent_main(void)
 {
     struct agent ag;
     memset(&ag, 0, sizeof ag);
     ag.stdin_pipe = -1;
     ag.link_up = 1;
+    ag.kids.up = &ag.to_runner;
+    ag.kids.up_ok = &ag.link_up;
     sigset_t child_mask;
     int sig_fd = open_signals(&child_mask);
     read_setup(&ag);
     run_verbose = ag.verbose;
     char host[256] = "?";
     gethostname(host, sizeof host - 1);
+    snprintf(ag.kids.from, sizeof ag.kids.from, "%s", host);
     char hello[300];
-    snprintf(hello, sizeof hello, "%s, pid %d", host, (int)getpid());
-    send_msg(&ag, LINK_HELLO, hello, strlen(hello), NULL, 0);
+    int hello_len = snprintf(hello, sizeof hello, "%s, pid %d", host, (int)getpid());
+    uint8_t head[4];
+    gp_wire_put32(head, (uint32_t)ag.host);
+    send_msg(&ag, LINK_HELLO, head, 4, hello, (size_t)hello_len);
     if (sig_fd < 0)
         agent_fail(&ag, "cannot set up signal handling on %s: %s", host, strerror(errno));
+    fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
+    link_flush(STDOUT_FILENO, &ag.to_runner);
+    /* The subtree first: its logins take longest, and go on while this host starts. */
+    char addr[200];
+    boot_address(&ag, addr, sizeof addr);
+    if (ag.last > ag.host) {
+        take_shell_settings(&ag);
+        struct agent_setup down = {
+            .jobid = ag.jobid, .key = ag.key, .port = ag.port, .boot_host = ag.boot_host,
+            .nprocs = ag.nprocs, .nhosts = ag.nhosts, .host = ag.host, .last = ag.last,
+            .degree = ag.degree, .timeout = ag.timeout, .verbose = ag.verbose, .cwd = ag.cwd,
+            .prog = ag.prog, .argv = ag.argv, .env = ag.job_env, .names = ag.names
+        };
+        char why[300];
+        if (kids_start(&ag.kids, &down, &child_mask, why, sizeof why) != 0)
+            agent_fail(&ag, "%s: %s", host, why);
+    }
     if (chdir(ag.cwd) != 0)
         agent_fail(&ag, "cannot change to the working directory %s on %s: %s (set "
                    "GASNET_SSH_REMOTE_PATH to one that exists on every host)", ag.cwd, host,
@@ -480,15 +574,15 @@ int agent_main(void)
         agent_fail(&ag, "program %s on %s: %s (it must be at the same path on every host)",
                    ag.prog, host, strerror(errno));
     fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-    fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
-    start_ranks(&ag, &child_mask);
-    size_t npfds = 3 + 2 * (size_t)ag.count + 1;
+    start_ranks(&ag, &child_mask, addr);
+    size_t npfds = 4 + 2 * (size_t)ag.count + 3 * (size_t)ag.kids.count;
     struct pollfd *pfds = calloc(npfds, sizeof *pfds);
     if (pfds == NULL)
         agent_fail(&ag, "out of memory");
     int streams_open = 1;
     double next_stats = run_now() + RUN_STATS_PERIOD_S;
-    while (ag.left > 0 || streams_open || (ag.link_up && ag.to_runner.used > 0)) {
+    while (ag.left > 0 || streams_open || kids_active(&ag.kids) ||
+           (ag.link_up && ag.to_runner.used > 0)) {
         size_t n = 0;
         pfds[n++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
         pfds[n++] = (struct pollfd){ .fd = ag.link_up ? STDIN_FILENO : -1, .events = POLLIN };
@@ -501,7 +595,9 @@ int agent_main(void)
             pfds[n++] = (struct pollfd){ .fd = ag.ranks[i].out_fd, .events = POLLIN };
             pfds[n++] = (struct pollfd){ .fd = ag.ranks[i].err_fd, .events = POLLIN };
         }
-        if (poll(pfds, (nfds_t)n, ag.left > 0 ? 250 : 100) < 0 && errno != EINTR)
+        size_t kids_at = n;
+        n = kids_pollfds(&ag.kids, pfds, n);
+        if (poll(pfds, (nfds_t)n, ag.left > 0 || ag.kids.count ? 250 : 100) < 0 && errno != EINTR)
             break;
         if (pfds[1].revents)
             read_runner(&ag);
@@ -515,6 +611,7 @@ int agent_main(void)
             /* A stream a reaped rank's children keep open is not waited for. */
             streams_open |= !r->reaped && (r->out_fd >= 0 || r->err_fd >= 0);
         }
+        kids_service(&ag.kids, pfds, kids_at);
         if (pfds[0].revents) {
             struct signalfd_siginfo info;
             while (read(sig_fd, &info, sizeof info) == (ssize_t)sizeof info) {
@@ -524,6 +621,7 @@ int agent_main(void)
                     link_lost(&ag); /* the remote shell hung up: treat as gp-run gone */
             }
         }
+        kids_tick(&ag.kids, run_now());
         feed_stdin(&ag);
         if (run_now() >= next_stats) {
             /* Only while the link keeps up: statistics never crowd out output. */
@@ -533,7 +631,7 @@ int agent_main(void)
         }
         if (ag.link_up && link_flush(STDOUT_FILENO, &ag.to_runner) != 0)
             link_lost(&ag);
-        if (!ag.link_up && ag.left == 0)
+        if (!ag.link_up && ag.left == 0 && !kids_active(&ag.kids))
             break;
     }
     shm_cleanup(ag.jobid, 0);

@@ -13,8 +13,10 @@
  *   say.c          gp-run's own messages
  *   hosts.c        the host list (--hostfile, GASNET_SSH_NODEFILE / _SERVERS), blocks of ranks
  *   sshcmd.c       the remote shell's command line (GASNET_SSH_CMD, GASNET_SSH_OPTIONS)
- *   link.c         the framed link between gp-run and its agent on each host
- *   spawn_ssh.c    the ssh spawner, gp-run's side: one agent per host, its output and exits
+ *   link.c         the framed link between a parent (gp-run or an agent) and an agent
+ *   tree.c         the ssh spawner's tree: the split, SETUP, one child's remote shell
+ *   spawn_ssh.c    the ssh spawner, gp-run's side: the first agents, output and exits
+ *   agent_kids.c   an agent's own children in the tree, their messages relayed up
  *   spawn_pmix.c   the pmix spawner: the job handed to srun or mpirun (exec)
  *   agent.c        gp-run --agent, on each host: starts that host's ranks, relays for them
  *   mirror.c       other hosts' statistics pages copied to this host, for gp-top
@@ -52,6 +54,7 @@ struct run_opts {
     char *hostfile;   /* --hostfile */
     int tag_output;   /* --tag-output: "[rank] " before every line of output */
     int agent;        /* --agent: run as the agent on a host (agent.c) */
+    char *sweep_jobid; /* --agent-sweep JOBID: clear the job's /dev/shm here, exit */
     char *env_list;   /* -E: names only; the local spawner passes everything */
     int verbose;
     int test_only;
@@ -181,7 +184,6 @@ int hosts_load(const struct run_opts *opts, struct host_list *list);
 void hosts_free(struct host_list *list);
 /* The number of hosts the job uses (-N, else one per process up to the list); -1 after
  * saying why it can't. */
-#define RUN_MAX_SSH_HOSTS 256
 int hosts_use(const struct run_opts *opts, const struct host_list *list);
 /* The first rank of host h when nprocs ranks go over nhosts hosts in blocks. */
 int hosts_first_rank(int nprocs, int nhosts, int h);

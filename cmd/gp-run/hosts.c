@@ -128,7 +128,7 @@ void hosts_free(struct host_list *list)
     memset(list, 0, sizeof *list);
 }
 
-/* See gp_run.h; the limit is explained in spawn_ssh.c (the fan-out is flat). */
+/* See gp_run.h.  No limit of its own: the tree of agents (tree.h) spreads the shells. */
 int hosts_use(const struct run_opts *opts, const struct host_list *list)
 {
     int wanted = opts->nhosts > 0 ? opts->nhosts
@@ -140,11 +140,6 @@ int hosts_use(const struct run_opts *opts, const struct host_list *list)
     }
     if (wanted > opts->nprocs) {
         run_say("-N %d: more hosts than processes (-n %d)", wanted, opts->nprocs);
-        return -1;
-    }
-    if (wanted > RUN_MAX_SSH_HOSTS) {
-        run_say("-N %d: the ssh spawner fans out to at most %d hosts (see gp-run(1), "
-                "SSH SPAWNER)", wanted, RUN_MAX_SSH_HOSTS);
         return -1;
     }
     return wanted;

@@ -1,5 +1,5 @@
 /*
- * The gp-run <-> agent link: buffers, framing and line keeping
+ * The parent <-> agent link: buffers, framing and line keeping
  * (link.h says what travels on it).
  */
 #include "link.h"
@@ -81,7 +81,7 @@ int link_next(const struct link_buf *in, uint32_t *type, const uint8_t **payload
         *why = "a message longer than the link allows";
         return -1;
     }
-    if (hdr.type < LINK_SETUP || hdr.type > LINK_STATS ||
+    if (hdr.type < LINK_SETUP || hdr.type > LINK_SAY ||
         (hdr.type > LINK_SIGNAL && hdr.type < LINK_HELLO)) {
         *why = "a message of an unknown type (is the same gp installed on both hosts?)";
         return -1;

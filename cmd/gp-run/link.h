@@ -1,25 +1,33 @@
 /*
- * The link between gp-run and its agent on a host: the agent's stdin and
- * stdout, carried by ssh.  Messages use the bootstrap's framing (an 8-byte
- * header, type and length big-endian, then the payload) with their own
- * types, so one decoder serves both.
+ * The link between a parent (gp-run, or an agent starting its subtree,
+ * tree.h) and a child agent on a host: the agent's stdin and stdout,
+ * carried by ssh.  Messages use the bootstrap's framing (an 8-byte header,
+ * type and length big-endian, then the payload) with their own types, so
+ * one decoder serves both.
  *
- *   gp-run -> agent   SETUP   the job: key, ids, ranks, program, environment
- *                     STDIN   bytes for rank 0's standard input
+ *   parent -> agent   SETUP   the job: key, ids, its host and subtree, program, environment
+ *                     STDIN   bytes for rank 0's standard input (only host 0 has rank 0)
  *                     STDIN_EOF
- *                     SIGNAL  u32 signal number for the host's ranks
- *   agent -> gp-run   HELLO   the agent is up: its host name
+ *                     SIGNAL  u32 signal number for the ranks (passed down the subtree)
+ *   agent -> parent   HELLO   u32 host, text: that host's agent is up (its name, pid)
  *                     STARTED u32 rank, u32 pid
  *                     OUT     u32 rank, bytes of its standard output (whole lines)
  *                     ERR     u32 rank, bytes of its standard error (whole lines)
  *                     EXIT    u32 rank, u32 wait status
- *                     FAIL    text: the agent can't go on (why)
+ *                     FAIL    u32 host, text: that host's agent can't go on (why)
  *                     STATS   u32 rank, its statistics page (mirror.c)
+ *                     LOST    u32 host, u32 last, text: the agent of host (whose
+ *                             subtree ends at host last) was lost, or never answered,
+ *                             while ranks there had not all exited; text says how
+ *                     SAY     u32 host, text: a line its remote shell wrote to stderr
  *
- * The key travels only in SETUP, on the link, never on a command line.  A
- * link that closes is the end of its side: an agent whose stdin closes
- * kills its ranks (gp-run is gone); gp-run treats a closed agent as a lost
- * host.
+ * An agent relays what its children send up unchanged (every message names
+ * its rank or host) and passes SIGNAL down; gp-run checks that what a child
+ * names lies in that child's subtree.  Host numbers are u32: as wide as the
+ * job.  The key travels only in SETUP, on the link, never on a command
+ * line.  A link that closes is the end of its side: an agent whose stdin
+ * closes kills its ranks and hangs up on its children (the parent is
+ * gone); a parent treats a closed agent as a lost host.
  */
 #ifndef GP_RUN_LINK_H
 #define GP_RUN_LINK_H
@@ -40,7 +48,9 @@ enum link_type {
     LINK_ERR,
     LINK_EXIT,
     LINK_FAIL,
-    LINK_STATS
+    LINK_STATS,
+    LINK_LOST,
+    LINK_SAY
 };
 
 /* The largest message either side accepts (SETUP carries the environment). */

@@ -78,6 +78,11 @@ int main(int argc, char **argv)
     double timeout = 0;
     memset(&opts, 0, sizeof opts);
     int status = run_parse_options(argc, (const char **)argv, &opts);
+    if (status == RUN_CONTINUE && opts.sweep_jobid != NULL) {
+        shm_cleanup(opts.sweep_jobid, 0);
+        run_free_options(&opts);
+        return 0;
+    }
     if (status == RUN_CONTINUE && opts.agent) {
         run_free_options(&opts);
         return agent_main();

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 enum { OPT_NPROCS = 1, OPT_NHOSTS, OPT_ENV, OPT_VERBOSE, OPT_TEST, OPT_KEEP, OPT_SPAWNER,
-       OPT_HOSTFILE, OPT_TAG, OPT_AGENT, OPT_HELP, OPT_VERSION };
+       OPT_HOSTFILE, OPT_TAG, OPT_AGENT, OPT_SWEEP, OPT_HELP, OPT_VERSION };
 
 static const struct poptOption option_table[] = {
     { "np", 'n', POPT_ARG_STRING, NULL, OPT_NPROCS,
@@ -38,6 +38,9 @@ static const struct poptOption option_table[] = {
       "prefix every line the processes print with [rank] (ssh and pmix spawners)", NULL },
     { "agent", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_AGENT,
       "run as gp-run's agent on a host (started by gp-run over ssh)", NULL },
+    { "agent-sweep", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_SWEEP,
+      "remove what job JOBID left in /dev/shm here (run over ssh after its agent was lost)",
+      "JOBID" },
     { NULL, 'E', POPT_ARG_STRING, NULL, OPT_ENV,
       "environment variables to propagate (the local spawner propagates all of them)",
       "VAR1[,VAR2...]" },
@@ -183,6 +186,15 @@ static int take_option(poptContext ctx, int which, const char *arg, struct run_o
         return RUN_CONTINUE;
     case OPT_TAG: opts->tag_output = 1; return RUN_CONTINUE;
     case OPT_AGENT: opts->agent = 1; return RUN_CONTINUE;
+    case OPT_SWEEP:
+        if (arg == NULL || *arg == '\0' || strlen(arg) != GP_BOOT_JOBID_LEN ||
+            strspn(arg, "0123456789abcdef") != strlen(arg)) {
+            run_say("--agent-sweep '%s': not a job id (hexadecimal digits)", arg ? arg : "");
+            return RUN_EXIT_USAGE;
+        }
+        free(opts->sweep_jobid);
+        opts->sweep_jobid = strdup(arg);
+        return RUN_CONTINUE;
     case OPT_NHOSTS:
         return parse_count("-N", arg, RUN_MAX_PROCS, &opts->nhosts) ? RUN_EXIT_USAGE
                                                                      : RUN_CONTINUE;
@@ -207,8 +219,8 @@ static int take_option(poptContext ctx, int which, const char *arg, struct run_o
 /* After the options: -n given, -N acceptable, a program that exists. */
 static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
 {
-    if (opts->agent)
-        return RUN_CONTINUE; /* the job comes over the link */
+    if (opts->agent || opts->sweep_jobid != NULL)
+        return RUN_CONTINUE; /* the job comes over the link; a sweep needs nothing more */
     const char *env_spawner = gp_config_getenv("GASNET_SPAWNER");
     if (!spawner_given && env_spawner != NULL && *env_spawner != '\0' &&
         check_spawner("GASNET_SPAWNER", env_spawner, opts))
@@ -299,4 +311,5 @@ void run_free_options(struct run_opts *opts)
     free(opts->prog_path);
     free(opts->env_list);
     free(opts->hostfile);
+    free(opts->sweep_jobid);
 }

@@ -494,11 +494,12 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_SSH_REMOTE_PATH", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
       .doc = "working directory on the compute nodes (default: the current directory)" },
-    { .name = "GASNET_SSH_OUT_DEGREE", .type = GP_CFG_STRING, .transport = "launcher",
+    { .name = "GASNET_SSH_OUT_DEGREE", .type = GP_CFG_INT, .default_text = "32", .min = 1,
+      .max = 4096, .flags = GP_CFG_F_ZERO_OK, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD,
-      .flags = NO_EFFECT_YET,
-      .doc = "fan-out of GASNet's tree of remote shells; gp-run fans out flat to up to 256 "
-             "hosts (gp-run(1)) and has no tree yet" },
+      .doc = "fan-out of the tree of agents of an ssh job: gp-run starts at most this many "
+             "over the remote shell and each agent starts at most this many for the hosts "
+             "below it (gp-run(1)); 0: no limit, gp-run starts every host itself" },
     { .name = "GP_RUN_AGENT", .type = GP_CFG_STRING, .transport = "launcher",
       .offset = GP_CFG_NO_FIELD, .unset_means = "gp-run's own path",
       .doc = "path of gp-run on the hosts of an ssh job, run there as its agent" },

@@ -89,7 +89,7 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
 }
 
 /* Is some pair of processes on different hosts reached by ibv (both=1) / by tcp (both=0)? */
-static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const uint8_t *host_of, int both)
+static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const int *host_of, int both)
 {
     for (int a = 0; a < ni->size; a++)
         for (int b = a + 1; b < ni->size; b++)
@@ -106,8 +106,9 @@ static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const uint8_t *h
 static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
                           int mine_ibv)
 {
-    /* Two ranks are on one host exactly when one maps the other: ask our own view of hosts. */
-    uint8_t *host_of = calloc((size_t)ni->size, 1);
+    /* Two ranks are on one host exactly when one maps the other: ask our own view of hosts.
+     * As wide as the job: a job may span as many hosts as it has ranks. */
+    int *host_of = calloc((size_t)ni->size, sizeof *host_of);
     state->remote_ibv = calloc((size_t)ni->size, 1);
     if (host_of == NULL || state->remote_ibv == NULL) {
         free(host_of);
@@ -115,7 +116,7 @@ static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t
         return PTL_NO_SPACE;
     }
     for (int rank = 0; rank < ni->size; rank++)
-        host_of[rank] = (uint8_t)(state->host_index ? state->host_index[rank] : 0);
+        host_of[rank] = state->host_index ? state->host_index[rank] : 0;
     for (int rank = 0; rank < ni->size; rank++) {
         if (!state->remote[rank] || !mine_ibv || !all_ibv[rank])
             continue;

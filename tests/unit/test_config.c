@@ -247,6 +247,11 @@ static void test_launcher_rows(void)
     CHECK_STR_CONTAINS(gp_config_find("GP_RANK")->doc, "set by gp-run");
     CHECK_EQ(gp_config_find("GP_RANK")->type, GP_CFG_INT);
     CHECK_EQ(gp_config_find("GASNET_SSH_SERVERS")->type, GP_CFG_STRING);
+    /* The tree of agents reads it (gp-run's spawn_ssh.c): no longer flagged. */
+    const struct gp_cfg_row *degree = gp_config_find("GASNET_SSH_OUT_DEGREE");
+    CHECK_EQ(degree->type, GP_CFG_INT);
+    CHECK_EQ(degree->flags & GP_CFG_F_NO_EFFECT, 0u);
+    CHECK_STR_EQ(degree->default_text, "32");
 }
 
 static void test_launcher_values(void)
@@ -914,7 +919,7 @@ static void test_hca_id_unsupported(void)
 static const char *const not_yet_rows[][2] = {
     { "GASNET_AMRDMA_LIMIT", "1024" }, { "GASNET_AMRDMA_DEPTH", "8" },
     { "GASNET_AMRDMA_MAX_PEERS", "4" }, { "GASNET_AMRDMA_CYCLE", "64" },
-    { "GASNET_FIREHOSE_R", "0" }, { "GASNET_SSH_OUT_DEGREE", "32" },
+    { "GASNET_FIREHOSE_R", "0" },
     { "GASNET_TRACEFILE", "/tmp/trace.%" }, { "GASNET_STATSFILE", "-" },
 };
 
