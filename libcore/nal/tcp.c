@@ -110,11 +110,13 @@ static int serve_staged(struct tcp_state *st)
 
 void tcp_progress_locked(struct tcp_state *st)
 {
+    st->pass++; /* the next request to each peer is written at once again */
     nfds_t count = tcp_build_pollfds(st, st->pfds, st->pfd_owner);
     if (poll(st->pfds, count, 0) > 0)
         service(st, count);
     serve_staged(st);
-    /* Answers queued by what was just read go out now, not at the next pass. */
+    /* Answers queued by what was just read, and requests held back since the
+     * last pass, go out now. */
     for (int rank = 0; rank < st->ni->size; rank++) {
         struct tcp_conn *conn = &st->conns[rank];
         if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
@@ -183,6 +185,7 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     st->ni = ni;
     st->listen_fd = -1;
     st->put_body_rank = -1;
+    st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
     /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
     st->budget.cap = gp_cfg.networkdepth_total > 0 && gp_cfg.networkdepth_total < UINT32_MAX
                          ? (unsigned)gp_cfg.networkdepth_total : 0;

@@ -47,6 +47,7 @@ enum tcp_frame_type {
     TCP_FRAME_ACK,     /* target -> initiator: the put's outcome, no data */
     TCP_FRAME_GET,     /* initiator -> target: a request, no data */
     TCP_FRAME_REPLY,   /* target -> initiator: header + length data bytes */
+    TCP_FRAME_ACK_RUN, /* target -> initiator: length ACKs at once, the last for op_id */
     TCP_FRAME_TYPE_END
 };
 
@@ -80,8 +81,19 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_OUT_REQUESTS 64
 /* Output ring size: room for every possible reply plus every request. */
 #define TCP_OUT_SLOTS 256
-/* Frames gathered into one sendmsg. */
-#define TCP_WRITE_BATCH 16
+/* Frames gathered into one sendmsg, and the iovecs they may take. */
+#define TCP_WRITE_BATCH 64
+#define TCP_WRITE_IOV 64
+/* Puts of at most this many bytes are copied, header and data, into the
+ * connection's send arena: the put returns at once, and frames queued
+ * back to back leave in one sendmsg. */
+#define TCP_COPY_MAX 2048
+/* The send arena of a connection (a power of two). */
+#define TCP_ARENA_BYTES (32u * 1024)
+/* Frames (bytes) a connection holds back before it writes without waiting
+ * for the next progress pass. */
+#define TCP_DEFER_FRAMES 32
+#define TCP_DEFER_BYTES (16u * 1024)
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)
 /* Incoming connections proving the key at once (more wait in the backlog). */
@@ -98,6 +110,10 @@ const char *tcp_frame_type_str(unsigned type);
 _Static_assert(TCP_INFLIGHT_PER_PEER + TCP_OUT_REQUESTS <= TCP_OUT_SLOTS,
                "the output ring must hold every reply and every request");
 _Static_assert((TCP_OUT_SLOTS & (TCP_OUT_SLOTS - 1)) == 0, "ring size is a power of two");
+_Static_assert(TCP_DEFER_FRAMES < TCP_OUT_REQUESTS, "held-back frames never fill the request quota");
+_Static_assert(TCP_DEFER_BYTES + 2 * (TCP_FRAME_HDR_LEN + TCP_COPY_MAX) <= TCP_ARENA_BYTES,
+               "the arena holds what is held back, one more copied put and its wrap");
+_Static_assert((TCP_ARENA_BYTES & (TCP_ARENA_BYTES - 1)) == 0, "arena size is a power of two");
 
 /* ---- per-connection state -------------------------------------------------- */
 
@@ -105,7 +121,9 @@ enum tcp_out_kind {
     TCP_OUT_CONTROL,   /* ACK, REPLY without data: header only */
     TCP_OUT_GET,       /* a GET request: header only, counts as a request */
     TCP_OUT_PUT,       /* header and data; posts SEND_END once written */
-    TCP_OUT_REPLY      /* header and data; posts GET_END once written */
+    TCP_OUT_REPLY,     /* header and data; posts GET_END once written */
+    TCP_OUT_COPY       /* a put copied into the arena (header and data there); SEND_END
+                        * was posted when it was queued */
 };
 
 /* The target-side facts a GET_END needs, kept until the reply is written. */
@@ -118,9 +136,12 @@ struct tcp_get_served {
 
 struct tcp_out_entry {
     uint8_t hdr[TCP_FRAME_HDR_LEN];
-    const void *data;
+    const void *data;      /* TCP_OUT_COPY: the header, then the data, in the arena */
     uint64_t data_len;
     uint8_t kind;          /* enum tcp_out_kind */
+    uint8_t ack_run;       /* an ACK that later ACKs may join: 1 + its EVENT flag; else 0 */
+    uint32_t ack_count;    /* the ACKs it carries (an ACK_RUN when more than one) */
+    uint64_t arena_end;    /* TCP_OUT_COPY: the arena's tail once this entry is written */
     union {
         struct nal_op op;  /* TCP_OUT_PUT */
         struct tcp_get_served get; /* TCP_OUT_REPLY */
@@ -168,8 +189,18 @@ struct tcp_conn {
     uint64_t out_tail;          /* entries written so far: a waiter's sequence number compares to it */
     uint64_t out_partial;       /* bytes of the tail entry already written */
     unsigned out_requests;      /* puts and get requests among the queued entries */
+    uint64_t out_bytes;         /* bytes of the queued entries (what a flush would write) */
+    /* the send arena of copied puts: bytes [arena_tail, arena_head) in use */
+    uint8_t *arena;
+    uint64_t arena_head;
+    uint64_t arena_tail;
+    uint64_t direct_pass;       /* the progress pass in which a request was last written at once */
     /* operations awaiting an ACK or a REPLY */
     struct ptl_inflight inflight;
+    /* ids of the ACK_REQ puts in the order they were queued: ACKs come back in that order */
+    uint32_t ack_fifo[TCP_INFLIGHT_PER_PEER];
+    uint32_t ack_fifo_head;     /* next to push */
+    uint32_t ack_fifo_tail;     /* the oldest put awaiting its ACK */
     struct tcp_rx rx;
 };
 
@@ -202,6 +233,7 @@ struct tcp_state {
      * before deposits that went past it).  Its sender is inside a blocking put,
      * so the body keeps coming. */
     int put_body_rank;
+    uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
     int setup_done;             /* every peer connected: later arrivals are strangers */
     struct tcp_pending pending[TCP_MAX_PENDING];
     struct pollfd *pfds;        /* progress: listener, pending, every peer */
@@ -281,6 +313,9 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
 /* Queues a reply from the read path (never waits); NULL if the peer broke its limit. */
 struct tcp_out_entry *tcp_queue_reply(struct tcp_conn *conn, const struct tcp_frame *frame,
                                       enum tcp_out_kind kind);
+/* Queues an ACK from the read path; runnable: it may join an ACK_RUN.  -1 if the peer
+ * broke its limit. */
+int tcp_queue_ack(struct tcp_conn *conn, const struct tcp_frame *ack, int runnable);
 /* Initiator side: queues a put or get request, waiting (with progress) for room. */
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op);
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op);
