@@ -19,6 +19,8 @@
  * or TCP_DEFER_BYTES are held, whichever comes first.  A client that
  * issues a burst of non-blocking puts and then computes without polling
  * has all but the first of them sent at its next call into the library.
+ * A PTL_NOACK_DEFER put (the conduit's implicit replies) is always held:
+ * it leaves with the next request written, or at the next pass.
  *
  * A large put waits until its entry has been written (the GASNet layer
  * above reuses the buffer when the call returns), running the progress
@@ -344,8 +346,14 @@ static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
  * of this progress pass, or if enough is held back; else it waits for the
  * next pass (the file's comment says why).
  */
-static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn)
+static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn, int deferrable)
 {
+    if (deferrable) {
+        /* PTL_NOACK_DEFER: it waits for the next pass, or for the next request written. */
+        if (conn->out_bytes >= TCP_DEFER_BYTES || conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES)
+            tcp_flush(st, conn);
+        return;
+    }
     if (conn->direct_pass != st->pass || conn->out_bytes >= TCP_DEFER_BYTES ||
         conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES) {
         conn->direct_pass = st->pass;
@@ -372,7 +380,7 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
         /* The bytes are in the arena: the source buffer may be reused now. */
         out_push_copy(conn, &frame, op->local_addr, op->length);
         ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-        write_or_hold(st, conn);
+        write_or_hold(st, conn, op->ack_req == PTL_NOACK_DEFER);
         gp_mutex_unlock(&st->lock);
         return PTL_OK;
     }
@@ -402,7 +410,7 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
         };
         out_push(conn, &frame, TCP_OUT_GET, NULL, 0);
         conn->out_requests++;
-        write_or_hold(st, conn);
+        write_or_hold(st, conn, 0);
     }
     gp_mutex_unlock(&st->lock);
     /* Unlike a put, a get from a peer that left could only wait for ever. */
