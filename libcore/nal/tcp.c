@@ -9,8 +9,9 @@
  *
  * Progress is made whenever the application enters the library
  * (ptl_progress), and inside a put that waits for its data to leave: a
- * pass polls every socket without waiting, reads what is there, and writes
- * what is queued.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
+ * pass asks the epoll set which sockets are ready (no wait), reads those,
+ * and writes what is queued; its cost does not grow with connections that
+ * have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
  * also makes passes whenever a socket is ready, while the application
  * computes.
  *
@@ -22,6 +23,8 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -38,90 +41,132 @@ int64_t tcp_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* ---- the epoll set ----------------------------------------------------------- */
+
+static void watch_ctl(struct tcp_state *st, int op, int fd, int owner, uint32_t events)
+{
+    struct epoll_event ev = { .events = events, .data.u64 = (uint64_t)(int64_t)owner };
+    /* Cannot fail for a valid fd but for lack of kernel memory: then the job can't go on. */
+    if (st->epfd >= 0 && epoll_ctl(st->epfd, op, fd, &ev) != 0)
+        gp_fatal("tcp: epoll_ctl(%s) on socket %d failed: %s",
+                 op == EPOLL_CTL_ADD ? "ADD" : op == EPOLL_CTL_MOD ? "MOD" : "DEL", fd,
+                 strerror(errno));
+}
+
+void tcp_watch(struct tcp_state *st, int fd, int owner, uint32_t events)
+{
+    watch_ctl(st, EPOLL_CTL_ADD, fd, owner, events);
+}
+
+void tcp_watch_change(struct tcp_state *st, int fd, int owner, uint32_t events)
+{
+    watch_ctl(st, EPOLL_CTL_MOD, fd, owner, events);
+}
+
+void tcp_unwatch(struct tcp_state *st, int fd)
+{
+    watch_ctl(st, EPOLL_CTL_DEL, fd, 0, 0);
+}
+
+void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->on_staged && st->staged != NULL && tcp_recv_staged(conn)) {
+        conn->on_staged = 1;
+        st->staged[st->nstaged++] = conn->rank;
+    }
+}
+
+void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->on_dirty && st->dirty != NULL) {
+        conn->on_dirty = 1;
+        st->dirty[st->ndirty++] = conn->rank;
+    }
+}
+
+/* The listener reports only while a pending slot is free: it would stay readable. */
+static void arm_listener(struct tcp_state *st)
+{
+    int want = tcp_conn_free_pending(st) != NULL;
+    if (st->listen_fd >= 0 && want != st->listen_armed) {
+        tcp_watch_change(st, st->listen_fd, TCP_OWNER_LISTENER, want ? EPOLLIN : 0);
+        st->listen_armed = want;
+    }
+}
+
 /* ---- progress ----------------------------------------------------------------- */
 
-/* Listener, pending handshakes, live connections; owner[i] says whose pfds[i] is. */
-nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner)
+static void service_conn(struct tcp_state *st, struct tcp_conn *conn, uint32_t revents)
 {
-    nfds_t count = 0;
-    /* Not polled while every pending slot is busy: it would stay readable. */
-    short listen_events = tcp_conn_free_pending(st) != NULL ? POLLIN : 0;
-    pfds[count] = (struct pollfd){ .fd = st->listen_fd, .events = listen_events };
-    if (owner)
-        owner[count] = -1;
-    count++;
-    for (int k = 0; k < TCP_MAX_PENDING; k++) {
-        if (st->pending[k].fd < 0)
-            continue;
-        pfds[count] = (struct pollfd){ .fd = st->pending[k].fd, .events = POLLIN };
-        if (owner)
-            owner[count] = -2 - k;
-        count++;
-    }
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (conn->status != TCP_CONN_UP)
-            continue;
-        int readable = st->put_body_rank < 0 || st->put_body_rank == rank;
-        short events = (short)((readable ? POLLIN : 0) |
-                               (conn->out_tail != conn->out_head ? POLLOUT : 0));
-        pfds[count] = (struct pollfd){ .fd = conn->fd, .events = events };
-        if (owner)
-            owner[count] = rank;
-        count++;
-    }
-    return count;
+    if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+        tcp_recv(st, conn);
+    if (conn->status != TCP_CONN_UP)
+        return;
+    tcp_note_staged(st, conn);
+    /* Answers queued by what was just read go out at the end of the pass. */
+    if (conn->out_tail != conn->out_head)
+        tcp_note_dirty(st, conn);
 }
 
-static void service(struct tcp_state *st, nfds_t count)
+static void service(struct tcp_state *st, int count)
 {
-    for (nfds_t i = 0; i < count; i++) {
-        short revents = st->pfds[i].revents;
-        int owner = st->pfd_owner[i];
-        if (revents == 0)
-            continue;
-        if (owner == -1) {
+    for (int i = 0; i < count; i++) {
+        uint32_t revents = st->events[i].events;
+        int owner = (int)(int64_t)st->events[i].data.u64;
+        if (owner == TCP_OWNER_LISTENER) {
             tcp_conn_accept(st);
-        } else if (owner <= -2) {
-            tcp_conn_pending_step(st, -2 - owner);
-        } else {
-            struct tcp_conn *conn = &st->conns[owner];
-            if (revents & (POLLIN | POLLHUP | POLLERR))
-                tcp_recv(st, conn);
-            if (conn->status == TCP_CONN_UP && (revents & POLLOUT))
-                tcp_flush(st, conn);
+        } else if (owner < 0) {
+            int k = -2 - owner;
+            if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0)
+                tcp_conn_pending_step(st, k);
+        } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP) {
+            service_conn(st, &st->conns[owner], revents);
         }
     }
 }
 
-/* Connections whose stage holds frames already read: no poll() will report them. */
-static int serve_staged(struct tcp_state *st)
+/* Connections whose stage holds frames already read: no socket will report them. */
+static void serve_staged(struct tcp_state *st)
 {
-    int any = 0;
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (tcp_recv_staged(conn)) {
-            tcp_recv(st, conn);
-            any = 1;
-        }
+    int count = st->nstaged;
+    memcpy(st->staged_work, st->staged, (size_t)count * sizeof *st->staged);
+    st->nstaged = 0;
+    for (int i = 0; i < count; i++) {
+        struct tcp_conn *conn = &st->conns[st->staged_work[i]];
+        conn->on_staged = 0;
+        if (tcp_recv_staged(conn))
+            service_conn(st, conn, EPOLLIN);
     }
-    return any;
+}
+
+/* Connections with frames to write: answers read this pass, requests held back. */
+static void flush_dirty(struct tcp_state *st)
+{
+    int count = st->ndirty;
+    st->ndirty = 0;
+    for (int i = 0; i < count; i++) {
+        struct tcp_conn *conn = &st->conns[st->dirty[i]];
+        conn->on_dirty = 0;
+        /* What the socket does not take now waits for EPOLLOUT (tcp_flush asks for it). */
+        if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
+            tcp_flush(st, conn);
+    }
 }
 
 void tcp_progress_locked(struct tcp_state *st)
 {
     st->pass++; /* the next request to each peer is written at once again */
-    nfds_t count = tcp_build_pollfds(st, st->pfds, st->pfd_owner);
-    if (poll(st->pfds, count, 0) > 0)
+    int count = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
+    if (count > 0)
         service(st, count);
-    serve_staged(st);
+    if (st->nstaged > 0)
+        serve_staged(st);
     /* Answers queued by what was just read, and requests held back since the
      * last pass, go out now. */
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
-            tcp_flush(st, conn);
-    }
+    if (st->ndirty > 0)
+        flush_dirty(st);
+    if (!st->listen_armed)
+        arm_listener(st);
     tcp_conn_pending_expire(st);
 }
 
@@ -134,14 +179,12 @@ void tcp_wait_locked(struct tcp_state *st)
         gp_mutex_lock(&st->lock);
     } else {
         st->sleeper_busy = 1;
-        nfds_t count = tcp_build_pollfds(st, st->sleep_pfds, NULL);
-        /* Staged frames are work to do now: no sleep then. */
-        int sleep_ms = TCP_SLEEP_MS;
-        for (int rank = 0; rank < st->ni->size && sleep_ms > 0; rank++)
-            if (tcp_recv_staged(&st->conns[rank]))
-                sleep_ms = 0;
+        /* Staged frames and held-back frames are work to do now: no sleep then. */
+        int sleep_ms = st->nstaged > 0 || st->ndirty > 0 ? 0 : TCP_SLEEP_MS;
         gp_mutex_unlock(&st->lock);
-        while (poll(st->sleep_pfds, count, sleep_ms) < 0 && errno == EINTR)
+        /* Level-triggered: what this reports, the pass below is told again. */
+        while (epoll_wait(st->epfd, st->sleep_events, TCP_EPOLL_BATCH, sleep_ms) < 0 &&
+               errno == EINTR)
             ;
         gp_mutex_lock(&st->lock);
         st->sleeper_busy = 0;
@@ -168,10 +211,12 @@ void tcp_state_free(struct tcp_state *st)
         tcp_conn_free_queues(&st->conns[rank]);
     free(st->conns);
     free(st->pfds);
-    free(st->sleep_pfds);
-    free(st->pfd_owner);
+    free(st->staged);
+    free(st->staged_work);
+    free(st->dirty);
     free(st->scratch);
-    free(st->rcv_pfds);
+    if (st->epfd >= 0)
+        close(st->epfd);
     gp_mutex_destroy(&st->lock);
     free(st);
 }
@@ -184,6 +229,7 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     gp_mutex_init(&st->lock);
     st->ni = ni;
     st->listen_fd = -1;
+    st->epfd = -1;
     st->put_body_rank = -1;
     st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
     /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
@@ -197,15 +243,20 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
 static int alloc_connections(struct tcp_state *st)
 {
     int size = st->ni->size;
-    size_t slots = (size_t)size + 1 + TCP_MAX_PENDING;
     st->conns = calloc((size_t)size, sizeof *st->conns);
-    st->pfds = calloc(slots, sizeof *st->pfds);
-    st->sleep_pfds = calloc(slots, sizeof *st->sleep_pfds);
-    st->pfd_owner = calloc(slots, sizeof *st->pfd_owner);
+    st->pfds = calloc(1 + TCP_MAX_PENDING, sizeof *st->pfds);
+    st->staged = calloc((size_t)size, sizeof *st->staged);
+    st->staged_work = calloc((size_t)size, sizeof *st->staged_work);
+    st->dirty = calloc((size_t)size, sizeof *st->dirty);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
-    if (st->conns == NULL || st->pfds == NULL || st->sleep_pfds == NULL ||
-        st->pfd_owner == NULL || st->scratch == NULL)
+    if (st->conns == NULL || st->pfds == NULL || st->staged == NULL || st->staged_work == NULL ||
+        st->dirty == NULL || st->scratch == NULL)
         return PTL_NO_SPACE;
+    st->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (st->epfd < 0) {
+        gp_error("tcp", "epoll_create1 failed: %m");
+        return PTL_FAIL;
+    }
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;

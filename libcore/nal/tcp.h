@@ -13,10 +13,18 @@
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *
+ * Progress: one epoll set holds the listener, the connections proving the
+ * key and every connection; a pass asks it (epoll_wait, no wait) which are
+ * ready and services only those, then the connections whose stage still
+ * holds frames (the staged list) and those with frames held back (the
+ * dirty list).  A pass with nothing to do is one system call, whatever the
+ * number of connections.  EPOLLOUT is asked for only while a connection's
+ * socket is full.
+ *
  * Locking: one mutex (PAR builds only) guards all of it; the receive
  * thread (GASNET_RCV_THREAD, tcp_rcv.c, PAR builds only) takes it too.  Progress takes it
  * with trylock (another thread already moving data is as good); a put or
- * get takes it to queue its frame and drops it while it sleeps in poll().
+ * get takes it to queue its frame and drops it while it sleeps in epoll_wait().
  * Events go to lock-free rings, and nothing here calls back into the
  * conduit, so holding it while posting events is safe.  (The receive
  * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
@@ -28,6 +36,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,6 +105,8 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_DEFER_BYTES (16u * 1024)
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)
+/* Readiness reports taken per epoll_wait (more wait for the next pass). */
+#define TCP_EPOLL_BATCH 64
 /* Incoming connections proving the key at once (more wait in the backlog). */
 #define TCP_MAX_PENDING 16
 /* Time for each step of connection set-up: generous, a loaded host may be slow. */
@@ -201,6 +212,9 @@ struct tcp_conn {
     uint32_t ack_fifo[TCP_INFLIGHT_PER_PEER];
     uint32_t ack_fifo_head;     /* next to push */
     uint32_t ack_fifo_tail;     /* the oldest put awaiting its ACK */
+    uint8_t on_staged;          /* on the state's staged list */
+    uint8_t on_dirty;           /* on the state's dirty list */
+    uint8_t want_out;           /* EPOLLOUT asked for: the socket was full */
     struct tcp_rx rx;
 };
 
@@ -236,18 +250,32 @@ struct tcp_state {
     uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
     int setup_done;             /* every peer connected: later arrivals are strangers */
     struct tcp_pending pending[TCP_MAX_PENDING];
-    struct pollfd *pfds;        /* progress: listener, pending, every peer */
-    int *pfd_owner;             /* -1 listener, -2 - k pending k, else a rank */
-    struct pollfd *sleep_pfds;  /* the one thread sleeping in poll() uses these, unlocked */
-    int sleeper_busy;           /* a thread sleeps on sleep_pfds (PAR) */
+    struct pollfd *pfds;        /* set-up: listener and pending */
+    /* Progress (doc/wire-tcp.md, "Progress"): the epoll set; what one pass
+     * was told; the owner in each report's data: a rank, or TCP_OWNER_*. */
+    int epfd;
+    int listen_armed;           /* the listener is in the set with EPOLLIN */
+    struct epoll_event events[TCP_EPOLL_BATCH];
+    struct epoll_event sleep_events[TCP_EPOLL_BATCH]; /* the one sleeping thread's, unlocked */
+    int sleeper_busy;           /* a thread sleeps in epoll_wait (PAR) */
+    /* Connections whose stage holds frames (no socket will report them), and
+     * connections with frames held back: each at most once, by rank. */
+    int *staged;
+    int nstaged;
+    int *staged_work;
+    int *dirty;
+    int ndirty;
     char *scratch;
     gp_mutex_t lock;
     /* The receive thread (tcp_rcv.c), when GASNET_RCV_THREAD=1. */
     pthread_t rcv_thread;
     int rcv_running;
     int rcv_wake_fd;            /* eventfd: tells the thread to stop */
-    struct pollfd *rcv_pfds;
 };
+
+/* Owners of epoll reports that are not connections (a connection's owner is its rank). */
+#define TCP_OWNER_LISTENER (-1)
+#define TCP_OWNER_PENDING(k) (-2 - (k))
 
 static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
 {
@@ -332,9 +360,14 @@ int tcp_recv_staged(const struct tcp_conn *conn);
 
 /* ---- tcp.c ------------------------------------------------------------------ */
 
-/* Fills pfds (room for size + 1 + TCP_MAX_PENDING) for the sockets to watch;
- * owner may be NULL.  Caller holds st->lock. */
-nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner);
+/* The epoll set: fd in (events 0: present, reporting nothing), changed, out. */
+void tcp_watch(struct tcp_state *st, int fd, int owner, uint32_t events);
+void tcp_watch_change(struct tcp_state *st, int fd, int owner, uint32_t events);
+void tcp_unwatch(struct tcp_state *st, int fd);
+/* Frames left in conn's stage: served by the next pass. */
+void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn);
+/* Frames held back on conn: written by the next pass. */
+void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn);
 
 /* ---- tcp_rcv.c ------------------------------------------------------------------ */
 

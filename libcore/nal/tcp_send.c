@@ -238,6 +238,15 @@ static void advance(struct tcp_state *st, struct tcp_conn *conn, uint64_t n)
     }
 }
 
+/* EPOLLOUT is asked for while the socket is full, and only then. */
+static void want_out(struct tcp_state *st, struct tcp_conn *conn, int want)
+{
+    if (conn->want_out != want) {
+        conn->want_out = (uint8_t)want;
+        tcp_watch_change(st, conn->fd, conn->rank, EPOLLIN | (want ? EPOLLOUT : 0));
+    }
+}
+
 int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct iovec iov[TCP_WRITE_IOV];
@@ -250,15 +259,20 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
         }
         if (n < 0 && errno == EINTR)
             continue;
-        if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK)
+        if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
+            want_out(st, conn, 1);
             return 0;
+        }
         if (errno == EPIPE || errno == ECONNRESET)
             tcp_conn_gone(st, conn, "the connection was closed or reset while sending");
         else
             tcp_conn_fail(st, conn, "send failed: %s", strerror(errno));
         return -1;
     }
-    return conn->status == TCP_CONN_UP ? 0 : -1;
+    if (conn->status != TCP_CONN_UP)
+        return -1;
+    want_out(st, conn, 0);
+    return 0;
 }
 
 void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn)
@@ -352,12 +366,16 @@ static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn, int defer
         /* PTL_NOACK_DEFER: it waits for the next pass, or for the next request written. */
         if (conn->out_bytes >= TCP_DEFER_BYTES || conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES)
             tcp_flush(st, conn);
+        else
+            tcp_note_dirty(st, conn);
         return;
     }
     if (conn->direct_pass != st->pass || conn->out_bytes >= TCP_DEFER_BYTES ||
         conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES) {
         conn->direct_pass = st->pass;
         tcp_flush(st, conn);
+    } else {
+        tcp_note_dirty(st, conn);
     }
 }
 
