@@ -4,9 +4,12 @@
 #   rtt64_over_rtt2   the AM Short round trip between nodes 0 and 1 of a
 #                     64-node tcp job (every connection open: set-up is
 #                     all-to-all at attach) over that of a 2-node job; the 62
-#                     other nodes sleep, polling every 20 ms, so that on a
+#                     other nodes sleep, polling every 100 ms, so that on a
 #                     machine with fewer cores than processes the figure is
-#                     the progress engine's cost, not CPU contention.  Rounds
+#                     the progress engine's cost, not CPU contention; every
+#                     node of both jobs waits in GASNET_WAIT_BLOCK mode (poll,
+#                     then sched_yield), as an oversubscribed job does anyway
+#                     (tcp_rtt_idle.c says why).  Rounds
 #                     alternate the two jobs; the figure is the median of the
 #                     per-round ratios.  Target <= 1.2.
 #   attach64_ms       node 0's gasnet_attach in the 64-node job (median).
