@@ -295,6 +295,7 @@ void tcp_state_close(struct tcp_state *st)
     for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
         if (st->conns[rank].status == TCP_CONN_UP)
             tcp_flush(st, &st->conns[rank]);
+
     tcp_conn_close_all(st);
 }
 
@@ -360,6 +361,9 @@ void tcp_state_report(struct tcp_state *st)
         return;
     gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
              st->budget.peak, st->budget.cap);
+    gp_debug("tcp", "wrote %llu frames in %llu sendmsg calls; %llu ACKs in %llu frames",
+             (unsigned long long)st->frames_written, (unsigned long long)st->writes,
+             (unsigned long long)st->acks_written, (unsigned long long)st->ack_frames_written);
     gp_mutex_unlock(&st->lock);
 }
 

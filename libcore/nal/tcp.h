@@ -265,6 +265,11 @@ struct tcp_state {
     int *staged_work;
     int *dirty;
     int ndirty;
+    /* What the writes carried, for the debug line at close (tcp.sh checks the batching). */
+    uint64_t frames_written;
+    uint64_t writes;
+    uint64_t acks_written;      /* ACKs, an ACK_RUN counting for all it stands for */
+    uint64_t ack_frames_written;
     char *scratch;
     gp_mutex_t lock;
     /* The receive thread (tcp_rcv.c), when GASNET_RCV_THREAD=1. */

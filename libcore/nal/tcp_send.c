@@ -234,6 +234,11 @@ static void advance(struct tcp_state *st, struct tcp_conn *conn, uint64_t n)
             return;
         }
         n -= left;
+        st->frames_written++;
+        if (entry->ack_count > 0) {
+            st->acks_written += entry->ack_count;
+            st->ack_frames_written++;
+        }
         out_complete(st, conn, entry);
     }
 }
@@ -254,6 +259,7 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
         struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)gather(conn, iov) };
         ssize_t n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n > 0) {
+            st->writes++;
             advance(st, conn, (uint64_t)n);
             continue;
         }
