@@ -94,21 +94,102 @@ static void arm_listener(struct tcp_state *st)
     }
 }
 
+/* ---- hot connections ---------------------------------------------------------- */
+
+static uint32_t cold_events(const struct tcp_conn *conn)
+{
+    return EPOLLIN | (conn->want_out ? EPOLLOUT : 0);
+}
+
+void tcp_want_out(struct tcp_state *st, struct tcp_conn *conn, int want)
+{
+    if (conn->want_out == want)
+        return;
+    conn->want_out = (uint8_t)want;
+    if (!conn->hot) /* a hot one's next poll asks for it */
+        tcp_watch_change(st, conn->fd, conn->rank, cold_events(conn));
+}
+
+/* The hot connection at index i goes back to the epoll set. */
+static void make_cold(struct tcp_state *st, int i)
+{
+    struct tcp_conn *conn = &st->conns[st->hot[i]];
+    st->hot[i] = st->hot[--st->nhot];
+    conn->hot = 0;
+    if (conn->status == TCP_CONN_UP)
+        tcp_watch(st, conn->fd, conn->rank, cold_events(conn));
+}
+
+/* conn had news: polled directly from now on (the quietest hot one makes room). */
+static void make_hot(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (conn->hot || conn->status != TCP_CONN_UP)
+        return;
+    if (st->nhot == TCP_HOT_MAX) {
+        int quietest = 0;
+        for (int i = 1; i < st->nhot; i++)
+            if (st->conns[st->hot[i]].quiet_passes > st->conns[st->hot[quietest]].quiet_passes)
+                quietest = i;
+        make_cold(st, quietest);
+    }
+    tcp_unwatch(st, conn->fd);
+    conn->hot = 1;
+    conn->quiet_passes = 0;
+    st->hot[st->nhot++] = conn->rank;
+}
+
+void tcp_forget(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->hot) {
+        tcp_unwatch(st, conn->fd);
+        return;
+    }
+    for (int i = 0; i < st->nhot; i++)
+        if (st->hot[i] == conn->rank) {
+            st->hot[i] = st->hot[--st->nhot];
+            break;
+        }
+    conn->hot = 0;
+}
+
+/* The hot sockets, then the epoll set (readable when a member is ready). */
+static nfds_t hot_pollfds(struct tcp_state *st, struct pollfd *pfds)
+{
+    for (int i = 0; i < st->nhot; i++) {
+        const struct tcp_conn *conn = &st->conns[st->hot[i]];
+        /* While another connection's PUT body is read, this one is not (put_body_rank). */
+        int readable = st->put_body_rank < 0 || st->put_body_rank == conn->rank;
+        pfds[i] = (struct pollfd){ .fd = conn->fd,
+                                   .events = (short)((readable ? POLLIN : 0) |
+                                                     (conn->want_out ? POLLOUT : 0)) };
+    }
+    pfds[st->nhot] = (struct pollfd){ .fd = st->epfd, .events = POLLIN };
+    return (nfds_t)st->nhot + 1;
+}
+
+nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds)
+{
+    return hot_pollfds(st, pfds);
+}
+
 /* ---- progress ----------------------------------------------------------------- */
 
-static void service_conn(struct tcp_state *st, struct tcp_conn *conn, uint32_t revents)
+static void service_conn(struct tcp_state *st, struct tcp_conn *conn, int readable, int writable)
 {
-    if (revents & (EPOLLIN | EPOLLHUP | EPOLLERR))
+    if (readable)
         tcp_recv(st, conn);
     if (conn->status != TCP_CONN_UP)
         return;
+    if (writable && conn->out_tail != conn->out_head)
+        tcp_note_dirty(st, conn);
     tcp_note_staged(st, conn);
     /* Answers queued by what was just read go out at the end of the pass. */
     if (conn->out_tail != conn->out_head)
         tcp_note_dirty(st, conn);
 }
 
-static void service(struct tcp_state *st, int count)
+/* What the epoll set reported: the listener, pending handshakes, cold connections. */
+static void service_cold(struct tcp_state *st, int count)
 {
     for (int i = 0; i < count; i++) {
         uint32_t revents = st->events[i].events;
@@ -119,10 +200,48 @@ static void service(struct tcp_state *st, int count)
             int k = -2 - owner;
             if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0)
                 tcp_conn_pending_step(st, k);
-        } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP) {
-            service_conn(st, &st->conns[owner], revents);
+        } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP &&
+                   !st->conns[owner].hot) {
+            struct tcp_conn *conn = &st->conns[owner];
+            make_hot(st, conn);
+            service_conn(st, conn, (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
+                         (revents & EPOLLOUT) != 0);
         }
     }
+}
+
+/* One poll() over the hot sockets and the epoll set; then whatever is ready. */
+static void service(struct tcp_state *st)
+{
+    int hot[TCP_HOT_MAX];
+    int nhot = st->nhot;
+    memcpy(hot, st->hot, (size_t)nhot * sizeof hot[0]);
+    nfds_t count = hot_pollfds(st, st->hot_pfds);
+    if (poll(st->hot_pfds, count, 0) <= 0) {
+        for (int i = 0; i < nhot; i++)
+            st->conns[hot[i]].quiet_passes++;
+    } else {
+        for (int i = 0; i < nhot; i++) {
+            struct tcp_conn *conn = &st->conns[hot[i]];
+            short revents = st->hot_pfds[i].revents;
+            if (revents == 0) {
+                conn->quiet_passes++;
+            } else if (conn->hot && conn->status == TCP_CONN_UP) {
+                conn->quiet_passes = 0;
+                service_conn(st, conn, (revents & (POLLIN | POLLHUP | POLLERR)) != 0,
+                             (revents & POLLOUT) != 0);
+            }
+        }
+        if (st->hot_pfds[nhot].revents) {
+            int ready = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
+            if (ready > 0)
+                service_cold(st, ready);
+        }
+    }
+    /* A hot connection quiet for long goes back to the set. */
+    for (int i = st->nhot - 1; i >= 0; i--)
+        if (st->conns[st->hot[i]].quiet_passes > TCP_HOT_IDLE_PASSES)
+            make_cold(st, i);
 }
 
 /* Connections whose stage holds frames already read: no socket will report them. */
@@ -135,7 +254,7 @@ static void serve_staged(struct tcp_state *st)
         struct tcp_conn *conn = &st->conns[st->staged_work[i]];
         conn->on_staged = 0;
         if (tcp_recv_staged(conn))
-            service_conn(st, conn, EPOLLIN);
+            service_conn(st, conn, 1, 0);
     }
 }
 
@@ -147,7 +266,7 @@ static void flush_dirty(struct tcp_state *st)
     for (int i = 0; i < count; i++) {
         struct tcp_conn *conn = &st->conns[st->dirty[i]];
         conn->on_dirty = 0;
-        /* What the socket does not take now waits for EPOLLOUT (tcp_flush asks for it). */
+        /* What the socket does not take now waits for POLLOUT (tcp_flush asks for it). */
         if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
             tcp_flush(st, conn);
     }
@@ -156,9 +275,7 @@ static void flush_dirty(struct tcp_state *st)
 void tcp_progress_locked(struct tcp_state *st)
 {
     st->pass++; /* the next request to each peer is written at once again */
-    int count = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
-    if (count > 0)
-        service(st, count);
+    service(st);
     if (st->nstaged > 0)
         serve_staged(st);
     /* Answers queued by what was just read, and requests held back since the
@@ -181,10 +298,9 @@ void tcp_wait_locked(struct tcp_state *st)
         st->sleeper_busy = 1;
         /* Staged frames and held-back frames are work to do now: no sleep then. */
         int sleep_ms = st->nstaged > 0 || st->ndirty > 0 ? 0 : TCP_SLEEP_MS;
+        nfds_t count = hot_pollfds(st, st->sleep_pfds);
         gp_mutex_unlock(&st->lock);
-        /* Level-triggered: what this reports, the pass below is told again. */
-        while (epoll_wait(st->epfd, st->sleep_events, TCP_EPOLL_BATCH, sleep_ms) < 0 &&
-               errno == EINTR)
+        while (poll(st->sleep_pfds, count, sleep_ms) < 0 && errno == EINTR)
             ;
         gp_mutex_lock(&st->lock);
         st->sleeper_busy = 0;

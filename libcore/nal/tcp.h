@@ -107,6 +107,10 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_SCRATCH_BYTES (64u * 1024)
 /* Readiness reports taken per epoll_wait (more wait for the next pass). */
 #define TCP_EPOLL_BATCH 64
+/* Connections polled directly (hot) rather than through the epoll set, and
+ * the passes a hot connection may go without news before it goes back. */
+#define TCP_HOT_MAX 8
+#define TCP_HOT_IDLE_PASSES 4096
 /* Incoming connections proving the key at once (more wait in the backlog). */
 #define TCP_MAX_PENDING 16
 /* Time for each step of connection set-up: generous, a loaded host may be slow. */
@@ -215,6 +219,8 @@ struct tcp_conn {
     uint8_t on_staged;          /* on the state's staged list */
     uint8_t on_dirty;           /* on the state's dirty list */
     uint8_t want_out;           /* EPOLLOUT asked for: the socket was full */
+    uint8_t hot;                /* polled directly, out of the epoll set (st->hot) */
+    uint32_t quiet_passes;      /* hot: passes since it last had news */
     struct tcp_rx rx;
 };
 
@@ -256,8 +262,15 @@ struct tcp_state {
     int epfd;
     int listen_armed;           /* the listener is in the set with EPOLLIN */
     struct epoll_event events[TCP_EPOLL_BATCH];
-    struct epoll_event sleep_events[TCP_EPOLL_BATCH]; /* the one sleeping thread's, unlocked */
-    int sleeper_busy;           /* a thread sleeps in epoll_wait (PAR) */
+    int sleeper_busy;           /* a thread sleeps in poll (PAR) */
+    /* Hot connections: the few that had news lately, polled directly with the
+     * epoll set's fd in one poll() a pass.  A socket in an epoll set costs each
+     * arriving segment a callback into the set, from the sender's CPU, on the
+     * lines the receiver spins on: about 0.5 us a message here. */
+    int hot[TCP_HOT_MAX];
+    int nhot;
+    struct pollfd hot_pfds[TCP_HOT_MAX + 1];   /* the hot sockets, then the epoll set */
+    struct pollfd sleep_pfds[TCP_HOT_MAX + 1]; /* the one sleeping thread's, unlocked */
     /* Connections whose stage holds frames (no socket will report them), and
      * connections with frames held back: each at most once, by rank. */
     int *staged;
@@ -373,6 +386,12 @@ void tcp_unwatch(struct tcp_state *st, int fd);
 void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn);
 /* Frames held back on conn: written by the next pass. */
 void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn);
+/* conn asks for EPOLLOUT (its socket is full) or stops asking. */
+void tcp_want_out(struct tcp_state *st, struct tcp_conn *conn, int want);
+/* conn is closing: out of the hot list or the epoll set. */
+void tcp_forget(struct tcp_state *st, struct tcp_conn *conn);
+/* Fills pfds (TCP_HOT_MAX + 1) for a sleep: the hot sockets and the epoll set. */
+nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds);
 
 /* ---- tcp_rcv.c ------------------------------------------------------------------ */
 

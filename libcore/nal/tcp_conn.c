@@ -82,7 +82,7 @@ void tcp_set_nodelay(int fd, const char *peer)
 static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
 {
     if (conn->fd >= 0) {
-        tcp_unwatch(st, conn->fd);
+        tcp_forget(st, conn);
         close(conn->fd);
     }
     conn->fd = -1;

@@ -1,7 +1,8 @@
 /*
  * The receive thread of the tcp transport (GASNET_RCV_THREAD=1, seed 003):
- * a thread that sleeps in poll() on the transport's epoll set (readable
- * when a socket is ready) and its own wake-up eventfd and, whenever
+ * a thread that sleeps in poll() on the transport's hot sockets, its epoll
+ * set (readable when another socket is ready) and its own wake-up eventfd
+ * and, whenever
  * one is ready, makes a progress pass: peers' puts and gets on this
  * process's region are served, AM deposits land in the ReqRB with their
  * events queued, ACKs and replies go back.  Then, outside the transport's
@@ -37,19 +38,21 @@ static void *rcv_main(void *arg)
 {
     struct tcp_state *st = arg;
     for (;;) {
+        struct pollfd pfds[TCP_HOT_MAX + 2];
         gp_mutex_lock(&st->lock);
         int staged = st->nstaged > 0 || st->ndirty > 0;
+        nfds_t count = tcp_sleep_pollfds(st, pfds);
         gp_mutex_unlock(&st->lock);
-        struct pollfd pfds[2] = { { .fd = st->epfd, .events = POLLIN },
-                                  { .fd = st->rcv_wake_fd, .events = POLLIN } };
+        pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
         /* A second's sleep at most: a listener full of pending peers is not watched.
          * Frames already read into a stage, or held back, are work now: no sleep then. */
-        int ready = poll(pfds, 2, staged ? 0 : 1000);
+        int ready = poll(pfds, count + 1, staged ? 0 : 1000);
         if (staged && ready == 0)
             ready = 1;
         if (ready < 0 && errno != EINTR)
-            gp_fatal("tcp receive thread: poll on the epoll set failed: %s", strerror(errno));
-        if (pfds[1].revents != 0)
+            gp_fatal("tcp receive thread: poll on %u sockets failed: %s", (unsigned)count + 1,
+                     strerror(errno));
+        if (pfds[count].revents != 0)
             break;
         if (ready <= 0)
             continue;

@@ -243,15 +243,6 @@ static void advance(struct tcp_state *st, struct tcp_conn *conn, uint64_t n)
     }
 }
 
-/* EPOLLOUT is asked for while the socket is full, and only then. */
-static void want_out(struct tcp_state *st, struct tcp_conn *conn, int want)
-{
-    if (conn->want_out != want) {
-        conn->want_out = (uint8_t)want;
-        tcp_watch_change(st, conn->fd, conn->rank, EPOLLIN | (want ? EPOLLOUT : 0));
-    }
-}
-
 int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct iovec iov[TCP_WRITE_IOV];
@@ -266,7 +257,7 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
         if (n < 0 && errno == EINTR)
             continue;
         if (n == 0 || errno == EAGAIN || errno == EWOULDBLOCK) {
-            want_out(st, conn, 1);
+            tcp_want_out(st, conn, 1);
             return 0;
         }
         if (errno == EPIPE || errno == ECONNRESET)
@@ -277,7 +268,7 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
     }
     if (conn->status != TCP_CONN_UP)
         return -1;
-    want_out(st, conn, 0);
+    tcp_want_out(st, conn, 0);
     return 0;
 }
 
