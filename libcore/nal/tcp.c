@@ -9,9 +9,9 @@
  *
  * Progress is made whenever the application enters the library
  * (ptl_progress), and inside a put that waits for its data to leave: a
- * pass asks the epoll set which sockets are ready (no wait), reads those,
- * and writes what is queued; its cost does not grow with connections that
- * have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
+ * pass polls the hot sockets and the epoll set of all the others (no wait),
+ * reads what is ready, and writes what is queued; its cost does not grow
+ * with connections that have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
  * also makes passes whenever a socket is ready, while the application
  * computes.
  *

@@ -13,18 +13,20 @@
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *
- * Progress: one epoll set holds the listener, the connections proving the
- * key and every connection; a pass asks it (epoll_wait, no wait) which are
- * ready and services only those, then the connections whose stage still
- * holds frames (the staged list) and those with frames held back (the
- * dirty list).  A pass with nothing to do is one system call, whatever the
- * number of connections.  EPOLLOUT is asked for only while a connection's
- * socket is full.
+ * Progress: a few hot connections (those with news lately) are polled
+ * directly, in one poll() with the epoll set that holds everything else
+ * (the listener, the connections proving the key, the cold connections);
+ * only when that set is readable does a pass call epoll_wait.  A pass then
+ * services what is ready, the connections whose stage still holds frames
+ * (the staged list) and those with frames to write (the dirty list).  A
+ * pass with nothing to do is one poll() over at most TCP_HOT_MAX + 1
+ * descriptors, whatever the number of connections.  POLLOUT is asked for
+ * only while a connection's socket is full.
  *
  * Locking: one mutex (PAR builds only) guards all of it; the receive
  * thread (GASNET_RCV_THREAD, tcp_rcv.c, PAR builds only) takes it too.  Progress takes it
  * with trylock (another thread already moving data is as good); a put or
- * get takes it to queue its frame and drops it while it sleeps in epoll_wait().
+ * get takes it to queue its frame and drops it while it sleeps in poll().
  * Events go to lock-free rings, and nothing here calls back into the
  * conduit, so holding it while posting events is safe.  (The receive
  * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
