@@ -25,6 +25,7 @@ enum bench_test {
     T_AM_LAT_SHORT,
     T_AM_LAT_MEDIUM,
     T_AM_LAT_LONG,
+    T_AM_LAT_REQREQ,
     T_AM_BW_MEDIUM,
     T_AM_BW_LONG,
     T_AM_RATE_SHORT,

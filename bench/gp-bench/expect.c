@@ -9,7 +9,7 @@
  * (min, median, p99 or max; median when not given).  Bandwidth tests take
  * MB/s, GB/s (10^6, 10^9 bytes per second), MiB/s, GiB/s (2^20, 2^30), or a
  * message rate in msg/s or Mmsg/s.  Sizes are written as for --sizes;
- * am-lat-short, am-rate-short and barrier-lat have none.  A file holds one
+ * am-lat-short, am-lat-reqreq, am-rate-short and barrier-lat have none.  A file holds one
  * rule per line, with # comments.  A rule whose point was not measured FAILs: an
  * acceptance run must not pass by leaving a test out.
  */

@@ -29,6 +29,8 @@ const struct test_info bench_tests[T_COUNT] = {
                           "Medium request + Medium reply round trip (sizes up to MaxMedium)" },
     [T_AM_LAT_LONG] = { "am-lat-long", KIND_LATENCY, SIZES_ANY,
                         "Long request + Long reply round trip" },
+    [T_AM_LAT_REQREQ] = { "am-lat-reqreq", KIND_LATENCY, SIZES_NONE,
+                          "Short request answered by a Short request of the partner's" },
     [T_AM_BW_MEDIUM] = { "am-bw-medium", KIND_BANDWIDTH, SIZES_MEDIUM,
                          "stream of Medium requests, each acknowledged by a Short reply" },
     [T_AM_BW_LONG] = { "am-bw-long", KIND_BANDWIDTH, SIZES_ANY,
@@ -67,7 +69,7 @@ int test_lookup(const char *name, int selected[T_COUNT])
         const char *name;
         enum bench_test first, last;
     } groups[] = { { "all", T_PUT_LAT, T_BARRIER_LAT },
-                   { "am-lat", T_AM_LAT_SHORT, T_AM_LAT_LONG },
+                   { "am-lat", T_AM_LAT_SHORT, T_AM_LAT_REQREQ },
                    { "am-bw", T_AM_BW_MEDIUM, T_AM_BW_LONG },
                    { "am-rate", T_AM_RATE_SHORT, T_AM_RATE_MEDIUM } };
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
@@ -93,7 +95,7 @@ static int parse_tests(const char *arg, struct bench_opts *o)
         if (!test_lookup(name, o->tests)) {
             usage_error("--test '%s': unknown test '%s'; accepted: a comma list of put-lat, "
                         "get-lat, put-bw, get-bw, put-rate, puts-bw, am-lat (am-lat-short, "
-                        "am-lat-medium, am-lat-long), am-bw (am-bw-medium, am-bw-long), "
+                        "am-lat-medium, am-lat-long, am-lat-reqreq), am-bw (am-bw-medium, am-bw-long), "
                         "am-rate (am-rate-short, am-rate-medium), barrier-lat, all", arg, name);
             free(copy);
             return -1;

@@ -7,6 +7,10 @@
  *                  reply of the same bytes (a ping-pong);
  *   am-lat-long    a Long request of SIZE bytes into the partner's target
  *                  area, answered by a Long reply of those bytes into ours;
+ *   am-lat-reqreq  a Short request whose handler only counts it; the
+ *                  partner's serving loop answers with a Short request of
+ *                  its own (GASNet testam's request-request ping-pong: the
+ *                  implicit replies and the main loops are in the path);
  *   am-bw-medium,  a stream of Medium (Long) requests of SIZE bytes, each
  *   am-bw-long     acknowledged by a Short reply, at most --window of them
  *                  unacknowledged;
@@ -41,6 +45,8 @@
 #define H_FLOOD 158
 #define H_FLOOD_MEDIUM 159
 #define H_FLUSH 160
+#define H_PING 161
+#define H_PONG 162
 
 #define BARRIER_ITERS 10000
 #define BARRIER_WARMUP 100
@@ -55,6 +61,10 @@ static const gasnet_seginfo_t *segs;
 static uint64_t flood_sent, flood_counted, flush_want;
 static int flush_pending;
 static size_t target_off;
+/* am-lat-reqreq: pings taken by the partner's handler and not yet answered, their
+ * sender, and the answers the initiator has had. */
+static volatile long pings, pongs;
+static gasnet_node_t ping_source;
 
 static void short_req(gasnet_token_t token)
 {
@@ -93,6 +103,18 @@ static void payload_ack(gasnet_token_t token, void *buf, size_t nbytes)
     (void)buf;
     (void)nbytes;
     acks++;
+}
+
+static void ping(gasnet_token_t token)
+{
+    gasnet_AMGetMsgSource(token, &ping_source);
+    pings++;
+}
+
+static void pong(gasnet_token_t token)
+{
+    (void)token;
+    pongs++;
 }
 
 static void done(gasnet_token_t token)
@@ -138,7 +160,7 @@ static gasnet_handlerentry_t handlers[] = {
     { H_STREAM_REQ, stream_req }, { H_ACK, ack }, { H_MEDIUM_ACK, payload_ack },
     { H_LONG_ACK, payload_ack }, { H_DONE, done },
     { H_FLOOD, flood }, { H_FLOOD_MEDIUM, flood_medium },
-    { H_FLUSH, flush },
+    { H_FLUSH, flush }, { H_PING, ping }, { H_PONG, pong },
 };
 void *am_handlers = handlers;
 int am_nhandlers = (int)(sizeof handlers / sizeof handlers[0]);
@@ -154,7 +176,13 @@ void am_setup(const void *seginfo, size_t own_target_off)
  * MPI_Recv), so what it serves does not depend on how the barrier waits. */
 void am_serve_until_done(void)
 {
-    GASNET_BLOCKUNTIL(partner_done);
+    for (;;) {
+        GASNET_BLOCKUNTIL(partner_done || pings > 0);
+        if (pings == 0)
+            break;
+        pings--; /* a request may not be sent from a handler: the main loop answers */
+        gasnet_AMRequestShort0(ping_source, H_PONG);
+    }
     partner_done = 0;
 }
 
@@ -193,6 +221,16 @@ static void long_rt(const struct bench_ctx *c, size_t size, long n)
         long want = acks + 1;
         gasnet_AMRequestLong0(c->peer, H_LONG_REQ, c->local, size, c->target);
         wait_acks(want);
+    }
+}
+
+static void reqreq_rt(const struct bench_ctx *c, size_t size, long n)
+{
+    (void)size;
+    for (long i = 0; i < n; i++) {
+        long want = pongs + 1;
+        gasnet_AMRequestShort0(c->peer, H_PING);
+        GASNET_BLOCKUNTIL(pongs >= want);
     }
 }
 
@@ -252,6 +290,7 @@ void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_
     case T_AM_LAT_SHORT: measure_latency(c, 0, short_rt, r); break;
     case T_AM_LAT_MEDIUM: measure_latency(c, p->size, medium_rt, r); break;
     case T_AM_LAT_LONG: measure_latency(c, p->size, long_rt, r); break;
+    case T_AM_LAT_REQREQ: measure_latency(c, 0, reqreq_rt, r); break;
     case T_AM_BW_MEDIUM: measure_bandwidth(c, p->size, medium_stream, r); break;
     case T_AM_BW_LONG: measure_bandwidth(c, p->size, long_stream, r); break;
     case T_AM_RATE_SHORT: measure_bandwidth(c, 0, flood_short, r); break;

@@ -204,8 +204,10 @@ static void send_noop_reply(struct gpc_token *token)
     reserve->send_tickets--;
     uint64_t hdr = gpc_hdr_make(0, GPC_SHORT, 0, 0, token->credit_byte, token->reqsb_chunk) |
                    HDR_NOOP_BIT;
+    /* Deferrable: it only returns resources, and over tcp it then leaves with
+     * this process's next message (a request-request ping-pong's next request). */
     int rc = ptl_put_region(gpc.ni, gpc.rplsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, 0,
-                            PTL_NOACK_REQ, token->source, PT_REQSB, 0,
+                            PTL_NOACK_DEFER, token->source, PT_REQSB, 0,
                             (uint64_t)token->reqsb_chunk * GPC_CHUNK_BYTES, hdr);
     if (rc != PTL_OK)
         gp_fatal("AM reply to node %u failed: %s", token->source, ptl_strerror(rc));

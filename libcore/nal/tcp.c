@@ -9,8 +9,9 @@
  *
  * Progress is made whenever the application enters the library
  * (ptl_progress), and inside a put that waits for its data to leave: a
- * pass polls every socket without waiting, reads what is there, and writes
- * what is queued.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
+ * pass polls the hot sockets and the epoll set of all the others (no wait),
+ * reads what is ready, and writes what is queued; its cost does not grow
+ * with connections that have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
  * also makes passes whenever a socket is ready, while the application
  * computes.
  *
@@ -22,6 +23,8 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -38,88 +41,249 @@ int64_t tcp_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* ---- the epoll set ----------------------------------------------------------- */
+
+static void watch_ctl(struct tcp_state *st, int op, int fd, int owner, uint32_t events)
+{
+    struct epoll_event ev = { .events = events, .data.u64 = (uint64_t)(int64_t)owner };
+    /* Cannot fail for a valid fd but for lack of kernel memory: then the job can't go on. */
+    if (st->epfd >= 0 && epoll_ctl(st->epfd, op, fd, &ev) != 0)
+        gp_fatal("tcp: epoll_ctl(%s) on socket %d failed: %s",
+                 op == EPOLL_CTL_ADD ? "ADD" : op == EPOLL_CTL_MOD ? "MOD" : "DEL", fd,
+                 strerror(errno));
+}
+
+void tcp_watch(struct tcp_state *st, int fd, int owner, uint32_t events)
+{
+    watch_ctl(st, EPOLL_CTL_ADD, fd, owner, events);
+}
+
+void tcp_watch_change(struct tcp_state *st, int fd, int owner, uint32_t events)
+{
+    watch_ctl(st, EPOLL_CTL_MOD, fd, owner, events);
+}
+
+void tcp_unwatch(struct tcp_state *st, int fd)
+{
+    watch_ctl(st, EPOLL_CTL_DEL, fd, 0, 0);
+}
+
+void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->on_staged && st->staged != NULL && tcp_recv_staged(conn)) {
+        conn->on_staged = 1;
+        st->staged[st->nstaged++] = conn->rank;
+    }
+}
+
+void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->on_dirty && st->dirty != NULL) {
+        conn->on_dirty = 1;
+        st->dirty[st->ndirty++] = conn->rank;
+    }
+}
+
+/* The listener reports only while a pending slot is free: it would stay readable. */
+static void arm_listener(struct tcp_state *st)
+{
+    int want = tcp_conn_free_pending(st) != NULL;
+    if (st->listen_fd >= 0 && want != st->listen_armed) {
+        tcp_watch_change(st, st->listen_fd, TCP_OWNER_LISTENER, want ? EPOLLIN : 0);
+        st->listen_armed = want;
+    }
+}
+
+/* ---- hot connections ---------------------------------------------------------- */
+
+static uint32_t cold_events(const struct tcp_conn *conn)
+{
+    return EPOLLIN | (conn->want_out ? EPOLLOUT : 0);
+}
+
+void tcp_want_out(struct tcp_state *st, struct tcp_conn *conn, int want)
+{
+    if (conn->want_out == want)
+        return;
+    conn->want_out = (uint8_t)want;
+    if (!conn->hot) /* a hot one's next poll asks for it */
+        tcp_watch_change(st, conn->fd, conn->rank, cold_events(conn));
+}
+
+/* The hot connection at index i goes back to the epoll set. */
+static void make_cold(struct tcp_state *st, int i)
+{
+    struct tcp_conn *conn = &st->conns[st->hot[i]];
+    st->hot[i] = st->hot[--st->nhot];
+    conn->hot = 0;
+    if (conn->status == TCP_CONN_UP)
+        tcp_watch(st, conn->fd, conn->rank, cold_events(conn));
+}
+
+/* conn had news: polled directly from now on (the quietest hot one makes room). */
+static void make_hot(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (conn->hot || conn->status != TCP_CONN_UP)
+        return;
+    if (st->nhot == TCP_HOT_MAX) {
+        int quietest = 0;
+        for (int i = 1; i < st->nhot; i++)
+            if (st->conns[st->hot[i]].quiet_passes > st->conns[st->hot[quietest]].quiet_passes)
+                quietest = i;
+        make_cold(st, quietest);
+    }
+    tcp_unwatch(st, conn->fd);
+    conn->hot = 1;
+    conn->quiet_passes = 0;
+    st->hot[st->nhot++] = conn->rank;
+}
+
+void tcp_forget(struct tcp_state *st, struct tcp_conn *conn)
+{
+    if (!conn->hot) {
+        tcp_unwatch(st, conn->fd);
+        return;
+    }
+    for (int i = 0; i < st->nhot; i++)
+        if (st->hot[i] == conn->rank) {
+            st->hot[i] = st->hot[--st->nhot];
+            break;
+        }
+    conn->hot = 0;
+}
+
+/* The hot sockets, then the epoll set (readable when a member is ready). */
+static nfds_t hot_pollfds(struct tcp_state *st, struct pollfd *pfds)
+{
+    for (int i = 0; i < st->nhot; i++) {
+        const struct tcp_conn *conn = &st->conns[st->hot[i]];
+        /* While another connection's PUT body is read, this one is not (put_body_rank). */
+        int readable = st->put_body_rank < 0 || st->put_body_rank == conn->rank;
+        pfds[i] = (struct pollfd){ .fd = conn->fd,
+                                   .events = (short)((readable ? POLLIN : 0) |
+                                                     (conn->want_out ? POLLOUT : 0)) };
+    }
+    pfds[st->nhot] = (struct pollfd){ .fd = st->epfd, .events = POLLIN };
+    return (nfds_t)st->nhot + 1;
+}
+
+nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds)
+{
+    return hot_pollfds(st, pfds);
+}
+
 /* ---- progress ----------------------------------------------------------------- */
 
-/* Listener, pending handshakes, live connections; owner[i] says whose pfds[i] is. */
-nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner)
+static void service_conn(struct tcp_state *st, struct tcp_conn *conn, int readable, int writable)
 {
-    nfds_t count = 0;
-    /* Not polled while every pending slot is busy: it would stay readable. */
-    short listen_events = tcp_conn_free_pending(st) != NULL ? POLLIN : 0;
-    pfds[count] = (struct pollfd){ .fd = st->listen_fd, .events = listen_events };
-    if (owner)
-        owner[count] = -1;
-    count++;
-    for (int k = 0; k < TCP_MAX_PENDING; k++) {
-        if (st->pending[k].fd < 0)
-            continue;
-        pfds[count] = (struct pollfd){ .fd = st->pending[k].fd, .events = POLLIN };
-        if (owner)
-            owner[count] = -2 - k;
-        count++;
-    }
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (conn->status != TCP_CONN_UP)
-            continue;
-        int readable = st->put_body_rank < 0 || st->put_body_rank == rank;
-        short events = (short)((readable ? POLLIN : 0) |
-                               (conn->out_tail != conn->out_head ? POLLOUT : 0));
-        pfds[count] = (struct pollfd){ .fd = conn->fd, .events = events };
-        if (owner)
-            owner[count] = rank;
-        count++;
-    }
-    return count;
+    if (readable)
+        tcp_recv(st, conn);
+    if (conn->status != TCP_CONN_UP)
+        return;
+    if (writable && conn->out_tail != conn->out_head)
+        tcp_note_dirty(st, conn);
+    tcp_note_staged(st, conn);
+    /* Answers queued by what was just read go out at the end of the pass. */
+    if (conn->out_tail != conn->out_head)
+        tcp_note_dirty(st, conn);
 }
 
-static void service(struct tcp_state *st, nfds_t count)
+/* What the epoll set reported: the listener, pending handshakes, cold connections. */
+static void service_cold(struct tcp_state *st, int count)
 {
-    for (nfds_t i = 0; i < count; i++) {
-        short revents = st->pfds[i].revents;
-        int owner = st->pfd_owner[i];
-        if (revents == 0)
-            continue;
-        if (owner == -1) {
+    for (int i = 0; i < count; i++) {
+        uint32_t revents = st->events[i].events;
+        int owner = (int)(int64_t)st->events[i].data.u64;
+        if (owner == TCP_OWNER_LISTENER) {
             tcp_conn_accept(st);
-        } else if (owner <= -2) {
-            tcp_conn_pending_step(st, -2 - owner);
-        } else {
+        } else if (owner < 0) {
+            int k = -2 - owner;
+            if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0)
+                tcp_conn_pending_step(st, k);
+        } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP &&
+                   !st->conns[owner].hot) {
             struct tcp_conn *conn = &st->conns[owner];
-            if (revents & (POLLIN | POLLHUP | POLLERR))
-                tcp_recv(st, conn);
-            if (conn->status == TCP_CONN_UP && (revents & POLLOUT))
-                tcp_flush(st, conn);
+            make_hot(st, conn);
+            service_conn(st, conn, (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
+                         (revents & EPOLLOUT) != 0);
         }
     }
 }
 
-/* Connections whose stage holds frames already read: no poll() will report them. */
-static int serve_staged(struct tcp_state *st)
+/* One poll() over the hot sockets and the epoll set; then whatever is ready. */
+static void service(struct tcp_state *st)
 {
-    int any = 0;
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (tcp_recv_staged(conn)) {
-            tcp_recv(st, conn);
-            any = 1;
+    int hot[TCP_HOT_MAX];
+    int nhot = st->nhot;
+    memcpy(hot, st->hot, (size_t)nhot * sizeof hot[0]);
+    nfds_t count = hot_pollfds(st, st->hot_pfds);
+    if (poll(st->hot_pfds, count, 0) <= 0) {
+        for (int i = 0; i < nhot; i++)
+            st->conns[hot[i]].quiet_passes++;
+    } else {
+        for (int i = 0; i < nhot; i++) {
+            struct tcp_conn *conn = &st->conns[hot[i]];
+            short revents = st->hot_pfds[i].revents;
+            if (revents == 0) {
+                conn->quiet_passes++;
+            } else if (conn->hot && conn->status == TCP_CONN_UP) {
+                conn->quiet_passes = 0;
+                service_conn(st, conn, (revents & (POLLIN | POLLHUP | POLLERR)) != 0,
+                             (revents & POLLOUT) != 0);
+            }
+        }
+        if (st->hot_pfds[nhot].revents) {
+            int ready = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
+            if (ready > 0)
+                service_cold(st, ready);
         }
     }
-    return any;
+    /* A hot connection quiet for long goes back to the set. */
+    for (int i = st->nhot - 1; i >= 0; i--)
+        if (st->conns[st->hot[i]].quiet_passes > TCP_HOT_IDLE_PASSES)
+            make_cold(st, i);
+}
+
+/* Connections whose stage holds frames already read: no socket will report them. */
+static void serve_staged(struct tcp_state *st)
+{
+    int count = st->nstaged;
+    memcpy(st->staged_work, st->staged, (size_t)count * sizeof *st->staged);
+    st->nstaged = 0;
+    for (int i = 0; i < count; i++) {
+        struct tcp_conn *conn = &st->conns[st->staged_work[i]];
+        conn->on_staged = 0;
+        if (tcp_recv_staged(conn))
+            service_conn(st, conn, 1, 0);
+    }
+}
+
+/* Connections with frames to write: answers read this pass, requests held back. */
+static void flush_dirty(struct tcp_state *st)
+{
+    int count = st->ndirty;
+    st->ndirty = 0;
+    for (int i = 0; i < count; i++) {
+        struct tcp_conn *conn = &st->conns[st->dirty[i]];
+        conn->on_dirty = 0;
+        /* What the socket does not take now waits for POLLOUT (tcp_flush asks for it). */
+        if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
+            tcp_flush(st, conn);
+    }
 }
 
 void tcp_progress_locked(struct tcp_state *st)
 {
-    nfds_t count = tcp_build_pollfds(st, st->pfds, st->pfd_owner);
-    if (poll(st->pfds, count, 0) > 0)
-        service(st, count);
-    serve_staged(st);
-    /* Answers queued by what was just read go out now, not at the next pass. */
-    for (int rank = 0; rank < st->ni->size; rank++) {
-        struct tcp_conn *conn = &st->conns[rank];
-        if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
-            tcp_flush(st, conn);
-    }
+    st->pass++; /* the next request to each peer is written at once again */
+    service(st);
+    if (st->nstaged > 0)
+        serve_staged(st);
+    /* Answers queued by what was just read, and requests held back since the
+     * last pass, go out now. */
+    if (st->ndirty > 0)
+        flush_dirty(st);
+    if (!st->listen_armed)
+        arm_listener(st);
     tcp_conn_pending_expire(st);
 }
 
@@ -132,12 +296,9 @@ void tcp_wait_locked(struct tcp_state *st)
         gp_mutex_lock(&st->lock);
     } else {
         st->sleeper_busy = 1;
-        nfds_t count = tcp_build_pollfds(st, st->sleep_pfds, NULL);
-        /* Staged frames are work to do now: no sleep then. */
-        int sleep_ms = TCP_SLEEP_MS;
-        for (int rank = 0; rank < st->ni->size && sleep_ms > 0; rank++)
-            if (tcp_recv_staged(&st->conns[rank]))
-                sleep_ms = 0;
+        /* Staged frames and held-back frames are work to do now: no sleep then. */
+        int sleep_ms = st->nstaged > 0 || st->ndirty > 0 ? 0 : TCP_SLEEP_MS;
+        nfds_t count = hot_pollfds(st, st->sleep_pfds);
         gp_mutex_unlock(&st->lock);
         while (poll(st->sleep_pfds, count, sleep_ms) < 0 && errno == EINTR)
             ;
@@ -166,10 +327,12 @@ void tcp_state_free(struct tcp_state *st)
         tcp_conn_free_queues(&st->conns[rank]);
     free(st->conns);
     free(st->pfds);
-    free(st->sleep_pfds);
-    free(st->pfd_owner);
+    free(st->staged);
+    free(st->staged_work);
+    free(st->dirty);
     free(st->scratch);
-    free(st->rcv_pfds);
+    if (st->epfd >= 0)
+        close(st->epfd);
     gp_mutex_destroy(&st->lock);
     free(st);
 }
@@ -182,7 +345,9 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     gp_mutex_init(&st->lock);
     st->ni = ni;
     st->listen_fd = -1;
+    st->epfd = -1;
     st->put_body_rank = -1;
+    st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
     /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
     st->budget.cap = gp_cfg.networkdepth_total > 0 && gp_cfg.networkdepth_total < UINT32_MAX
                          ? (unsigned)gp_cfg.networkdepth_total : 0;
@@ -194,15 +359,20 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
 static int alloc_connections(struct tcp_state *st)
 {
     int size = st->ni->size;
-    size_t slots = (size_t)size + 1 + TCP_MAX_PENDING;
     st->conns = calloc((size_t)size, sizeof *st->conns);
-    st->pfds = calloc(slots, sizeof *st->pfds);
-    st->sleep_pfds = calloc(slots, sizeof *st->sleep_pfds);
-    st->pfd_owner = calloc(slots, sizeof *st->pfd_owner);
+    st->pfds = calloc(1 + TCP_MAX_PENDING, sizeof *st->pfds);
+    st->staged = calloc((size_t)size, sizeof *st->staged);
+    st->staged_work = calloc((size_t)size, sizeof *st->staged_work);
+    st->dirty = calloc((size_t)size, sizeof *st->dirty);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
-    if (st->conns == NULL || st->pfds == NULL || st->sleep_pfds == NULL ||
-        st->pfd_owner == NULL || st->scratch == NULL)
+    if (st->conns == NULL || st->pfds == NULL || st->staged == NULL || st->staged_work == NULL ||
+        st->dirty == NULL || st->scratch == NULL)
         return PTL_NO_SPACE;
+    st->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (st->epfd < 0) {
+        gp_error("tcp", "epoll_create1 failed: %m");
+        return PTL_FAIL;
+    }
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
@@ -241,6 +411,7 @@ void tcp_state_close(struct tcp_state *st)
     for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
         if (st->conns[rank].status == TCP_CONN_UP)
             tcp_flush(st, &st->conns[rank]);
+
     tcp_conn_close_all(st);
 }
 
@@ -306,6 +477,9 @@ void tcp_state_report(struct tcp_state *st)
         return;
     gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
              st->budget.peak, st->budget.cap);
+    gp_debug("tcp", "wrote %llu frames in %llu sendmsg calls; %llu ACKs in %llu frames",
+             (unsigned long long)st->frames_written, (unsigned long long)st->writes,
+             (unsigned long long)st->acks_written, (unsigned long long)st->ack_frames_written);
     gp_mutex_unlock(&st->lock);
 }
 

@@ -13,6 +13,16 @@
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *
+ * Progress: a few hot connections (those with news lately) are polled
+ * directly, in one poll() with the epoll set that holds everything else
+ * (the listener, the connections proving the key, the cold connections);
+ * only when that set is readable does a pass call epoll_wait.  A pass then
+ * services what is ready, the connections whose stage still holds frames
+ * (the staged list) and those with frames to write (the dirty list).  A
+ * pass with nothing to do is one poll() over at most TCP_HOT_MAX + 1
+ * descriptors, whatever the number of connections.  POLLOUT is asked for
+ * only while a connection's socket is full.
+ *
  * Locking: one mutex (PAR builds only) guards all of it; the receive
  * thread (GASNET_RCV_THREAD, tcp_rcv.c, PAR builds only) takes it too.  Progress takes it
  * with trylock (another thread already moving data is as good); a put or
@@ -28,6 +38,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +58,7 @@ enum tcp_frame_type {
     TCP_FRAME_ACK,     /* target -> initiator: the put's outcome, no data */
     TCP_FRAME_GET,     /* initiator -> target: a request, no data */
     TCP_FRAME_REPLY,   /* target -> initiator: header + length data bytes */
+    TCP_FRAME_ACK_RUN, /* target -> initiator: length ACKs at once, the last for op_id */
     TCP_FRAME_TYPE_END
 };
 
@@ -80,10 +92,27 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_OUT_REQUESTS 64
 /* Output ring size: room for every possible reply plus every request. */
 #define TCP_OUT_SLOTS 256
-/* Frames gathered into one sendmsg. */
-#define TCP_WRITE_BATCH 16
+/* Frames gathered into one sendmsg, and the iovecs they may take. */
+#define TCP_WRITE_BATCH 64
+#define TCP_WRITE_IOV 64
+/* Puts of at most this many bytes are copied, header and data, into the
+ * connection's send arena: the put returns at once, and frames queued
+ * back to back leave in one sendmsg. */
+#define TCP_COPY_MAX 2048
+/* The send arena of a connection (a power of two). */
+#define TCP_ARENA_BYTES (32u * 1024)
+/* Frames (bytes) a connection holds back before it writes without waiting
+ * for the next progress pass. */
+#define TCP_DEFER_FRAMES 32
+#define TCP_DEFER_BYTES (16u * 1024)
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)
+/* Readiness reports taken per epoll_wait (more wait for the next pass). */
+#define TCP_EPOLL_BATCH 64
+/* Connections polled directly (hot) rather than through the epoll set, and
+ * the passes a hot connection may go without news before it goes back. */
+#define TCP_HOT_MAX 8
+#define TCP_HOT_IDLE_PASSES 4096
 /* Incoming connections proving the key at once (more wait in the backlog). */
 #define TCP_MAX_PENDING 16
 /* Time for each step of connection set-up: generous, a loaded host may be slow. */
@@ -98,6 +127,10 @@ const char *tcp_frame_type_str(unsigned type);
 _Static_assert(TCP_INFLIGHT_PER_PEER + TCP_OUT_REQUESTS <= TCP_OUT_SLOTS,
                "the output ring must hold every reply and every request");
 _Static_assert((TCP_OUT_SLOTS & (TCP_OUT_SLOTS - 1)) == 0, "ring size is a power of two");
+_Static_assert(TCP_DEFER_FRAMES < TCP_OUT_REQUESTS, "held-back frames never fill the request quota");
+_Static_assert(TCP_DEFER_BYTES + 2 * (TCP_FRAME_HDR_LEN + TCP_COPY_MAX) <= TCP_ARENA_BYTES,
+               "the arena holds what is held back, one more copied put and its wrap");
+_Static_assert((TCP_ARENA_BYTES & (TCP_ARENA_BYTES - 1)) == 0, "arena size is a power of two");
 
 /* ---- per-connection state -------------------------------------------------- */
 
@@ -105,7 +138,9 @@ enum tcp_out_kind {
     TCP_OUT_CONTROL,   /* ACK, REPLY without data: header only */
     TCP_OUT_GET,       /* a GET request: header only, counts as a request */
     TCP_OUT_PUT,       /* header and data; posts SEND_END once written */
-    TCP_OUT_REPLY      /* header and data; posts GET_END once written */
+    TCP_OUT_REPLY,     /* header and data; posts GET_END once written */
+    TCP_OUT_COPY       /* a put copied into the arena (header and data there); SEND_END
+                        * was posted when it was queued */
 };
 
 /* The target-side facts a GET_END needs, kept until the reply is written. */
@@ -118,9 +153,12 @@ struct tcp_get_served {
 
 struct tcp_out_entry {
     uint8_t hdr[TCP_FRAME_HDR_LEN];
-    const void *data;
+    const void *data;      /* TCP_OUT_COPY: the header, then the data, in the arena */
     uint64_t data_len;
     uint8_t kind;          /* enum tcp_out_kind */
+    uint8_t ack_run;       /* an ACK that later ACKs may join: 1 + its EVENT flag; else 0 */
+    uint32_t ack_count;    /* the ACKs it carries (an ACK_RUN when more than one) */
+    uint64_t arena_end;    /* TCP_OUT_COPY: the arena's tail once this entry is written */
     union {
         struct nal_op op;  /* TCP_OUT_PUT */
         struct tcp_get_served get; /* TCP_OUT_REPLY */
@@ -168,8 +206,23 @@ struct tcp_conn {
     uint64_t out_tail;          /* entries written so far: a waiter's sequence number compares to it */
     uint64_t out_partial;       /* bytes of the tail entry already written */
     unsigned out_requests;      /* puts and get requests among the queued entries */
+    uint64_t out_bytes;         /* bytes of the queued entries (what a flush would write) */
+    /* the send arena of copied puts: bytes [arena_tail, arena_head) in use */
+    uint8_t *arena;
+    uint64_t arena_head;
+    uint64_t arena_tail;
+    uint64_t direct_pass;       /* the progress pass in which a request was last written at once */
     /* operations awaiting an ACK or a REPLY */
     struct ptl_inflight inflight;
+    /* ids of the ACK_REQ puts in the order they were queued: ACKs come back in that order */
+    uint32_t ack_fifo[TCP_INFLIGHT_PER_PEER];
+    uint32_t ack_fifo_head;     /* next to push */
+    uint32_t ack_fifo_tail;     /* the oldest put awaiting its ACK */
+    uint8_t on_staged;          /* on the state's staged list */
+    uint8_t on_dirty;           /* on the state's dirty list */
+    uint8_t want_out;           /* EPOLLOUT asked for: the socket was full */
+    uint8_t hot;                /* polled directly, out of the epoll set (st->hot) */
+    uint32_t quiet_passes;      /* hot: passes since it last had news */
     struct tcp_rx rx;
 };
 
@@ -202,20 +255,47 @@ struct tcp_state {
      * before deposits that went past it).  Its sender is inside a blocking put,
      * so the body keeps coming. */
     int put_body_rank;
+    uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
     int setup_done;             /* every peer connected: later arrivals are strangers */
     struct tcp_pending pending[TCP_MAX_PENDING];
-    struct pollfd *pfds;        /* progress: listener, pending, every peer */
-    int *pfd_owner;             /* -1 listener, -2 - k pending k, else a rank */
-    struct pollfd *sleep_pfds;  /* the one thread sleeping in poll() uses these, unlocked */
-    int sleeper_busy;           /* a thread sleeps on sleep_pfds (PAR) */
+    struct pollfd *pfds;        /* set-up: listener and pending */
+    /* Progress (doc/wire-tcp.md, "Progress"): the epoll set; what one pass
+     * was told; the owner in each report's data: a rank, or TCP_OWNER_*. */
+    int epfd;
+    int listen_armed;           /* the listener is in the set with EPOLLIN */
+    struct epoll_event events[TCP_EPOLL_BATCH];
+    int sleeper_busy;           /* a thread sleeps in poll (PAR) */
+    /* Hot connections: the few that had news lately, polled directly with the
+     * epoll set's fd in one poll() a pass.  A socket in an epoll set costs each
+     * arriving segment a callback into the set, from the sender's CPU, on the
+     * lines the receiver spins on: about 0.5 us a message here. */
+    int hot[TCP_HOT_MAX];
+    int nhot;
+    struct pollfd hot_pfds[TCP_HOT_MAX + 1];   /* the hot sockets, then the epoll set */
+    struct pollfd sleep_pfds[TCP_HOT_MAX + 1]; /* the one sleeping thread's, unlocked */
+    /* Connections whose stage holds frames (no socket will report them), and
+     * connections with frames held back: each at most once, by rank. */
+    int *staged;
+    int nstaged;
+    int *staged_work;
+    int *dirty;
+    int ndirty;
+    /* What the writes carried, for the debug line at close (tcp.sh checks the batching). */
+    uint64_t frames_written;
+    uint64_t writes;
+    uint64_t acks_written;      /* ACKs, an ACK_RUN counting for all it stands for */
+    uint64_t ack_frames_written;
     char *scratch;
     gp_mutex_t lock;
     /* The receive thread (tcp_rcv.c), when GASNET_RCV_THREAD=1. */
     pthread_t rcv_thread;
     int rcv_running;
     int rcv_wake_fd;            /* eventfd: tells the thread to stop */
-    struct pollfd *rcv_pfds;
 };
+
+/* Owners of epoll reports that are not connections (a connection's owner is its rank). */
+#define TCP_OWNER_LISTENER (-1)
+#define TCP_OWNER_PENDING(k) (-2 - (k))
 
 static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
 {
@@ -281,6 +361,9 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
 /* Queues a reply from the read path (never waits); NULL if the peer broke its limit. */
 struct tcp_out_entry *tcp_queue_reply(struct tcp_conn *conn, const struct tcp_frame *frame,
                                       enum tcp_out_kind kind);
+/* Queues an ACK from the read path; runnable: it may join an ACK_RUN.  -1 if the peer
+ * broke its limit. */
+int tcp_queue_ack(struct tcp_conn *conn, const struct tcp_frame *ack, int runnable);
 /* Initiator side: queues a put or get request, waiting (with progress) for room. */
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op);
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op);
@@ -297,9 +380,20 @@ int tcp_recv_staged(const struct tcp_conn *conn);
 
 /* ---- tcp.c ------------------------------------------------------------------ */
 
-/* Fills pfds (room for size + 1 + TCP_MAX_PENDING) for the sockets to watch;
- * owner may be NULL.  Caller holds st->lock. */
-nfds_t tcp_build_pollfds(struct tcp_state *st, struct pollfd *pfds, int *owner);
+/* The epoll set: fd in (events 0: present, reporting nothing), changed, out. */
+void tcp_watch(struct tcp_state *st, int fd, int owner, uint32_t events);
+void tcp_watch_change(struct tcp_state *st, int fd, int owner, uint32_t events);
+void tcp_unwatch(struct tcp_state *st, int fd);
+/* Frames left in conn's stage: served by the next pass. */
+void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn);
+/* Frames held back on conn: written by the next pass. */
+void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn);
+/* conn asks for EPOLLOUT (its socket is full) or stops asking. */
+void tcp_want_out(struct tcp_state *st, struct tcp_conn *conn, int want);
+/* conn is closing: out of the hot list or the epoll set. */
+void tcp_forget(struct tcp_state *st, struct tcp_conn *conn);
+/* Fills pfds (TCP_HOT_MAX + 1) for a sleep: the hot sockets and the epoll set. */
+nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds);
 
 /* ---- tcp_rcv.c ------------------------------------------------------------------ */
 

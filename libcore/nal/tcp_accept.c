@@ -71,6 +71,13 @@ void tcp_conn_accept(struct tcp_state *st)
         if (fd < 0)
             return; /* EAGAIN, or a connection that died in the backlog */
         start_pending(slot, fd, &from);
+        if (slot->fd >= 0) /* a refused one is closed, which takes it out of the set too */
+            tcp_watch(st, fd, TCP_OWNER_PENDING((int)(slot - st->pending)), EPOLLIN);
+    }
+    /* Every slot busy: the listener reports nothing until the progress pass re-arms it. */
+    if (st->listen_armed) {
+        tcp_watch_change(st, st->listen_fd, TCP_OWNER_LISTENER, 0);
+        st->listen_armed = 0;
     }
 }
 
@@ -117,6 +124,7 @@ static void take_hello(struct tcp_state *st, struct tcp_pending *p)
         refuse(p, "could not send WELCOME");
         return;
     }
+    tcp_unwatch(st, p->fd); /* watched again as rank's connection */
     tcp_adopt(st, rank, p->fd);
     p->fd = -1;
 }

@@ -81,8 +81,10 @@ void tcp_set_nodelay(int fd, const char *peer)
 
 static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
 {
-    if (conn->fd >= 0)
+    if (conn->fd >= 0) {
+        tcp_forget(st, conn);
         close(conn->fd);
+    }
     conn->fd = -1;
     conn->status = status;
     conn->rx.in_body = 0;
@@ -153,6 +155,7 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd)
     conn->fd = fd;
     conn->status = TCP_CONN_UP;
     st->peers_up++;
+    tcp_watch(st, fd, rank, EPOLLIN);
 }
 
 /* ---- the dialling side ------------------------------------------------------------- */
@@ -196,6 +199,8 @@ static int open_listener(struct tcp_state *st, struct tcp_address *mine)
                  " (GP_TCP_ADDR: is it an address of this host?)" : "");
         return PTL_FAIL;
     }
+    tcp_watch(st, st->listen_fd, TCP_OWNER_LISTENER, EPOLLIN);
+    st->listen_armed = 1;
     *mine = (struct tcp_address){ .ipv4 = sin.sin_addr.s_addr, .port = sin.sin_port };
     address_text(mine, st->listen_text, sizeof st->listen_text);
     gp_debug("tcp", "listening on %s", st->listen_text);

@@ -6,6 +6,11 @@
  *   8  pt_index      12  op_id
  *  16  match_bits    24  offset   32  hdr_data   40  length   48  reserved (0, 8 bytes)
  *
+ * An ACK_RUN acknowledges `length` ACK_REQ puts at once, the oldest ones
+ * awaiting an ACK on the connection, op_id naming the last: each was taken
+ * whole at the offset it asked for, so the initiator rebuilds every ACK
+ * event from its own record.  Its other fields must be zero.
+ *
  * Decoding checks everything that can be checked without the NI: the magic
  * (a stream that lost its framing is caught at the next header), the type,
  * the flags a type may carry and the reserved bytes.  Offsets and lengths
@@ -15,6 +20,8 @@
 #include "nal/tcp.h"
 
 #include <string.h>
+
+_Static_assert(TCP_INFLIGHT_PER_PEER == 128, "the ACK_RUN check's message names the limit");
 
 static void put_le32(uint8_t *out, uint32_t value)
 {
@@ -64,6 +71,7 @@ static const uint8_t allowed_flags[TCP_FRAME_TYPE_END] = {
     [TCP_FRAME_ACK] = TCP_FLAG_EVENT,
     [TCP_FRAME_GET] = 0,
     [TCP_FRAME_REPLY] = TCP_FLAG_EVENT,
+    [TCP_FRAME_ACK_RUN] = TCP_FLAG_EVENT,
 };
 
 static int all_zero(const uint8_t *bytes, size_t len)
@@ -102,6 +110,12 @@ int tcp_frame_decode(const uint8_t in[TCP_FRAME_HDR_LEN], struct tcp_frame *fram
         *why = "a REPLY without data carries data";
         return -1;
     }
+    if (type == TCP_FRAME_ACK_RUN &&
+        (frame->length < 2 || frame->length > TCP_INFLIGHT_PER_PEER || frame->pt_index != 0 ||
+         frame->match_bits != 0 || frame->offset != 0 || frame->hdr_data != 0)) {
+        *why = "an ACK_RUN must count 2 to 128 ACKs and carry nothing else";
+        return -1;
+    }
     return 0;
 }
 
@@ -112,6 +126,7 @@ const char *tcp_frame_type_str(unsigned type)
     case TCP_FRAME_ACK: return "ACK";
     case TCP_FRAME_GET: return "GET";
     case TCP_FRAME_REPLY: return "REPLY";
+    case TCP_FRAME_ACK_RUN: return "ACK_RUN";
     default: return "unknown";
     }
 }

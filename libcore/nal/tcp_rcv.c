@@ -1,6 +1,8 @@
 /*
  * The receive thread of the tcp transport (GASNET_RCV_THREAD=1, seed 003):
- * a thread that sleeps in poll() on this process's sockets and, whenever
+ * a thread that sleeps in poll() on the transport's hot sockets, its epoll
+ * set (readable when another socket is ready) and its own wake-up eventfd
+ * and, whenever
  * one is ready, makes a progress pass: peers' puts and gets on this
  * process's region are served, AM deposits land in the ReqRB with their
  * events queued, ACKs and replies go back.  Then, outside the transport's
@@ -36,22 +38,21 @@ static void *rcv_main(void *arg)
 {
     struct tcp_state *st = arg;
     for (;;) {
+        struct pollfd pfds[TCP_HOT_MAX + 2];
         gp_mutex_lock(&st->lock);
-        nfds_t count = tcp_build_pollfds(st, st->rcv_pfds, NULL);
-        int staged = 0;
-        for (int rank = 0; rank < st->ni->size && !staged; rank++)
-            staged = tcp_recv_staged(&st->conns[rank]);
+        int staged = st->nstaged > 0 || st->ndirty > 0;
+        nfds_t count = tcp_sleep_pollfds(st, pfds);
         gp_mutex_unlock(&st->lock);
-        st->rcv_pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
-        /* A second's sleep at most: a listener full of pending peers is not polled.
-         * Frames already read into a stage are work now: no sleep then. */
-        int ready = poll(st->rcv_pfds, count + 1, staged ? 0 : 1000);
+        pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
+        /* A second's sleep at most: a listener full of pending peers is not watched.
+         * Frames already read into a stage, or held back, are work now: no sleep then. */
+        int ready = poll(pfds, count + 1, staged ? 0 : 1000);
         if (staged && ready == 0)
             ready = 1;
         if (ready < 0 && errno != EINTR)
             gp_fatal("tcp receive thread: poll on %u sockets failed: %s", (unsigned)count + 1,
                      strerror(errno));
-        if (st->rcv_pfds[count].revents != 0)
+        if (pfds[count].revents != 0)
             break;
         if (ready <= 0)
             continue;
@@ -70,10 +71,8 @@ int tcp_rcv_start(struct tcp_state *st)
     if (!gp_cfg.rcv_thread)
         return PTL_OK;
 #if GP_PAR
-    size_t slots = (size_t)st->ni->size + 2 + TCP_MAX_PENDING;
-    st->rcv_pfds = calloc(slots, sizeof *st->rcv_pfds);
     st->rcv_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (st->rcv_pfds == NULL || st->rcv_wake_fd < 0) {
+    if (st->rcv_wake_fd < 0) {
         gp_error("tcp", "GASNET_RCV_THREAD=1: cannot set up the receive thread: %m");
         return PTL_NO_SPACE;
     }

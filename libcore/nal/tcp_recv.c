@@ -78,7 +78,9 @@ static int finish_put(struct tcp_state *st, struct tcp_conn *conn)
         .offset = rx->matched ? rx->match.md_offset : 0,
         .length = rx->matched ? rx->match.mlength : 0,
     };
-    if (tcp_queue_reply(conn, &ack, TCP_OUT_CONTROL) == NULL) {
+    /* Runnable: the initiator can rebuild this ACK's event from its own record. */
+    int runnable = !event || (rx->match.mlength == in->length && rx->match.md_offset == in->offset);
+    if (tcp_queue_ack(conn, &ack, runnable) != 0) {
         tcp_conn_fail(st, conn, "asked for more than %d answers at once", TCP_INFLIGHT_PER_PEER);
         return -1;
     }
@@ -163,20 +165,60 @@ static int serve_get(struct tcp_state *st, struct tcp_conn *conn)
     return 1;
 }
 
-static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
+/* The oldest put awaiting an ACK, which the next ACK must name; 0 if none (no id is 0). */
+static uint32_t ack_fifo_peek(const struct tcp_conn *conn, uint32_t nth)
 {
-    const struct tcp_frame *in = &conn->rx.frame;
+    if (conn->ack_fifo_head - conn->ack_fifo_tail <= nth)
+        return 0;
+    return conn->ack_fifo[(conn->ack_fifo_tail + nth) % TCP_INFLIGHT_PER_PEER];
+}
+
+/* One put acknowledged: its ACK event (if asked for and its MD still stands), its record back. */
+static int ack_one(struct tcp_state *st, struct tcp_conn *conn, uint32_t op_id, int event,
+                   int whole, uint64_t mlength, uint64_t offset)
+{
     const char *why = NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, in->op_id, TCP_INFLIGHT_PUT,
+    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, op_id, TCP_INFLIGHT_PUT,
                                                      &why);
     if (rec == NULL) {
         tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which names no put awaiting one: %s",
-                      in->op_id, why);
+                      op_id, why);
         return -1;
     }
-    if ((in->flags & TCP_FLAG_EVENT) && ptl_md_still_valid(st->ni, &rec->op))
-        ptl_initiator_event(st->ni, &rec->op, PTL_EVENT_ACK, in->length, in->offset);
+    conn->ack_fifo_tail++;
+    if (event && ptl_md_still_valid(st->ni, &rec->op))
+        ptl_initiator_event(st->ni, &rec->op, PTL_EVENT_ACK, whole ? rec->op.length : mlength,
+                            whole ? rec->op.remote_offset : offset);
     ptl_inflight_release(&conn->inflight, rec);
+    return 1;
+}
+
+static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
+{
+    const struct tcp_frame *in = &conn->rx.frame;
+    if (ack_fifo_peek(conn, 0) != in->op_id) {
+        tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which is not the oldest put "
+                      "awaiting one (ACKs come back in the order of the puts)", in->op_id);
+        return -1;
+    }
+    return ack_one(st, conn, in->op_id, (in->flags & TCP_FLAG_EVENT) != 0, 0, in->length,
+                   in->offset);
+}
+
+/* ACK_RUN: the oldest `length` puts awaiting an ACK, the last of them op_id, taken whole. */
+static int take_ack_run(struct tcp_state *st, struct tcp_conn *conn)
+{
+    const struct tcp_frame *in = &conn->rx.frame;
+    uint32_t count = (uint32_t)in->length; /* 2..TCP_INFLIGHT_PER_PEER: tcp_frame_decode */
+    if (ack_fifo_peek(conn, count - 1) != in->op_id) {
+        tcp_conn_fail(st, conn, "sent an ACK_RUN of %u ending with op id 0x%x, which does not "
+                      "name the %u oldest puts awaiting an ACK", count, in->op_id, count);
+        return -1;
+    }
+    int event = (in->flags & TCP_FLAG_EVENT) != 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (ack_one(st, conn, ack_fifo_peek(conn, 0), event, 1, 0, 0) < 0)
+            return -1;
     return 1;
 }
 
@@ -215,6 +257,7 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
     case TCP_FRAME_PUT: return start_put(st, conn);
     case TCP_FRAME_GET: return serve_get(st, conn);
     case TCP_FRAME_ACK: return take_ack(st, conn);
+    case TCP_FRAME_ACK_RUN: return take_ack_run(st, conn);
     default: return start_reply(st, conn);
     }
 }

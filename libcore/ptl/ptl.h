@@ -100,7 +100,14 @@ struct ptl_md_desc {
 
 enum ptl_unlink_op { PTL_RETAIN = 0, PTL_UNLINK = 1 };
 enum ptl_ins_pos { PTL_INS_AFTER = 0, PTL_INS_BEFORE = 1 };
-enum ptl_ack_req { PTL_NOACK_REQ = 0, PTL_ACK_REQ = 1 };
+/*
+ * PTL_NOACK_DEFER is PTL_NOACK_REQ with a hint beyond Portals: nothing
+ * waits on this put, so a message transport may hold it back until its next
+ * progress pass and send it with whatever follows (the tcp transport does;
+ * the others treat it as PTL_NOACK_REQ).  The conduit's implicit replies
+ * use it: they only return resources.
+ */
+enum ptl_ack_req { PTL_NOACK_REQ = 0, PTL_ACK_REQ = 1, PTL_NOACK_DEFER = 2 };
 
 struct ptl_event {
     uint32_t type;           /* enum ptl_event_kind */

@@ -7,7 +7,9 @@
  * checked by tcp_frame_decode), PUT bodies matched against real MDs (a
  * remotely managed segment with a threshold-free MD, a locally managed
  * ReqRB-like MD that truncates), GET requests answered from the region,
- * ACKs and REPLYs naming in-flight ops that don't exist.  What must hold:
+ * ACKs, ACK_RUNs and REPLYs naming in-flight ops that don't exist, and
+ * four puts that are in flight (ids 0x10000..0x10003, in the ACK FIFO),
+ * so that ACKs and ACK_RUNs also meet live records, in and out of order.  What must hold:
  * no access outside the region (AddressSanitizer watches), no undefined
  * behaviour, and bytes matched into the segment only within it.  The
  * connection either stays up or is failed with a message; both are fine.
@@ -36,6 +38,9 @@ static struct ptl_ni *ni;
 static struct tcp_state *st;
 static ptl_handle_eq_t eq;
 static uint8_t *segment;
+static ptl_handle_md_t source_md;
+
+#define LIVE_PUTS 4
 
 static void attach(unsigned pt, void *start, uint64_t length, uint64_t max_size, unsigned options)
 {
@@ -65,6 +70,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     attach(0, segment, SEGMENT_BYTES, 0, PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE);
     attach(1, reqrb, REQRB_BYTES, 1024, PTL_MD_OP_PUT | PTL_MD_TRUNCATE);
+    struct ptl_md_desc source = { .start = segment, .length = 64, .threshold = PTL_MD_THRESH_INF,
+                                  .options = 0, .eq = eq };
+    if (ptl_md_bind(ni, &source, &source_md) != PTL_OK)
+        abort();
     st = tcp_state_new(ni);
     st->conns = calloc(1, sizeof *st->conns);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
@@ -86,6 +95,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     conn->fd = fds[0];
     conn->status = TCP_CONN_UP;
+    /* Puts awaiting their ACKs, as tcp_send_put leaves them (ids 0x10000 + i). */
+    for (int i = 0; i < LIVE_PUTS; i++) {
+        struct nal_op op = { .length = 8, .remote_offset = 8u * (unsigned)i, .md = source_md,
+                             .md_local = ptl_md_lookup(ni, source_md), .ack_req = PTL_ACK_REQ };
+        struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, 1, &op);
+        if (rec == NULL)
+            abort();
+        conn->ack_fifo[conn->ack_fifo_head++] = ptl_inflight_id(&conn->inflight, rec);
+    }
     st->put_body_rank = -1;
     /* Feed in pieces, as a socket would deliver them, reading between. */
     size_t done = 0;

@@ -62,6 +62,24 @@ for n in 1 2 4 8; do
         "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 500
 done
 
+# --- batching (issue 19) ----------------------------------------------------------------------
+# A window of 64 non-blocking 8-byte puts, then a sync, 100 times: node 0's
+# puts must leave many to a sendmsg, and node 1's ACKs many to a frame (an
+# ACK_RUN); the transport's debug line at close counts both.
+name=$T/batched_puts_and_ack_runs
+if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp-bench" \
+        --test put-rate --sizes 8 --iters 6400 --warmup 64 --no-progress; then
+    line0=$(printf '%s\n' "$out" | sed -n 's#^gp\[0/2\] debug tcp: wrote \([0-9]*\) frames in \([0-9]*\) sendmsg calls; .*#\1 \2#p')
+    line1=$(printf '%s\n' "$out" | sed -n 's#^gp\[1/2\] debug tcp: wrote .*; \([0-9]*\) ACKs in \([0-9]*\) frames#\1 \2#p')
+    if [ -z "$line0" ] || [ -z "$line1" ]; then
+        fail "$name" "no 'wrote ... frames' line from both nodes: $(printf '%s\n' "$out" | grep 'tcp: wrote')"
+    elif ! echo "$line0 $line1" | awk '{ exit !($1 >= 6400 && $1 >= 8 * $2 && $3 >= 6400 && $3 >= 8 * $4) }'; then
+        fail "$name" "node 0: frames, writes = $line0; node 1: ACKs, ACK frames = $line1 (want >= 8 to one)"
+    else
+        pass "$name (node 0: $line0 frames/writes, node 1: $line1 ACKs/frames)"
+    fi
+fi
+
 # --- strangers --------------------------------------------------------------------------------
 # Rank 0 of a running job logs its listener at debug level; the stranger
 # knocks there with no key, a wrong key and garbage while rank 0 holds

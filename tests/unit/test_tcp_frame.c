@@ -1,0 +1,129 @@
+/*
+ * The tcp transport's ACK_RUN (doc/wire-tcp.md, "Frames", "Flow of a put"):
+ * the frame's encoding and its checks, and how the read path merges ACKs
+ * queued back to back (tcp_queue_ack): only runnable ones with the same
+ * EVENT flag, never into an entry whose first byte is written, the first
+ * of a run a plain ACK.
+ */
+#include "../harness/test.h"
+
+#include <string.h>
+
+#include "nal/tcp.h"
+
+static struct tcp_frame ack_run(uint32_t op_id, uint64_t count)
+{
+    return (struct tcp_frame){ .type = TCP_FRAME_ACK_RUN, .flags = TCP_FLAG_EVENT, .op_id = op_id,
+                               .length = count };
+}
+
+static int decodes(const struct tcp_frame *frame, struct tcp_frame *out, const char **why)
+{
+    uint8_t hdr[TCP_FRAME_HDR_LEN];
+    tcp_frame_encode(frame, hdr);
+    *why = NULL;
+    return tcp_frame_decode(hdr, out, why);
+}
+
+static void test_ack_run_round_trip(void)
+{
+    struct tcp_frame in = ack_run(0x30007, 5), out;
+    const char *why;
+    CHECK_EQ(decodes(&in, &out, &why), 0);
+    CHECK_EQ(out.type, TCP_FRAME_ACK_RUN);
+    CHECK_EQ(out.flags, TCP_FLAG_EVENT);
+    CHECK_EQ(out.op_id, 0x30007u);
+    CHECK_EQ(out.length, 5u);
+    CHECK_STR_CONTAINS(tcp_frame_type_str(TCP_FRAME_ACK_RUN), "ACK_RUN");
+}
+
+static void test_ack_run_refused(void)
+{
+    struct tcp_frame bad[6], out;
+    for (int i = 0; i < 6; i++)
+        bad[i] = ack_run(0x10001, 4);
+    bad[0].length = 1;                       /* a run of one is a plain ACK */
+    bad[1].length = TCP_INFLIGHT_PER_PEER + 1;
+    bad[2].pt_index = 1;
+    bad[3].match_bits = 1;
+    bad[4].offset = 8;
+    bad[5].hdr_data = 1;
+    for (int i = 0; i < 6; i++) {
+        const char *why;
+        CHECK_EQ(decodes(&bad[i], &out, &why), -1);
+        CHECK_STR_CONTAINS(why, "ACK_RUN");
+    }
+    struct tcp_frame put_flag = ack_run(0x10001, 4);
+    put_flag.flags = TCP_FLAG_ACK_REQ; /* a PUT's flag */
+    const char *why;
+    CHECK_EQ(decodes(&put_flag, &out, &why), -1);
+}
+
+/* Decodes the header of the queued entry seq. */
+static struct tcp_frame queued(const struct tcp_conn *conn, uint64_t seq)
+{
+    struct tcp_frame frame;
+    const char *why = NULL;
+    memset(&frame, 0, sizeof frame);
+    CHECK_EQ(tcp_frame_decode(conn->out[seq % TCP_OUT_SLOTS].hdr, &frame, &why), 0);
+    return frame;
+}
+
+static int queue_ack(struct tcp_conn *conn, uint32_t op_id, int event, int runnable)
+{
+    struct tcp_frame ack = { .type = TCP_FRAME_ACK, .flags = event ? TCP_FLAG_EVENT : 0,
+                             .op_id = op_id, .length = 8 };
+    return tcp_queue_ack(conn, &ack, runnable);
+}
+
+static void test_acks_merge(void)
+{
+    struct tcp_conn conn;
+    memset(&conn, 0, sizeof conn);
+    CHECK_EQ(tcp_conn_alloc_queues(&conn, NULL), PTL_OK);
+    CHECK_EQ(queue_ack(&conn, 0x10000, 1, 1), 0);
+    CHECK_EQ(conn.out_head, 1u);
+    CHECK_EQ(queued(&conn, 0).type, TCP_FRAME_ACK);   /* alone: a plain ACK */
+    CHECK_EQ(queue_ack(&conn, 0x10001, 1, 1), 0);
+    CHECK_EQ(queue_ack(&conn, 0x10002, 1, 1), 0);
+    CHECK_EQ(conn.out_head, 1u);                       /* merged into the first entry */
+    struct tcp_frame run = queued(&conn, 0);
+    CHECK_EQ(run.type, TCP_FRAME_ACK_RUN);
+    CHECK_EQ(run.length, 3u);
+    CHECK_EQ(run.op_id, 0x10002u);                     /* named by the newest */
+    CHECK_EQ(queue_ack(&conn, 0x10003, 0, 1), 0);      /* another EVENT flag: a new entry */
+    CHECK_EQ(conn.out_head, 2u);
+    CHECK_EQ(queue_ack(&conn, 0x10004, 0, 0), 0);      /* not runnable: its own entry */
+    CHECK_EQ(conn.out_head, 3u);
+    CHECK_EQ(queued(&conn, 2).type, TCP_FRAME_ACK);
+    CHECK_EQ(queued(&conn, 2).length, 8u);
+    CHECK_EQ(queue_ack(&conn, 0x10005, 0, 1), 0);      /* after a non-runnable one: new */
+    CHECK_EQ(conn.out_head, 4u);
+    tcp_conn_free_queues(&conn);
+}
+
+static void test_no_merge_into_a_written_entry(void)
+{
+    struct tcp_conn conn;
+    memset(&conn, 0, sizeof conn);
+    CHECK_EQ(tcp_conn_alloc_queues(&conn, NULL), PTL_OK);
+    CHECK_EQ(queue_ack(&conn, 0x10000, 1, 1), 0);
+    conn.out_partial = 10; /* its first bytes are with the kernel */
+    CHECK_EQ(queue_ack(&conn, 0x10001, 1, 1), 0);
+    CHECK_EQ(conn.out_head, 2u);
+    CHECK_EQ(queued(&conn, 0).type, TCP_FRAME_ACK);
+    tcp_conn_free_queues(&conn);
+}
+
+static const struct gp_test tests[] = {
+    { "ack_run_round_trip", test_ack_run_round_trip, 0 },
+    { "ack_run_refused", test_ack_run_refused, 0 },
+    { "acks_merge", test_acks_merge, 0 },
+    { "no_merge_into_a_written_entry", test_no_merge_into_a_written_entry, 0 },
+    GP_TEST_END
+};
+
+int main(int argc, char **argv)
+{
+    return gp_test_main(argc, argv, "tcp_frame", tests);
+}
