@@ -41,6 +41,8 @@ int ibv_verbs_load(const char *needed_by, int fatal)
         { "ibv_create_qp", (void **)&gp_verbs.create_qp },
         { "ibv_modify_qp", (void **)&gp_verbs.modify_qp },
         { "ibv_destroy_qp", (void **)&gp_verbs.destroy_qp },
+        { "ibv_create_srq", (void **)&gp_verbs.create_srq },
+        { "ibv_destroy_srq", (void **)&gp_verbs.destroy_srq },
         { "ibv_wc_status_str", (void **)&gp_verbs.wc_status_str },
     };
     static const char *const names[] = { VERBS_SONAME, NULL };

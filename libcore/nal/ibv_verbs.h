@@ -5,7 +5,7 @@
  * libnl.  Included by ibv.h right after <infiniband/verbs.h>: each library
  * function the transport calls is redefined as a macro onto its slot, so
  * the code reads as plain verbs.  The data-path verbs (ibv_post_send,
- * ibv_post_recv, ibv_poll_cq, ibv_req_notify_cq) are inline dispatches
+ * ibv_post_recv, ibv_post_srq_recv, ibv_poll_cq, ibv_req_notify_cq) are inline dispatches
  * through the device's context and need no slot (tests/fuzz/fuzz_ibv_msg.c
  * drives them with a fake context and never loads the library).
  */
@@ -39,6 +39,8 @@ struct gp_verbs {
     struct ibv_qp *(*create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
     int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
     int (*destroy_qp)(struct ibv_qp *qp);
+    struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+    int (*destroy_srq)(struct ibv_srq *srq);
     const char *(*wc_status_str)(enum ibv_wc_status status);
 };
 
@@ -85,6 +87,8 @@ int ibv_verbs_devices_present(void);
 #define ibv_create_qp(pd, attr) gp_verbs.create_qp(pd, attr)
 #define ibv_modify_qp(qp, attr, mask) gp_verbs.modify_qp(qp, attr, mask)
 #define ibv_destroy_qp(qp) gp_verbs.destroy_qp(qp)
+#define ibv_create_srq(pd, attr) gp_verbs.create_srq(pd, attr)
+#define ibv_destroy_srq(srq) gp_verbs.destroy_srq(srq)
 #define ibv_wc_status_str(status) gp_verbs.wc_status_str(status)
 
 /*
