@@ -210,16 +210,8 @@ void kids_tick(struct agent_kids *k, double now)
 
 void kids_signal(struct agent_kids *k, int sig)
 {
-    uint8_t payload[4];
-    gp_wire_put32(payload, (uint32_t)sig);
-    for (int i = 0; i < k->count; i++) {
-        struct tree_child *c = &k->child[i];
-        if (c->to_fd < 0)
-            continue;
-        link_queue(&c->out, LINK_SIGNAL, payload, sizeof payload, NULL, 0);
-        if (link_flush(c->to_fd, &c->out) != 0 || sig == SIGKILL)
-            tree_child_hang_up(c); /* a closed link kills that subtree's ranks */
-    }
+    for (int i = 0; i < k->count; i++)
+        tree_child_signal(&k->child[i], sig);
 }
 
 void kids_hang_up(struct agent_kids *k)

@@ -566,22 +566,9 @@ int hosts_reaped(struct run_server *srv, pid_t pid, int status)
 void hosts_signal(struct run_job *job, int sig)
 {
     struct run_hosts *hosts = job->hosts;
-    uint8_t payload[4];
-    gp_wire_put32(payload, (uint32_t)sig);
-    for (int c = 0; c < hosts->nchild; c++) {
-        struct tree_child *child = &hosts->child[c];
-        if (child->to_fd < 0)
-            continue;
-        /* Its agent passes it down its subtree. */
-        link_queue(&child->out, LINK_SIGNAL, payload, sizeof payload, NULL, 0);
-        if (link_flush(child->to_fd, &child->out) != 0)
-            tree_child_hang_up(child);
-        /* SIGKILL: don't count on a busy agent; a closed link kills the subtree's ranks. */
-        if (sig == SIGKILL) {
-            tree_child_hang_up(child);
-            child->killed = 1;
-        }
-    }
+    for (int c = 0; c < hosts->nchild; c++)
+        if (tree_child_signal(&hosts->child[c], sig) == 0 && sig == SIGKILL)
+            hosts->child[c].killed = 1; /* its end is ours, not a lost host */
 }
 
 void hosts_tick(struct run_server *srv, double now)

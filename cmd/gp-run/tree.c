@@ -208,6 +208,18 @@ void tree_child_hang_up(struct tree_child *child)
     link_buf_free(&child->out);
 }
 
+int tree_child_signal(struct tree_child *child, int sig)
+{
+    if (child->to_fd < 0)
+        return -1;
+    uint8_t payload[4];
+    gp_wire_put32(payload, (uint32_t)sig);
+    link_queue(&child->out, LINK_SIGNAL, payload, sizeof payload, NULL, 0);
+    if (link_flush(child->to_fd, &child->out) != 0 || sig == SIGKILL)
+        tree_child_hang_up(child);
+    return 0;
+}
+
 void tree_child_free(struct tree_child *child)
 {
     tree_child_hang_up(child);

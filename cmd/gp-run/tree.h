@@ -78,6 +78,10 @@ int tree_child_read_errors(struct tree_child *child,
                            void (*emit)(void *arg, const char *bytes, size_t n), void *arg);
 /* Closes the link down to it (its agent then ends its subtree's ranks). */
 void tree_child_hang_up(struct tree_child *child);
+/* Sends sig down its link (its agent passes it to its subtree); 0, or -1 when the link is
+ * closed already.  A link that fails is hung up, and so is every link on SIGKILL: a busy
+ * agent is not counted on, a closed link kills the subtree's ranks. */
+int tree_child_signal(struct tree_child *child, int sig);
 void tree_child_free(struct tree_child *child);
 /*
  * After a child that had answered was lost (its shell ended with status

@@ -106,26 +106,21 @@ static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const int *host_
 static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
                           int mine_ibv)
 {
-    /* Two ranks are on one host exactly when one maps the other: ask our own view of hosts.
-     * As wide as the job: a job may span as many hosts as it has ranks. */
-    int *host_of = calloc((size_t)ni->size, sizeof *host_of);
     state->remote_ibv = calloc((size_t)ni->size, 1);
-    if (host_of == NULL || state->remote_ibv == NULL) {
-        free(host_of);
+    if (state->remote_ibv == NULL) {
         free(all_ibv);
         return PTL_NO_SPACE;
     }
-    for (int rank = 0; rank < ni->size; rank++)
-        host_of[rank] = state->host_index ? state->host_index[rank] : 0;
     for (int rank = 0; rank < ni->size; rank++) {
         if (!state->remote[rank] || !mine_ibv || !all_ibv[rank])
             continue;
         state->remote_ibv[rank] = 1;
         state->remote[rank] = 0;
     }
-    int need_ibv = some_pair(ni, all_ibv, host_of, 1);
-    int need_tcp = some_pair(ni, all_ibv, host_of, 0);
-    free(host_of);
+    /* Two ranks are on one host exactly when one maps the other: our own view of hosts
+     * (sort_peers, as wide as the job: a job may span as many hosts as it has ranks). */
+    int need_ibv = some_pair(ni, all_ibv, state->host_index, 1);
+    int need_tcp = some_pair(ni, all_ibv, state->host_index, 0);
     free(all_ibv);
     int rc = PTL_OK;
     if (need_ibv) {
