@@ -50,7 +50,7 @@ static uint8_t take_credits(gasnet_node_t dest, unsigned ncredit)
     struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     uint8_t byte;
     while (!credit_take(&gpc.credit, dest, ncredit, &wait, &byte)) {
-        gpc_poll();
+        gpc_wait_turn();
         gp_slow_wait_check(&slow, "am", "%u credit(s) to send to node %u (node %u has not "
                            "answered the requests holding them: is it polling?)", ncredit, dest,
                            dest);

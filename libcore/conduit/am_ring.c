@@ -328,7 +328,7 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
         gp_count_add(&p->stalls, 1);
         do {
             produce_unlock(&p->req_lock);
-            gpc_poll();
+            gpc_wait_turn();
             gp_slow_wait_check(&slow, "am", "a request slot to node %u (its %u slots hold "
                                "requests it has not handled: is it polling?)", dest, RING_SLOTS);
             produce_lock(&p->req_lock);

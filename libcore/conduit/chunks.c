@@ -51,7 +51,7 @@ uint32_t gpc_chunk_wait(struct gpc_chunk_pool *pool, const char *pool_name, uint
     struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     int64_t chunk;
     while ((chunk = gpc_chunk_get(pool)) < 0) {
-        gpc_poll();
+        gpc_wait_turn();
         gp_slow_wait_check(&slow, "am", "a free %s chunk for a message to node %u (all %u in "
                            "use; each comes back with its peer's answer)", pool_name, dest,
                            pool->count);

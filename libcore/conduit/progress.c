@@ -35,7 +35,7 @@ void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets)
 {
     struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     while (!try_take_tickets(send_tickets, tmpmd_tickets)) {
-        gpc_poll();
+        gpc_wait_turn();
         gp_slow_wait_check(&slow, "am", "%d send ticket(s)%s for a message to node %u "
                            "(%lld of %lld send tickets free; every ticket waits for a peer's "
                            "acknowledgement)", send_tickets,
@@ -120,18 +120,27 @@ static int poll_am(void)
     return taken;
 }
 
-/* Most polls find nothing: each queue is looked at with a few loads before it is taken from. */
-int gpc_poll(void)
+/*
+ * Most polls find nothing: each queue is looked at with a few loads before
+ * it is taken from.  Returns the number of events taken.
+ */
+static int poll_pass(void)
 {
-    gpc_ring_poll();
+    int taken = gpc_ring_poll();
     gpc_exit_check_flag();
     ptl_progress(gpc.ni);
     if (!ptl_eq_idle(gpc.ni, gpc.sys_eq))
-        gpc_poll_sys();
+        taken += gpc_poll_sys();
     if (!ptl_eq_idle(gpc.ni, gpc.safe_eq))
-        poll_safe();
-    poll_am();
+        taken += poll_safe();
+    taken += poll_am();
     gpc_stats_publish(0);
+    return taken;
+}
+
+int gpc_poll(void)
+{
+    poll_pass();
     return GASNET_OK;
 }
 
@@ -163,9 +172,16 @@ void gpc_rcv_poll_setup(void)
     ptl_ni_set_rcv_poll(gpc.ni, rcv_thread_poll, NULL);
 }
 
+/*
+ * One turn of a wait for a peer: for a flag, a count, or a resource (a ring
+ * slot, a credit, a chunk, a ticket) that comes back with the peer's
+ * answer.  On a host with more ranks than cores the peer may need this core
+ * to send that answer, so a pass that found nothing gives the core up; a
+ * pass that took events goes straight on, as what it took may have been
+ * the wait's end.
+ */
 void gpc_wait_turn(void)
 {
-    gpc_poll();
-    if (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed)
+    if (poll_pass() == 0 && (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed))
         sched_yield();
 }

@@ -83,7 +83,7 @@ struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
             op->kind = (uint8_t)kind;
             return op;
         }
-        gpc_poll(); /* every record is an unsynchronized handle: wait for one back */
+        gpc_wait_turn(); /* every record is an unsynchronized handle: wait for one back */
         gp_slow_wait_check(&slow, "rma", "a free operation record (all %u are handles the "
                            "program has not yet synchronized)", pool->count);
     }
