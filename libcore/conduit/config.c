@@ -243,6 +243,14 @@ static const struct gp_cfg_row rows[] = {
     { .name = "GASNET_FIREHOSE_VERBOSE", .type = GP_CFG_BOOL, .default_text = "0",
       .transport = "ibv", .offset = FIELD(firehose_verbose),
       .doc = "print firehose internals, for bug reports" },
+    { .name = "GP_FIREHOSE_KEEP", .type = GP_CFG_BOOL, .default_text = "0",
+      .transport = "ibv", .offset = FIELD(firehose_keep),
+      .doc = "keep a firehose registration after its last transfer, so that the next transfer "
+             "from the same buffer costs no registration; only for programs that never free "
+             "and reallocate memory they transferred from or into (a kept registration names "
+             "the old pages, and the transfer moves the wrong bytes); 0 deregisters at the "
+             "end of each transfer and copies parts up to GASNET_NONBULKPUT_BOUNCE_LIMIT "
+             "through bounce buffers" },
     { .name = "GASNET_FIREHOSE_M", .type = GP_CFG_SIZE, .default_text = NULL,
       .min = 0, .max = TIB, .flags = GP_CFG_F_BARE_MEGABYTES, .transport = "ibv",
       .offset = FIELD(firehose_m), .unset_value = 0,

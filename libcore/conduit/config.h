@@ -116,6 +116,7 @@ struct gp_config {
     int64_t firehose_maxvictim_r;
     uint64_t firehose_maxvictim_m;
     int     firehose_verbose;
+    int     firehose_keep;                /* GP_FIREHOSE_KEEP: idle regions stay registered */
     uint64_t firehose_m;               /* 0: no main pool (segments are pinned at attach) */
     int64_t firehose_r;                /* 0 while unset: firehose_m / firehose_maxregion_size */
     /* ibv (seed 003); the trims that need the device are in config_ibv.h */

@@ -258,7 +258,7 @@ void firehose_release(struct firehose *fh, struct firehose_region *r)
     }
     if (--r->refs != 0)
         return;
-    if (r->doomed)
+    if (r->doomed || fh->lim.drop_idle)
         drop(fh, r);
     else
         lru_push_head(fh, r);

@@ -16,11 +16,14 @@
  * PAR builds), and the SEQ build needs none.
  *
  * Caveat, shared with GASNet's firehose: a registration pins the pages that
- * were mapped when it was made.  If the application frees that memory and
- * the allocator maps new pages at the same address, a cached region names
- * the old pages, and a later transfer through it moves the wrong bytes.
- * Call firehose_invalidate on a range that is unmapped or remapped (or turn
- * firehose off with GASNET_USE_FIREHOSE=0 for such applications).
+ * were mapped when it was made.  If the application (or the library: VIS
+ * packs through malloc'ed buffers) frees that memory and the allocator maps
+ * new pages at the same address, a cached region names the old pages, and
+ * a later transfer through it moves the wrong bytes.  Nothing here can see
+ * a free, so by default (limits.drop_idle) a region lives only while some
+ * transfer holds it; keeping idle regions (GP_FIREHOSE_KEEP=1) is for
+ * programs that never give transferred memory back.  firehose_invalidate
+ * drops the registrations of a range known to be unmapped or remapped.
  */
 #ifndef GP_NAL_FIREHOSE_H
 #define GP_NAL_FIREHOSE_H
@@ -42,6 +45,7 @@ struct firehose_limits {
     uint64_t max_victim_bytes;    /* registered bytes at most (GASNET_FIREHOSE_MAXVICTIM_M) */
     uint64_t max_victim_regions;  /* regions at most (GASNET_FIREHOSE_MAXVICTIM_R) */
     int verbose;                  /* GASNET_FIREHOSE_VERBOSE: a summary line at firehose_free */
+    int drop_idle;                /* deregister a region at its last release (GP_FIREHOSE_KEEP=0) */
 };
 
 struct firehose;

@@ -8,9 +8,11 @@
  * peer's QPs (multi-rail) and split where a memory region ends.
  *
  * The local side: memory in the region has the region's keys; other memory
- * is pinned by firehose (a cache, so the second transfer from a buffer
- * costs nothing), or, with GASNET_USE_FIREHOSE=0 or when firehose cannot
- * pin, copied through 4 KiB bounce buffers part by part.
+ * is pinned by firehose for the transfer (and, with GP_FIREHOSE_KEEP=1,
+ * cached, so the second transfer from a buffer costs nothing), or, when
+ * the part is small enough to bounce (GASNET_NONBULKPUT_BOUNCE_LIMIT) and
+ * registrations are not kept, with GASNET_USE_FIREHOSE=0, or when firehose
+ * cannot pin, copied through 4 KiB bounce buffers part by part.
  */
 #include <string.h>
 
@@ -29,6 +31,10 @@ uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uin
         return covered;
     struct firehose *fh = st->hca[hca].firehose;
     if (fh == NULL)
+        return 0;
+    /* A registration made for one transfer and dropped after it costs more
+     * than copying a small one through bounce buffers. */
+    if (st->set.firehose.drop_idle && len <= st->set.nonbulkput_bounce_limit)
         return 0;
     size_t fh_covered = 0;
     struct firehose_region *region = firehose_acquire(fh, addr, len, &fh_covered);

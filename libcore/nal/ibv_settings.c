@@ -106,5 +106,6 @@ int ibv_settings_apply_caps(struct ibv_state *st, int quiet)
     set->firehose.max_victim_bytes = lim.fh_victim_bytes;
     set->firehose.max_victim_regions = lim.fh_victim_regions;
     set->firehose.verbose = gp_cfg.firehose_verbose;
+    set->firehose.drop_idle = !gp_cfg.firehose_keep;
     return PTL_OK;
 }

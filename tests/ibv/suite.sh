@@ -185,6 +185,27 @@ t_firehose_1() {
         "info firehose: [1-9][0-9]* acquires" env GASNET_USE_FIREHOSE=1 GASNET_FIREHOSE_VERBOSE=1 \
         "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M
 }
+# A kept registration (GP_FIREHOSE_KEEP=1) serves the next transfer from
+# the same buffer: the summary counts hits.
+t_firehose_keep() {
+    job_saying "$name" "ext_core: 2 nodes, every put/get/memset form verified" \
+        "info firehose: [1-9][0-9]* acquires: [1-9][0-9]* hits" env GP_FIREHOSE_KEEP=1 \
+        GASNET_FIREHOSE_VERBOSE=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M
+}
+# VIS packs its pieces in buffers it mallocs and frees, so the same
+# addresses come back with new pages: a registration kept past a transfer
+# moved stale bytes here (every transfer's bytes are checked).
+vis_job() { # NODES [MODE]
+    expect_rc "$name" 0 "$job_limit" "$GP_RUN" -n "$1" "$GPTEST_ITEST/vis" "${2:-all}" ||
+        { failed=1; return; }
+    case "${2:-all}" in
+    zeroseg) check_line "$name" "vis zeroseg: node 1 without a segment verified 13 puts and 13 gets" ;;
+    *) check_line "$name" "vis: node 0 verified 158 puts and 158 gets" ;;
+    esac
+}
+t_vis_n2() { vis_job 2; }
+t_vis_n3() { vis_job 3; }
+t_vis_zeroseg() { vis_job 2 zeroseg; }
 t_ports_rxe0() { ibv_only "$name" && am_core 2 GASNET_IBV_PORTS=rxe0:1; }
 
 # The default (hybrid) transport with two pretended hosts of two ranks each:
@@ -330,6 +351,10 @@ run_case ext_stress_n4 t_ext_stress_n4
 run_case num_qps_2 t_num_qps_2
 run_case firehose_0 t_firehose_0
 run_case firehose_1 t_firehose_1
+run_case firehose_keep t_firehose_keep
+run_case vis_n2 t_vis_n2
+run_case vis_n3 t_vis_n3
+run_case vis_zeroseg t_vis_zeroseg
 run_case ports_rxe0 t_ports_rxe0
 run_case hybrid_hosts t_hybrid_hosts
 run_case rcv_thread t_rcv_thread

@@ -55,7 +55,7 @@ static size_t page;
 
 static struct firehose *make(uint64_t bytes, uint64_t regions)
 {
-    struct firehose_limits lim = { REGION, bytes, regions, 0 };
+    struct firehose_limits lim = { REGION, bytes, regions, 0, 0 };
     struct firehose_ops ops = { fake_reg, fake_dereg, &fake };
     struct firehose *fh;
     memset(&fake, 0, sizeof fake);
@@ -297,7 +297,7 @@ static void test_many_regions(void)
 static void test_bad_limits(void)
 {
     struct firehose_ops ops = { fake_reg, fake_dereg, &fake };
-    struct firehose_limits good = { REGION, REGION, 1, 0 }, lim;
+    struct firehose_limits good = { REGION, REGION, 1, 0, 0 }, lim;
     lim = good;
     lim.max_region_bytes = 0;
     CHECK(firehose_new(&lim, &ops) == NULL && errno == EINVAL);
@@ -317,7 +317,7 @@ static void test_bad_limits(void)
 
 static void test_verbose_summary(void)
 {
-    struct firehose_limits lim = { REGION, 4 * REGION, 4, 1 };
+    struct firehose_limits lim = { REGION, 4 * REGION, 4, 1, 0 };
     struct firehose_ops ops = { fake_reg, fake_dereg, &fake };
     struct firehose *fh;
     char output[2048];
@@ -347,6 +347,37 @@ static void test_verbose_summary(void)
     CHECK_EQ(fake.deregs, 2);
 }
 
+/* drop_idle (GP_FIREHOSE_KEEP=0): a region lives while held, shared by
+ * the transfers that overlap in time, and is gone at its last release. */
+static void test_drop_idle(void)
+{
+    struct firehose_limits lim = { REGION, 64 * REGION, 64, 0, 1 };
+    struct firehose_ops ops = { fake_reg, fake_dereg, &fake };
+    memset(&fake, 0, sizeof fake);
+    struct firehose *fh = firehose_new(&lim, &ops);
+    CHECK(fh != NULL);
+    struct firehose_region *first = get(fh, 0, 64);
+    struct firehose_region *second = get(fh, 4096, 64);   /* same block, still held: a hit */
+    CHECK(second == first);
+    CHECK_EQ(fake.regs, 1);
+    firehose_release(fh, first);
+    CHECK_EQ(fake.deregs, 0);
+    firehose_release(fh, second);
+    CHECK_EQ(fake.deregs, 1);
+    CHECK_EQ(stats_of(fh).pinned_regions, 0);
+    CHECK_EQ(stats_of(fh).pinned_bytes, 0);
+    /* The same addresses again (memory freed and reallocated meanwhile): a new registration. */
+    firehose_release(fh, get(fh, 0, 64));
+    CHECK_EQ(fake.regs, 2);
+    CHECK_EQ(fake.deregs, 2);
+    struct firehose_stats s = stats_of(fh);
+    CHECK_EQ(s.hits, 1);
+    CHECK_EQ(s.misses, 2);
+    CHECK_EQ(s.evictions, 0);
+    firehose_free(fh);
+    CHECK_EQ(fake.deregs, 2);
+}
+
 static const struct gp_test tests[] = {
     { "hit_and_miss", test_hit_and_miss, 0 },
     { "covered_across_boundary", test_covered_across_boundary, 0 },
@@ -359,6 +390,7 @@ static const struct gp_test tests[] = {
     { "many_regions", test_many_regions, 0 },
     { "bad_limits", test_bad_limits, 0 },
     { "verbose_summary", test_verbose_summary, 0 },
+    { "drop_idle", test_drop_idle, 0 },
     GP_TEST_END
 };
 
