@@ -72,8 +72,11 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The tools-only library (libgasnet_tools-seq.a / -par.a): gasnet_tools.h's
 # functions and what they need (logging, the configuration table and its
 # parsers), with a one-process stand-in for the bootstrap; no conduit.
-TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c)) \
-             libcore/conduit/config.c libcore/nal/ibv_ports.c libcore/tools/standalone/boot_rank.c
+# The table takes every layer's rows: their group files come along, data and checks only.
+CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv_config.c libcore/nal/ibv_ports.c \
+             libcore/nal/config_rows.c libcore/nal/tcp_config.c libcore/boot/config_rows.c
+TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
+             $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c
 NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # $(call variant_rules,NAME) defines the objects, libraries, commands and
@@ -256,6 +259,7 @@ $(FUZZ_DIR)/fuzz_boot_wire: LIBS += $(POPT_LIBS)
 fuzz: $(FUZZ_TARGETS)
 
 lint:
+	sh tools/check-layers.sh libcore
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  '-D_Noreturn=__attribute__((noreturn))' --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 \
 	  -Ilibcore/include -Ilibcore libcore cmd bench

@@ -18,7 +18,7 @@
 
 #include <gasnet.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #define EXIT_BROKEN 1
 #define EXIT_USAGE 2

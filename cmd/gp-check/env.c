@@ -22,7 +22,7 @@
  */
 #include "gp_check.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "gasnet.h"
 
 #include <stdio.h>

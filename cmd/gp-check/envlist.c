@@ -16,7 +16,7 @@
  */
 #include "gp_check.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "gasnet.h"
 

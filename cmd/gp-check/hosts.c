@@ -9,7 +9,7 @@
  */
 #include "gp_check.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <netdb.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  */
 #include "gp_check.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <fcntl.h>

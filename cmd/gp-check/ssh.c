@@ -13,7 +13,7 @@
 #include "util/words.h"
 
 #include "child.h"
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <ctype.h>
 #include <errno.h>

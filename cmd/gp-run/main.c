@@ -11,7 +11,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "gasnet.h"
 
 #include <stdio.h>

@@ -12,7 +12,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <popt.h>

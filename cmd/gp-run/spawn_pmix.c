@@ -38,7 +38,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
 #include "link.h"
 #include "tree.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/words.h"
 
 #include <errno.h>

@@ -13,7 +13,6 @@
 #include "boot/bootint.h"
 
 #include "boot/wire.h"
-#include "gasnet.h"
 #include "util/log.h"
 
 #include <string.h>
@@ -34,41 +33,41 @@ static int init_singleton(void)
     if (gp_wire_random(id, sizeof id) != GP_WIRE_OK ||
         gp_wire_random(gp_boot.key, sizeof gp_boot.key) != GP_WIRE_OK) {
         gp_error("boot", "cannot draw a job id and key from getrandom: %m");
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     gp_wire_hex(id, sizeof id, gp_boot.jobid);
     gp_boot.singleton = 1;
     gp_boot.rank = 0;
     gp_boot.size = 1;
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 static int init_launched(const struct gp_boot_env *env)
 {
     int fd = gp_boot_channel_open(env);
     if (fd < 0)
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     gp_boot.fd = fd;
     gp_boot.rank = env->rank;
     gp_boot.size = env->size;
     memcpy(gp_boot.jobid, env->jobid, sizeof gp_boot.jobid);
     memcpy(gp_boot.key, env->key, sizeof gp_boot.key);
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_init(void)
 {
     struct gp_boot_env env;
     if (gp_boot.initialized)
-        return GASNET_OK;
+        return GP_BOOT_OK;
     memset(&env, 0, sizeof env);
     int launched = gp_boot_env_read(&env);
-    int rc = launched < 0 ? GASNET_ERR_RESOURCE
+    int rc = launched < 0 ? GP_BOOT_ERR_RESOURCE
            : launched ? init_launched(&env)
            : gp_boot_pmix_detect() ? gp_boot_pmix_init() : init_singleton();
     /* The key has been copied where it belongs; don't leave it on the stack. */
     memset(env.key, 0, sizeof env.key);
-    if (rc != GASNET_OK)
+    if (rc != GP_BOOT_OK)
         return rc;
     gp_boot.initialized = 1;
     gp_log_set_identity(gp_boot.rank, gp_boot.size);
@@ -76,7 +75,7 @@ int gp_boot_init(void)
     gp_debug("boot", "job %s: rank %d of %d, pid %d%s", gp_boot.jobid, gp_boot.rank,
              gp_boot.size, (int)getpid(), gp_boot.singleton ? " (singleton: no launcher)"
              : gp_boot.pmix ? " (PMIx)" : "");
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_rank(void)

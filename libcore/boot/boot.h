@@ -22,12 +22,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the calls below return (0 or one of the failures); the conduit
+ * answers its own callers with GASNet's codes. */
+#define GP_BOOT_OK           0
+#define GP_BOOT_ERR_RESOURCE 1   /* the launcher or the channel failed; a line said why */
+#define GP_BOOT_ERR_NOT_INIT 2   /* called before gp_boot_init, or after gp_boot_fini */
+#define GP_BOOT_ERR_BAD_ARG  3   /* a collective's arguments do not fit the channel */
+
 /* Length of a job id string, without the terminating NUL. */
 #define GP_BOOT_JOBID_LEN 16
 
 /*
  * Learns rank, size and job id; connects to the launcher.  Returns
- * GASNET_OK, or GASNET_ERR_RESOURCE after printing one line that says why
+ * GP_BOOT_OK, or GP_BOOT_ERR_RESOURCE after printing one line that says why
  * (launcher unreachable, key refused, malformed GP_* variable).
  */
 int gp_boot_init(void);

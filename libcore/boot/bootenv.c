@@ -11,7 +11,7 @@
  */
 #include "boot/bootint.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/log.h"
 
 #include <errno.h>

@@ -16,7 +16,6 @@
 #include "boot/bootint.h"
 
 #include "boot/wire.h"
-#include "gasnet.h"
 #include "util/log.h"
 
 #include <poll.h>
@@ -79,12 +78,12 @@ _Noreturn void gp_boot_abort(int exit_code, const char *why)
 int gp_boot_fini(int exit_code)
 {
     if (!gp_boot.initialized || gp_boot.finished)
-        return gp_boot.initialized ? GASNET_OK : GASNET_ERR_NOT_INIT;
+        return gp_boot.initialized ? GP_BOOT_OK : GP_BOOT_ERR_NOT_INIT;
     gp_boot.finished = 1;
     if (gp_boot.pmix)
         return gp_boot_pmix_fini();
     if (gp_boot.fd < 0)
-        return GASNET_OK;
+        return GP_BOOT_OK;
     uint8_t code[4], reply[16];
     struct gp_wire_hdr hdr;
     gp_wire_put32(code, (uint32_t)exit_code);
@@ -98,7 +97,7 @@ int gp_boot_fini(int exit_code)
     if (status != GP_WIRE_OK) {
         gp_warn("boot", "gp-run did not acknowledge the end of this process: %s",
                 gp_wire_status_str(status));
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }

@@ -19,7 +19,6 @@
 #include "boot/bootint.h"
 
 #include "boot/wire.h"
-#include "gasnet.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -103,7 +102,7 @@ static int round_trip(uint32_t kind, int root, uint32_t len, const void *mine, u
     uint8_t *msg = malloc(GP_WIRE_COLL_FIXED + (size_t)mine_len);
     if (msg == NULL) {
         gp_error("boot", "%s: no memory for a %u-byte message", gp_wire_coll_str(kind), mine_len);
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     gp_wire_put32(msg, kind);
     gp_wire_put32(msg + 4, (uint32_t)root);
@@ -117,34 +116,34 @@ static int round_trip(uint32_t kind, int root, uint32_t len, const void *mine, u
         round_lost(kind, status == GP_WIRE_ERR ? GP_WIRE_EOF : status);
     await_result(kind, result, result_len);
     gp_boot_round_unlock();
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
-/* GASNET_OK if the channel can run a collective now. */
+/* GP_BOOT_OK if the channel can run a collective now. */
 static int usable(const char *what)
 {
     if (!gp_boot.initialized || gp_boot.finished) {
         gp_error("boot", "%s called %s", what,
                  gp_boot.finished ? "after gp_boot_fini" : "before gp_boot_init");
-        return GASNET_ERR_NOT_INIT;
+        return GP_BOOT_ERR_NOT_INIT;
     }
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_allgather(const void *mine, void *all, size_t len)
 {
     int rc = usable("gp_boot_allgather");
-    if (rc != GASNET_OK)
+    if (rc != GP_BOOT_OK)
         return rc;
     if (len > GP_WIRE_MAX_PAYLOAD / (size_t)gp_boot.size) {
         gp_error("boot", "gp_boot_allgather of %zu bytes per rank: at most %u bytes in all "
                  "(%u per rank at %d ranks)", len, GP_WIRE_MAX_PAYLOAD,
                  GP_WIRE_MAX_PAYLOAD / (unsigned)gp_boot.size, gp_boot.size);
-        return GASNET_ERR_BAD_ARG;
+        return GP_BOOT_ERR_BAD_ARG;
     }
     if (gp_boot.singleton) {
         memmove(all, mine, len);
-        return GASNET_OK;
+        return GP_BOOT_OK;
     }
     if (gp_boot.pmix)
         return gp_boot_pmix_allgather(mine, all, len);
@@ -155,7 +154,7 @@ int gp_boot_allgather(const void *mine, void *all, size_t len)
 int gp_boot_barrier(void)
 {
     int rc = usable("gp_boot_barrier");
-    if (rc != GASNET_OK || gp_boot.singleton)
+    if (rc != GP_BOOT_OK || gp_boot.singleton)
         return rc;
     if (gp_boot.pmix)
         return gp_boot_pmix_barrier();
@@ -165,15 +164,15 @@ int gp_boot_barrier(void)
 int gp_boot_broadcast(void *buf, size_t len, int root)
 {
     int rc = usable("gp_boot_broadcast");
-    if (rc != GASNET_OK)
+    if (rc != GP_BOOT_OK)
         return rc;
     if (root < 0 || root >= gp_boot.size || len > GP_WIRE_MAX_PAYLOAD) {
         gp_error("boot", "gp_boot_broadcast: root %d must be in [0, %d] and len %zu at most %u",
                  root, gp_boot.size - 1, len, GP_WIRE_MAX_PAYLOAD);
-        return GASNET_ERR_BAD_ARG;
+        return GP_BOOT_ERR_BAD_ARG;
     }
     if (gp_boot.singleton)
-        return GASNET_OK;
+        return GP_BOOT_OK;
     if (gp_boot.pmix)
         return gp_boot_pmix_broadcast(buf, len, root);
     uint32_t mine_len = root == gp_boot.rank ? (uint32_t)len : 0;

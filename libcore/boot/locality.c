@@ -15,7 +15,7 @@
  */
 #include "boot/bootint.h"
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

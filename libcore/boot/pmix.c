@@ -39,7 +39,6 @@
 
 #include "boot/pmix_lib.h"   /* <pmix.h>, its calls onto the table loaded at init */
 #include "boot/wire.h"
-#include "gasnet.h"
 #include "util/log.h"
 
 #include <arpa/inet.h>
@@ -376,7 +375,7 @@ int gp_boot_pmix_init(void)
                  "server, and it needs the PMIx client library libpmix.so.2, which cannot be "
                  "loaded: %s (install libpmix2, or unset the PMIX_* variables to run the "
                  "process alone)", getenv("PMIX_NAMESPACE"), why);
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     pmix_status_t rc = PMIx_Init(&self, NULL, 0);
     if (rc != PMIX_SUCCESS) {
@@ -384,7 +383,7 @@ int gp_boot_pmix_init(void)
                  "server, but PMIx_Init failed: %s (the server is gone, or this process was "
                  "started by hand with a launcher's environment: unset the PMIX_* variables to "
                  "run it alone)", getenv("PMIX_NAMESPACE"), PMIx_Error_string(rc));
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     pmix_up = 1;
     uint32_t size = 0;
@@ -392,7 +391,7 @@ int gp_boot_pmix_init(void)
         self.rank >= size) {
         gp_error("boot", "PMIx namespace %s: no usable PMIX_JOB_SIZE (got %u, rank %u; "
                  "expected 1 to %u ranks)", self.nspace, size, self.rank, 1u << 24);
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     gp_boot.rank = (int)self.rank;
     gp_boot.size = (int)size;
@@ -403,25 +402,25 @@ int gp_boot_pmix_init(void)
     if (self.rank == 0) {
         if (gp_wire_random(gp_boot.key, sizeof gp_boot.key) != GP_WIRE_OK) {
             gp_error("boot", "cannot draw the job key from getrandom: %m");
-            return GASNET_ERR_RESOURCE;
+            return GP_BOOT_ERR_RESOURCE;
         }
         rc = put_bytes(KEY_JOBKEY, gp_boot.key, sizeof gp_boot.key);
         if (rc != PMIX_SUCCESS) {
             gp_error("boot", "PMIx_Put of the job key failed: %s", PMIx_Error_string(rc));
-            return GASNET_ERR_RESOURCE;
+            return GP_BOOT_ERR_RESOURCE;
         }
     }
     rc = fence(1);
     if (rc != PMIX_SUCCESS) {
         gp_error("boot", "the first PMIx fence of namespace %s failed: %s", self.nspace,
                  PMIx_Error_string(rc));
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
     if (self.rank != 0 && get_bytes(0, KEY_JOBKEY, gp_boot.key, sizeof gp_boot.key,
                                     "the job key") != 0)
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     gp_boot.pmix = 1;
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 /*
@@ -466,7 +465,7 @@ int gp_boot_pmix_allgather(const void *mine, void *all, size_t len)
     if (len > 0)
         memmove((uint8_t *)all + (size_t)gp_boot.rank * len, mine, len);
     gp_boot_round_unlock();
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_pmix_barrier(void)
@@ -477,7 +476,7 @@ int gp_boot_pmix_barrier(void)
     gp_boot_round_unlock();
     if (rc != PMIX_SUCCESS)
         round_failed("gp_boot_barrier", rc);
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_pmix_broadcast(void *buf, size_t len, int root)
@@ -498,7 +497,7 @@ int gp_boot_pmix_broadcast(void *buf, size_t len, int root)
         get_bytes((uint32_t)root, key, buf, len, "gp_boot_broadcast") != 0)
         gp_fatal("gp_boot_broadcast: cannot read root %d's bytes from the PMIx server", root);
     gp_boot_round_unlock();
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }
 
 int gp_boot_pmix_up(void)
@@ -519,12 +518,12 @@ void gp_boot_pmix_abort(int exit_code, const char *why)
 int gp_boot_pmix_fini(void)
 {
     if (!pmix_up)
-        return GASNET_OK;
+        return GP_BOOT_OK;
     pmix_up = 0;
     pmix_status_t rc = PMIx_Finalize(NULL, 0);
     if (rc != PMIX_SUCCESS) {
         gp_warn("boot", "PMIx_Finalize failed: %s", PMIx_Error_string(rc));
-        return GASNET_ERR_RESOURCE;
+        return GP_BOOT_ERR_RESOURCE;
     }
-    return GASNET_OK;
+    return GP_BOOT_OK;
 }

@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 #include "util/slowwait.h"

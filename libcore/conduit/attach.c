@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "conduit/runtime.h"
 #include "conduit/vis.h"

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 
 struct credit_row {

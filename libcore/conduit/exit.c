@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 

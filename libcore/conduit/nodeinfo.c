@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 

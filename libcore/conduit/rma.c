@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 #include "util/slowwait.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "tools/tools.h"
 #include "util/log.h"
 
@@ -16,9 +16,8 @@ int gp_runtime_init(void)
     int level = gp_log_level_parse(gp_config_getenv("GP_LOG_LEVEL"));
     if (level >= 0)
         gp_log_threshold = level;
-    int rc = gp_boot_init();
-    if (rc != GASNET_OK)
-        return rc;
+    if (gp_boot_init() != GP_BOOT_OK)
+        return GASNET_ERR_RESOURCE;   /* boot has said why */
     if (gp_config_load(why, sizeof why) != GASNET_OK)
         gp_fatal("%s", why);
     level = gp_log_level_parse(gp_cfg.gp_log_level);

@@ -22,7 +22,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "util/log.h"
 

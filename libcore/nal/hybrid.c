@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv.h"
 #include "nal/shm.h"
 #include "nal/tcp.h"

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv.h"
 #include "nal/ibv_ports.h"
 #include "util/log.h"

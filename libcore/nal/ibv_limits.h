@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 
 /* What the transport learned from the job and the open HCAs (the least over them). */
 struct gp_ibv_caps {

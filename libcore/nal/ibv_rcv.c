@@ -24,7 +24,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv.h"
 #include "util/log.h"
 

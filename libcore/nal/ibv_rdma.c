@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv.h"
 #include "util/log.h"
 

@@ -1,6 +1,6 @@
 /*
  * Seed 003's runtime variables as the ibv transport uses them.  The table
- * in conduit/config.c parses and validates each one; the rules that tie
+ * in the configuration table (ibv_config.c) parses and validates each one; the rules that tie
  * them to each other, to the job and to the HCA (the seed's "trimmed to",
  * "0 means the device's maximum") are gp_config_ibv_limits, applied here
  * once the devices are open.
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv_limits.h"
 #include "nal/ibv.h"
 #include "util/log.h"

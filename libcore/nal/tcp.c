@@ -28,7 +28,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/log.h"
 
 /* Longest sleep in poll() while waiting; a wake-up only re-checks. */

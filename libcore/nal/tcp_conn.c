@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/log.h"
 
 #define HELLO_MAGIC "gpt1"

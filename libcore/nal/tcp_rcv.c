@@ -30,7 +30,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/log.h"
 
 #if GP_PAR

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/export.h"
+#include "util/export.h"
 #include "tools/tools.h"
 #include "util/log.h"
 

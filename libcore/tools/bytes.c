@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "api/export.h"
+#include "util/export.h"
 
 GP_EXPORT uint64_t gasnett_checksum(const void *p, int numbytes)
 {

@@ -4,7 +4,7 @@
  *
  * These read whatever names the client asks for, so they call getenv
  * directly.  The project rule that GASNET_* and GP_* variables are read only
- * through conduit/config.c is about the variables gp itself reads; this is
+ * through the configuration table (libcore/config/) is about the variables gp itself reads; this is
  * the client's own door, like gasnet_getenv.  The one variable these tools
  * read for themselves, GASNET_VERBOSEENV, goes through that table and its
  * boolean parser, so it means here what it means to gp.
@@ -20,9 +20,9 @@
 
 #include <gasnet.h>
 
-#include "api/export.h"
+#include "util/export.h"
 #include "boot/boot.h"
-#include "conduit/config.h"
+#include "config/config.h"
 #include "tools/tools.h"
 #include "util/log.h"
 
@@ -149,7 +149,7 @@ static int parse_dbl(const char *text, double *out)
     double numerator, denominator;
     char head[64];
     if (slash == NULL)
-        return gp_config_parse_double(text, out);
+        return gp_config_parse_double(text, out) == GP_CFG_OK ? GASNET_OK : GASNET_ERR_BAD_ARG;
     if ((size_t)(slash - text) >= sizeof head)
         return GASNET_ERR_BAD_ARG;
     memcpy(head, text, (size_t)(slash - text));

@@ -19,8 +19,8 @@
 
 #include <gasnet.h>
 
-#include "api/export.h"
-#include "conduit/config.h"
+#include "util/export.h"
+#include "config/config.h"
 #include "tools/tools.h"
 #include "util/log.h"
 

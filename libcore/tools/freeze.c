@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/export.h"
-#include "conduit/config.h"
+#include "util/export.h"
+#include "config/config.h"
 #include "tools/tools.h"
 #include "util/log.h"
 

@@ -5,7 +5,7 @@
  */
 #include <gasnet_tools.h>
 
-#include "api/export.h"
+#include "util/export.h"
 
 GASNETT_IDENT(gasnett_IdentString_Config, "$GASNetToolsConfig: (libgp) " GASNETT_CONFIG_STRING " $");
 

@@ -17,8 +17,8 @@
 
 #include <gasnet.h>
 
-#include "api/export.h"
-#include "conduit/config.h"
+#include "util/export.h"
+#include "config/config.h"
 #include "tools/tools.h"
 #include "util/log.h"
 
@@ -78,7 +78,7 @@ int gp_tools_parse_int(const char *text, uint64_t mem_size_multiplier, int64_t *
     if (text == NULL)
         return GASNET_ERR_BAD_ARG;
     if (mem_size_multiplier == 0)
-        return gp_config_parse_int(text, out);
+        return gp_config_parse_int(text, out) == GP_CFG_OK ? GASNET_OK : GASNET_ERR_BAD_ARG;
     return parse_mem_size(text, mem_size_multiplier, out);
 }
 

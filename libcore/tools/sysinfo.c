@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "api/export.h"
+#include "util/export.h"
 #include "util/log.h"
 
 static pthread_once_t hostname_once = PTHREAD_ONCE_INIT;

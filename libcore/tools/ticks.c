@@ -8,7 +8,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "api/export.h"
+#include "util/export.h"
 
 GP_EXPORT gasnett_tick_t gasnett_ticks_now(void)
 {

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the configuration parser (conduit/config.c) through
+ * libFuzzer target: the configuration parser (libcore/config/) through
  * the entry gasnet_init uses, gp_config_load, with values of any row from
  * the input -- then what reads the result: the echo of every value
  * (GASNET_VERBOSEENV, gp-check --env), the job-size derived values attach
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "nal/ibv_limits.h"
 #include "util/log.h"
 

@@ -10,7 +10,7 @@
 
 #include <gasnet.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "util/log.h"
 
 /* ---- helpers ---- */
@@ -38,7 +38,7 @@ static void load_ok(void)
 {
     char err[512] = "";
     int rc = gp_config_load(err, sizeof err);
-    if (rc != GASNET_OK)
+    if (rc != GP_CFG_OK)
         gp_test_fail(__FILE__, __LINE__, "gp_config_load returned %d: %s", rc, err);
 }
 
@@ -56,8 +56,8 @@ static void expect_rejected(int line, const char *name, const char *value, const
     char err[512] = "";
     CHECK_EQ(setenv(name, value, 1), 0);
     int rc = gp_config_load(err, sizeof err);
-    if (rc != GASNET_ERR_BAD_ARG)
-        gp_test_fail(__FILE__, line, "%s='%s' loaded with %d, expected GASNET_ERR_BAD_ARG", name,
+    if (rc != GP_CFG_ERR_BAD_ARG)
+        gp_test_fail(__FILE__, line, "%s='%s' loaded with %d, expected GP_CFG_ERR_BAD_ARG", name,
                      value, rc);
     if (strcmp(err, message) != 0)
         gp_test_fail(__FILE__, line, "message \"%s\", expected \"%s\"", err, message);
@@ -182,10 +182,10 @@ static int parses_as_type(const struct gp_cfg_row *row, const char *text)
     uint64_t bytes;
     double real;
     switch (row->type) {
-    case GP_CFG_BOOL:   return gp_config_parse_bool(text, &flag) == GASNET_OK;
-    case GP_CFG_INT:    return gp_config_parse_int(text, &integer) == GASNET_OK;
-    case GP_CFG_SIZE:   return gp_config_parse_size(text, &bytes) == GASNET_OK;
-    case GP_CFG_DOUBLE: return gp_config_parse_double(text, &real) == GASNET_OK;
+    case GP_CFG_BOOL:   return gp_config_parse_bool(text, &flag) == GP_CFG_OK;
+    case GP_CFG_INT:    return gp_config_parse_int(text, &integer) == GP_CFG_OK;
+    case GP_CFG_SIZE:   return gp_config_parse_size(text, &bytes) == GP_CFG_OK;
+    case GP_CFG_DOUBLE: return gp_config_parse_double(text, &real) == GP_CFG_OK;
     case GP_CFG_STRING: return 1;
     }
     return 0;
@@ -286,7 +286,7 @@ static void test_bool_spellings(void)
     clear_our_environment();
     for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
         int parsed = -1;
-        CHECK_EQ(gp_config_parse_bool(spellings[i].text, &parsed), GASNET_OK);
+        CHECK_EQ(gp_config_parse_bool(spellings[i].text, &parsed), GP_CFG_OK);
         CHECK_EQ(parsed, spellings[i].value);
         set_and_load("GASNET_PORTAL_PACKED_LONG", spellings[i].text);
         if (gp_cfg.portal_packed_long != spellings[i].value)
@@ -303,13 +303,13 @@ static void test_bool_junk(void)
     for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
         char message[256];
         int untouched = 42;
-        CHECK_EQ(gp_config_parse_bool(junk[i], &untouched), GASNET_ERR_BAD_ARG);
+        CHECK_EQ(gp_config_parse_bool(junk[i], &untouched), GP_CFG_ERR_BAD_ARG);
         CHECK_EQ(untouched, 42);
         snprintf(message, sizeof message, "GASNET_PORTAL_FLOW_CONTROL='%s' is not valid: "
                  "expected one of 0, 1, y, n, yes, no, true, false (any case)", junk[i]);
         expect_rejected(__LINE__, "GASNET_PORTAL_FLOW_CONTROL", junk[i], message);
     }
-    CHECK_EQ(gp_config_parse_bool(NULL, &(int){ 0 }), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_bool(NULL, &(int){ 0 }), GP_CFG_ERR_BAD_ARG);
 }
 
 /* ---- integers ---- */
@@ -364,18 +364,18 @@ static void test_int_forms(void)
 static void test_int_parser_limits(void)
 {
     int64_t value = 5;
-    CHECK_EQ(gp_config_parse_int("9223372036854775807", &value), GASNET_OK);
+    CHECK_EQ(gp_config_parse_int("9223372036854775807", &value), GP_CFG_OK);
     CHECK(value == INT64_MAX);
-    CHECK_EQ(gp_config_parse_int("-9223372036854775808", &value), GASNET_OK);
+    CHECK_EQ(gp_config_parse_int("-9223372036854775808", &value), GP_CFG_OK);
     CHECK(value == INT64_MIN);
-    CHECK_EQ(gp_config_parse_int("-0x10", &value), GASNET_OK);
+    CHECK_EQ(gp_config_parse_int("-0x10", &value), GP_CFG_OK);
     CHECK_EQ(value, -16);
     value = 5;
-    CHECK_EQ(gp_config_parse_int("9223372036854775808", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_int("-9223372036854775809", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_int("99999999999999999999", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_int("0x10000000000000000", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_int(NULL, &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("9223372036854775808", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("-9223372036854775809", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("99999999999999999999", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int("0x10000000000000000", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_int(NULL, &value), GP_CFG_ERR_BAD_ARG);
     CHECK_EQ(value, 5);
 }
 
@@ -395,12 +395,12 @@ static void test_size_parser(void)
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         uint64_t bytes = 1;
-        if (gp_config_parse_size(good[i].text, &bytes) != GASNET_OK || bytes != good[i].bytes)
+        if (gp_config_parse_size(good[i].text, &bytes) != GP_CFG_OK || bytes != good[i].bytes)
             gp_test_fail(__FILE__, __LINE__, "'%s' gave %" PRIu64, good[i].text, bytes);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint64_t bytes = 77;
-        if (gp_config_parse_size(bad[i], &bytes) != GASNET_ERR_BAD_ARG || bytes != 77)
+        if (gp_config_parse_size(bad[i], &bytes) != GP_CFG_ERR_BAD_ARG || bytes != 77)
             gp_test_fail(__FILE__, __LINE__, "'%s' was accepted", bad[i]);
     }
 }
@@ -501,7 +501,7 @@ static void test_exittimeout_unbounded(void)
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
         set_and_load("GASNET_EXITTIMEOUT", huge[i]);
         double want;
-        CHECK_EQ(gp_config_parse_double(huge[i], &want), GASNET_OK);
+        CHECK_EQ(gp_config_parse_double(huge[i], &want), GP_CFG_OK);
         CHECK(gp_cfg.exittimeout == want);
     }
     snprintf(message, sizeof message, "GASNET_EXITTIMEOUT='0' %s", why);
@@ -532,13 +532,13 @@ static void test_exit_alarm(void)
 static void test_double_parser(void)
 {
     double value = 3.0;
-    CHECK_EQ(gp_config_parse_double("-2.5e2", &value), GASNET_OK);
+    CHECK_EQ(gp_config_parse_double("-2.5e2", &value), GP_CFG_OK);
     CHECK(value == -250.0);
     value = 3.0;
-    CHECK_EQ(gp_config_parse_double("infinity", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_double("1e-400", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_double("1,5", &value), GASNET_ERR_BAD_ARG);
-    CHECK_EQ(gp_config_parse_double(NULL, &value), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double("infinity", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double("1e-400", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double("1,5", &value), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_parse_double(NULL, &value), GP_CFG_ERR_BAD_ARG);
     CHECK(value == 3.0);
 }
 
@@ -712,12 +712,12 @@ static void test_failed_reload_keeps_values(void)
     set_and_load("GASNET_PORTAL_MSG_LIMIT", "100");
     setenv("GP_LOG_LEVEL", "trace", 1);
     setenv("GASNET_PORTAL_MSG_LIMIT", "abc", 1);
-    CHECK_EQ(gp_config_load(err, sizeof err), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_load(err, sizeof err), GP_CFG_ERR_BAD_ARG);
     CHECK_EQ(gp_cfg.portal_msg_limit, 100);
     CHECK_STR_EQ(gp_cfg.gp_log_level, "info");
     CHECK_EQ(gp_config_source(gp_config_find("GASNET_PORTAL_MSG_LIMIT")), GP_CFG_FROM_ENV);
     /* A NULL errbuf is allowed: the caller only wanted the code. */
-    CHECK_EQ(gp_config_load(NULL, 0), GASNET_ERR_BAD_ARG);
+    CHECK_EQ(gp_config_load(NULL, 0), GP_CFG_ERR_BAD_ARG);
 }
 
 static void test_long_value_in_message(void)
@@ -813,7 +813,7 @@ static void test_ibv_bad_values(void)
         char err[512] = "", prefix[256];
         CHECK_EQ(setenv(bad[i].name, bad[i].value, 1), 0);
         int rc = gp_config_load(err, sizeof err);
-        if (rc != GASNET_ERR_BAD_ARG)
+        if (rc != GP_CFG_ERR_BAD_ARG)
             gp_test_fail(__FILE__, __LINE__, "%s='%s' loaded with %d", bad[i].name,
                          bad[i].value, rc);
         snprintf(prefix, sizeof prefix, "%s='%s' is not valid: expected %s", bad[i].name,
@@ -983,7 +983,7 @@ static int64_t int_value_of(const char *name)
     char value[64];
     int64_t parsed = -12345;
     gp_config_format_value(gp_config_find(name), value, sizeof value);
-    CHECK_EQ(gp_config_parse_int(value, &parsed), GASNET_OK);
+    CHECK_EQ(gp_config_parse_int(value, &parsed), GP_CFG_OK);
     return parsed;
 }
 
@@ -1000,7 +1000,7 @@ static void test_older_names_seed004(void)
         set_and_load(older, value);
         load_ok();
         end_capture(&cap, output, sizeof output);
-        CHECK_EQ(gp_config_parse_int(value, &want), GASNET_OK);
+        CHECK_EQ(gp_config_parse_int(value, &want), GP_CFG_OK);
         CHECK_EQ(int_value_of(newer), want);
         CHECK_EQ(gp_config_source(gp_config_find(newer)), GP_CFG_FROM_ENV);
         snprintf(line, sizeof line, "%s=%s is read as %s, its newer name", older, value, newer);

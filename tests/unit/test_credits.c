@@ -6,7 +6,7 @@
 #include <gasnet.h>
 #include <stdlib.h>
 
-#include "conduit/config.h"
+#include "config/config.h"
 #include "conduit/core.h"
 #include "test.h"
 

@@ -1,18 +1,26 @@
 /*
- * The one table of environment variables.
+ * The one table of environment variables, at the bottom of the library:
+ * every layer above may read it, and it includes nothing of theirs.
  *
- * Every variable gp reads is a row here: name, type, default, accepted
- * range, the transport it concerns, and a line of documentation.  Parsing,
- * validation, the GASNET_VERBOSEENV echo, gp-check --env and the gp-env(7)
- * man page all come from this table; no code calls getenv() for a
- * GASNET_* or GP_* variable except through it.
+ * Every variable gp reads is a row: name, type, default, accepted range,
+ * the transport it concerns, and a line of documentation.  Each layer
+ * defines the rows it reads beside its code (config/rows.h says how) and
+ * the table is their concatenation, in the order of config/table.c.
+ * Parsing, validation, the GASNET_VERBOSEENV echo, gp-check --env and the
+ * gp-env(7) man page all come from this table; no code calls getenv() for
+ * a GASNET_* or GP_* variable except through it.
  */
-#ifndef GP_CONDUIT_CONFIG_H
-#define GP_CONDUIT_CONFIG_H
+#ifndef GP_CONFIG_CONFIG_H
+#define GP_CONFIG_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* What the functions below return: the conduit turns these into GASNet's codes. */
+#define GP_CFG_OK          0
+#define GP_CFG_ERR_BAD_ARG 1   /* a value (or variable) the user gave is not accepted */
+#define GP_CFG_ERR_TABLE   2   /* a row of the table itself is wrong: a programming error */
 
 enum gp_cfg_type {
     GP_CFG_BOOL,    /* 0 1 y n yes no true false (any case) */
@@ -70,7 +78,9 @@ struct gp_cfg_row {
 
 /*
  * Parsed values, one field per row.  Fields are named after the variable
- * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.
+ * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.  The rows that
+ * fill them live with their layers (conduit/config_rows.c,
+ * nal/ibv_config.c, ...); this struct is only where the values are kept.
  */
 struct gp_config {
     /* seed 000, GASNET_PORTAL_* */
@@ -119,7 +129,7 @@ struct gp_config {
     int     firehose_keep;                /* GP_FIREHOSE_KEEP: idle regions stay registered */
     uint64_t firehose_m;               /* 0: no main pool (segments are pinned at attach) */
     int64_t firehose_r;                /* 0 while unset: firehose_m / firehose_maxregion_size */
-    /* ibv (seed 003); the trims that need the device are in config_ibv.h */
+    /* ibv (seed 003); the trims that need the device are in nal/ibv_limits.c */
     const char *ibv_ports;             /* GASNET_IBV_PORTS or GASNET_VAPI_PORTS; NULL: no filter */
     int64_t num_qps;                   /* 0: one QP per port used */
     int64_t qp_timeout;
@@ -167,12 +177,12 @@ enum gp_cfg_source gp_config_source(const struct gp_cfg_row *row);
 
 /*
  * Parses every row from the environment.  On a bad value returns
- * GASNET_ERR_BAD_ARG and writes into errbuf one sentence naming the
+ * GP_CFG_ERR_BAD_ARG and writes into errbuf one sentence naming the
  * variable, the value given and the accepted form; nothing is clamped.
  * Unknown GASNET_* / GP_* variables produce a warning naming the closest
  * known variable.  Safe to call again (re-reads the environment); on an
  * error gp_cfg keeps its previous values.  A table row whose own default
- * does not parse is a programming error: GASNET_ERR_RESOURCE.
+ * does not parse is a programming error: GP_CFG_ERR_TABLE.
  */
 int gp_config_load(char *errbuf, size_t errlen);
 
@@ -192,7 +202,7 @@ void gp_config_set_derived_double(const char *name, double value);
 void gp_config_print(FILE *out);
 
 /* Parsers shared with the boot and launcher code, also unit-tested.
- * Each returns GASNET_OK, or GASNET_ERR_BAD_ARG leaving *out untouched. */
+ * Each returns GP_CFG_OK, or GP_CFG_ERR_BAD_ARG leaving *out untouched. */
 int gp_config_parse_bool(const char *text, int *out);
 int gp_config_parse_int(const char *text, int64_t *out);
 int gp_config_parse_size(const char *text, uint64_t *out);
@@ -212,5 +222,16 @@ const char *gp_config_getenv(const char *name);
  * "never", and beyond).
  */
 unsigned gp_config_exit_alarm(double timeout);
+
+/*
+ * For a layer's checks (config/rows.h): the text a row was read from and,
+ * in *from, the name it was read under (an older name's, perhaps); NULL
+ * when unset.  gp_config_error writes one sentence into errbuf;
+ * gp_config_format_size writes bytes with the largest exact K/M/G/T unit.
+ */
+const char *gp_config_row_text(const struct gp_cfg_row *row, const char **from);
+void gp_config_error(char *errbuf, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void gp_config_format_size(uint64_t bytes, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,287 @@
+/*
+ * The table: the groups of rows in their order, concatenated once; lookup
+ * by name; the check that every row is well formed (a bad row is a
+ * programming error, found by the first load); and the warning for unknown
+ * GASNET_* / GP_* variables, with the closest known name.
+ *
+ * The table is the allow-list for that warning: a layer that reads a new
+ * variable adds a row to its group and nothing else.
+ */
+#include "config/internal.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/log.h"
+
+/* The one list of groups: the table's order, so the echo and gp-env(7) follow the layers. */
+static const struct gp_cfg_group *const groups[] = {
+    &gp_cfg_group_conduit, &gp_cfg_group_ibv, &gp_cfg_group_nal, &gp_cfg_group_tcp,
+    &gp_cfg_group_boot,
+};
+
+static struct gp_cfg_row table[GP_CFG_MAX_ROWS];
+static size_t table_count;
+static int table_overflow;   /* the groups hold more rows than fit: the table check says so */
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void concatenate_groups(void)
+{
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        for (size_t i = 0; i < groups[g]->count; i++) {
+            if (table_count == GP_CFG_MAX_ROWS) {
+                table_overflow = 1;
+                return;
+            }
+            table[table_count++] = groups[g]->rows[i];
+        }
+}
+
+const struct gp_cfg_row *gp_cfg_table(void)
+{
+    pthread_once(&table_once, concatenate_groups);
+    return table;
+}
+
+size_t gp_cfg_table_count(void)
+{
+    pthread_once(&table_once, concatenate_groups);
+    return table_count;
+}
+
+const struct gp_cfg_group *const *gp_cfg_groups(size_t *count)
+{
+    *count = sizeof groups / sizeof groups[0];
+    return groups;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows: lookup                                                        */
+/* ------------------------------------------------------------------ */
+
+static const struct gp_cfg_row *find_row_n(const char *name, size_t len)
+{
+    for (size_t i = 0; i < ROW_COUNT; i++)
+        if (strncmp(ROWS[i].name, name, len) == 0 && ROWS[i].name[len] == '\0')
+            return &ROWS[i];
+    return NULL;
+}
+
+const struct gp_cfg_row *gp_config_find(const char *name)
+{
+    return name == NULL ? NULL : find_row_n(name, strlen(name));
+}
+
+const struct gp_cfg_row *gp_config_rows(size_t *count)
+{
+    if (count != NULL)
+        *count = ROW_COUNT;
+    return ROWS;
+}
+
+long gp_cfg_row_index(const struct gp_cfg_row *row)
+{
+    if (row < ROWS || row >= ROWS + ROW_COUNT)
+        return -1;
+    return (long)(row - ROWS);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table check: a bad row is a programming error                  */
+/* ------------------------------------------------------------------ */
+
+static int has_known_prefix(const char *name, size_t len)
+{
+    return (len > 7 && strncmp(name, "GASNET_", 7) == 0) ||
+           (len > 3 && strncmp(name, "GP_", 3) == 0);
+}
+
+static int known_transport(const char *transport)
+{
+    static const char *const names[] = { "all", "shm", "tcp", "ibv", "launcher" };
+    for (size_t i = 0; transport != NULL && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(transport, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *fallback_problem(const struct gp_cfg_row *row)
+{
+    const struct gp_cfg_row *target = gp_config_find(row->fallback);
+    if (target == NULL)
+        return "its fallback is not in the table";
+    if (target->type != row->type || target->type == GP_CFG_STRING)
+        return "its fallback is not a numeric row of the same type";
+    if (target->fallback != NULL || target->offset == GP_CFG_NO_FIELD)
+        return "its fallback must be a stored row without a fallback of its own";
+    if (row->default_text != NULL || row->offset == GP_CFG_NO_FIELD)
+        return "a row with a fallback must be stored and have no default";
+    return NULL;
+}
+
+/* An older name is only a name: everything else is its newer row's. */
+static const char *older_name_problem(const struct gp_cfg_row *row)
+{
+    const struct gp_cfg_row *newer = gp_config_find(row->newer);
+    if (newer == NULL)
+        return "the row it is an older name of is not in the table";
+    if (newer->newer != NULL)
+        return "it is an older name of an older name";
+    if (row->type != newer->type || strcmp(row->transport, newer->transport) != 0)
+        return "an older name must have its newer row's type and transport";
+    if (row->offset != GP_CFG_NO_FIELD || row->default_text != NULL || row->fallback != NULL ||
+        row->choices != NULL || row->flags != 0)
+        return "an older name must be unstored, without default, fallback, choices or flags";
+    return NULL;
+}
+
+static const char *row_problem(const struct gp_cfg_row *row, size_t index)
+{
+    /* Launcher rows may keep another program's name (MPIRUN_CMD is mpirun's, in GASNet). */
+    if (row->name == NULL || (!has_known_prefix(row->name, strlen(row->name)) &&
+                              (row->transport == NULL || strcmp(row->transport, "launcher") != 0)))
+        return "the name must start with GASNET_ or GP_";
+    for (size_t j = 0; j < index; j++)
+        if (strcmp(ROWS[j].name, row->name) == 0)
+            return "the name appears twice";
+    if (row->doc == NULL || row->doc[0] == '\0')
+        return "it has no documentation";
+    if (!known_transport(row->transport))
+        return "its transport is not one of all, shm, tcp, ibv, launcher";
+    if ((row->type == GP_CFG_INT || row->type == GP_CFG_SIZE || row->type == GP_CFG_DOUBLE) &&
+        !(row->min <= row->max))
+        return "its min exceeds its max";
+    if (row->choices != NULL && row->type != GP_CFG_STRING)
+        return "only string rows may list choices";
+    if ((row->flags & (GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK)) &&
+        row->type != GP_CFG_INT && row->type != GP_CFG_SIZE)
+        return "only integer and size rows may be powers of two or accept 0 apart";
+    if (row->type == GP_CFG_SIZE && row->unset_value < 0)
+        return "a size row cannot stand for a negative value while unset";
+    if (row->offset != GP_CFG_NO_FIELD && row->offset >= sizeof(struct gp_config))
+        return "its offset lies outside struct gp_config";
+    if ((row->flags & GP_CFG_F_NOT_YET) && !(row->flags & GP_CFG_F_NO_EFFECT))
+        return "only a row without effect can be without effect yet";
+    if (row->newer != NULL)
+        return older_name_problem(row);
+    if (row->fallback != NULL)
+        return fallback_problem(row);
+    return NULL;
+}
+
+int gp_cfg_check_table(char *errbuf, size_t errlen)
+{
+    char accepted[256];
+    union cfg_value scratch;
+    if (table_overflow) {
+        gp_config_error(errbuf, errlen, "the configuration groups hold more than %d rows "
+                        "(GP_CFG_MAX_ROWS in config/internal.h)", GP_CFG_MAX_ROWS);
+        return GP_CFG_ERR_TABLE;
+    }
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        const struct gp_cfg_row *row = &ROWS[i];
+        const char *problem = row_problem(row, i);
+        if (problem != NULL) {
+            gp_config_error(errbuf, errlen, "configuration table row %s is broken: %s",
+                      row->name ? row->name : "(unnamed)", problem);
+            return GP_CFG_ERR_TABLE;
+        }
+        if (row->default_text == NULL ||
+            gp_cfg_parse_row_value(row, row->default_text, &scratch) == GP_CFG_OK)
+            continue;
+        gp_cfg_describe_accepted(row, accepted, sizeof accepted);
+        gp_config_error(errbuf, errlen, "configuration table row %s is broken: its default '%s' "
+                  "is not %s", row->name, row->default_text, accepted);
+        return GP_CFG_ERR_TABLE;
+    }
+    return GP_CFG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Unknown variables                                                   */
+/* ------------------------------------------------------------------ */
+
+#define DISTANCE_MAX_LEN 64
+
+/* Levenshtein distance over the first DISTANCE_MAX_LEN characters. */
+static size_t edit_distance(const char *a, size_t a_len, const char *b)
+{
+    size_t b_len = strlen(b);
+    size_t prev[DISTANCE_MAX_LEN + 1], cur[DISTANCE_MAX_LEN + 1];
+    if (a_len > DISTANCE_MAX_LEN)
+        a_len = DISTANCE_MAX_LEN;
+    if (b_len > DISTANCE_MAX_LEN)
+        b_len = DISTANCE_MAX_LEN;
+    for (size_t j = 0; j <= b_len; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= a_len; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b_len; j++) {
+            size_t replace = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t drop = prev[j] + 1, insert = cur[j - 1] + 1;
+            size_t best = replace < drop ? replace : drop;
+            cur[j] = best < insert ? best : insert;
+        }
+        memcpy(prev, cur, (b_len + 1) * sizeof prev[0]);
+    }
+    return prev[b_len];
+}
+
+static const struct gp_cfg_row *closest_row(const char *name, size_t len)
+{
+    const struct gp_cfg_row *best = &ROWS[0];
+    size_t best_distance = (size_t)-1;
+    for (size_t i = 0; i < ROW_COUNT; i++) {
+        size_t distance = edit_distance(name, len, ROWS[i].name);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = &ROWS[i];
+        }
+    }
+    return best;
+}
+
+const struct gp_cfg_row *gp_config_closest(const char *name)
+{
+    return closest_row(name, strlen(name));
+}
+
+/*
+ * Names already warned about, as hashes, so a reload does not repeat the
+ * warning.  Past the array's end a name is warned about again: noise, but
+ * never silence.
+ */
+static uint64_t warned_hashes[64];
+static size_t warned_count;
+
+int gp_cfg_first_warning_for(const char *name, size_t len)
+{
+    uint64_t hash = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ (unsigned char)name[i]) * 1099511628211u;
+    for (size_t i = 0; i < warned_count; i++)
+        if (warned_hashes[i] == hash)
+            return 0;
+    if (warned_count < sizeof warned_hashes / sizeof warned_hashes[0])
+        warned_hashes[warned_count++] = hash;
+    return 1;
+}
+
+void gp_cfg_warn_unknown(void)
+{
+    for (char **entry = environ; entry != NULL && *entry != NULL; entry++) {
+        const char *name = *entry;
+        const char *equals = strchr(name, '=');
+        size_t len = equals ? (size_t)(equals - name) : strlen(name);
+        if (!has_known_prefix(name, len) || find_row_n(name, len) != NULL)
+            continue;
+        if (!gp_cfg_first_warning_for(name, len))
+            continue;
+        gp_warn("config", "unknown variable %.*s; did you mean %s?", (int)len, name,
+                closest_row(name, len)->name);
+    }
+}
+

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The include rule (doc/architecture.md, "Layers"): tools/check-layers.sh
+# passes on this tree, and fails, naming the file and the layers, on a copy
+# with one include pointing up and one public header below the API.  Runs
+# once (seq): the sources are the same for every variant.
+. "$(dirname "$0")/../lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+T=layers
+check_line() {
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -3)"; fi
+}
+if [ "$GPTEST_VARIANT" != seq ]; then
+    echo "skip $T/tree: the sources are checked once, with the seq variant"
+    end_tests
+    exit 0
+fi
+expect_rc "$T/tree" 0 60 sh "$top/tools/check-layers.sh" "$top/libcore" && pass "$T/tree"
+
+tmp=$(mktemp -d /tmp/gp-layers-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cp -r "$top/libcore" "$tmp/libcore"
+printf '#include "conduit/core.h"\n' >>"$tmp/libcore/config/rows.h"
+expect_rc "$T/upward_include" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
+    check_line "$T/upward_include" "libcore/config/rows.h:[0-9]*: the config layer includes conduit, a layer above it"
+
+cp "$top/libcore/config/rows.h" "$tmp/libcore/config/rows.h"
+printf '#include <gasnet.h>\n' >>"$tmp/libcore/boot/boot.h"
+expect_rc "$T/public_header_below_api" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
+    check_line "$T/public_header_below_api" "libcore/boot/boot.h:[0-9]*: the boot layer includes the public header gasnet.h"
+
+cp "$top/libcore/boot/boot.h" "$tmp/libcore/boot/boot.h"
+mkdir "$tmp/libcore/newlayer" && printf 'int x;\n' >"$tmp/libcore/newlayer/x.c"
+expect_rc "$T/unranked_directory" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
+    check_line "$T/unranked_directory" "directory 'newlayer' has no rank"
+end_tests
