@@ -9,7 +9,6 @@
 
 #include "api/export.h"
 #include "conduit/core.h"
-#include "util/log.h"
 
 GP_EXPORT struct _gasnet_rma_map_v1 _gasnet_rma_map_v1;
 
