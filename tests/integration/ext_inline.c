@@ -170,8 +170,9 @@ int main(int argc, char **argv)
     moves_the_bytes();
     for (gasnet_node_t to = 0; to < nodes; to++)
         takes_the_inline_path(to);
-    gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
     printf("ext_inline: node %u of %u ok (%s)\n", me, nodes, PATH_NAME);
     fflush(stdout);
+    /* gasnet_exit on one node ends the others: first every node has said so. */
+    gasnet_barrier(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_exit(0);
 }
