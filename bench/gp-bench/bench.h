@@ -117,6 +117,7 @@ struct bench_opts {
     const char *csv_path;   /* NULL, "-" or a file */
     int progress;           /* 1: a bar on stderr when it is a terminal */
     int bind;               /* 1: each process on its own CPU, partners apart */
+    int library_rma;        /* 1: put-lat/get-lat call the exported functions, not gasnet.h's inline copy */
     struct expectation *expects;
     size_t nexpects;
 };
@@ -154,6 +155,7 @@ struct bench_ctx {
     char *target;       /* the peer's target area, in its segment */
     char *own_target;   /* our own target area (Long replies land here) */
     long iters, warmup, window;
+    int library_rma;
 };
 
 /* tests_rma.c and tests_am.c: measure one point on the initiator. */

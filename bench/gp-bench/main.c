@@ -286,6 +286,7 @@ int main(int argc, char **argv)
     j.ctx.iters = o.iters;
     j.ctx.warmup = o.warmup;
     j.ctx.window = o.window;
+    j.ctx.library_rma = o.library_rma;
 
     /* gp places every process of a job on this host (gp-run has one launcher)
      * and picks shm between them unless GP_TRANSPORT says otherwise. */

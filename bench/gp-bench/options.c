@@ -215,7 +215,7 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 }
 
 enum { O_TEST = 1, O_SIZES, O_ITERS, O_WARMUP, O_WINDOW, O_IN_SEG, O_OUT_SEG, O_JSON, O_CSV,
-       O_EXPECT, O_NO_PROGRESS, O_BIND, O_NO_BIND, O_HELP };
+       O_EXPECT, O_NO_PROGRESS, O_BIND, O_NO_BIND, O_LIBRARY_RMA, O_HELP };
 
 static const struct poptOption table[] = {
     { "test", 't', POPT_ARG_STRING, NULL, O_TEST,
@@ -245,6 +245,9 @@ static const struct poptOption table[] = {
       "bind each process to a CPU, the two of a pair to different ones (default)", NULL },
     { "no-bind", 0, POPT_ARG_NONE, NULL, O_NO_BIND,
       "leave the processes where the scheduler puts them", NULL },
+    { "library-rma", 0, POPT_ARG_NONE, NULL, O_LIBRARY_RMA,
+      "put-lat and get-lat call libgp's gasnet_put/gasnet_get, as a client built with "
+      "GP_NO_INLINE_RMA does, not gasnet.h's inline copy to a mapped peer", NULL },
     { "help", 'h', POPT_ARG_NONE, NULL, O_HELP, "show this help", NULL },
     POPT_TABLEEND
 };
@@ -278,6 +281,7 @@ static int apply(poptContext ctx, int code, struct bench_opts *o)
     case O_NO_PROGRESS: o->progress = 0; break;
     case O_BIND: o->bind = 1; break;
     case O_NO_BIND: o->bind = 0; break;
+    case O_LIBRARY_RMA: o->library_rma = 1; break;
     case O_EXPECT:
         rc = expect_load(arg, o, err, sizeof err);
         if (rc)

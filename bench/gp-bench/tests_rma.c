@@ -7,7 +7,9 @@
  *                     blocking operation (for a peer on this host a copy
  *                     into or out of its mapped segment; over tcp a round
  *                     trip); the figure is the time of one call, not half
- *                     of a ping-pong;
+ *                     of a ping-pong.  To a mapped peer these are gasnet.h's
+ *                     inline copies; --library-rma calls libgp's exported
+ *                     functions instead, the path of a GP_NO_INLINE_RMA client;
  *   put-bw, get-bw    a window of --window implicit-handle bulk operations,
  *                     then gasnet_wait_syncnbi_puts/gets, repeated;
  *   puts-bw           a window of strided gasnet_puts_nbi_bulk: the size in
@@ -25,14 +27,25 @@
 #include <gasnet.h>
 #include <gasnet_vis.h>
 
+/* (gasnet_put) names the exported function, not gasnet.h's macro. */
 static void put_blocking(const struct bench_ctx *c, size_t size, long n)
 {
+    if (c->library_rma) {
+        for (long i = 0; i < n; i++)
+            (gasnet_put)(c->peer, c->target, c->local, size);
+        return;
+    }
     for (long i = 0; i < n; i++)
         gasnet_put(c->peer, c->target, c->local, size);
 }
 
 static void get_blocking(const struct bench_ctx *c, size_t size, long n)
 {
+    if (c->library_rma) {
+        for (long i = 0; i < n; i++)
+            (gasnet_get)(c->local, c->peer, c->target, size);
+        return;
+    }
     for (long i = 0; i < n; i++)
         gasnet_get(c->local, c->peer, c->target, size);
 }

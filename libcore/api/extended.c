@@ -8,6 +8,8 @@
  * the handle (or GASNET_INVALID_HANDLE when it completed at once), implicit
  * forms count into the thread's implicit set or its access region.
  */
+/* The exported functions are defined here, not the header's inline versions of them. */
+#define GP_NO_INLINE_RMA
 #include <gasnet.h>
 
 #include "api/export.h"

@@ -278,6 +278,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
         return GASNET_ERR_RESOURCE;
     gpc_stats_setup();
     gp_set_fatal_hook(fatal_exit);
+    gpc_rma_map_publish();
     gpc.attached = 1;
     /* GASNet's hook for tools that watch the segment (before any client code runs on it). */
     if (gasnet_client_attach_hook != NULL)

@@ -421,6 +421,8 @@ void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes
                    struct gpc_op *op);
 void gpc_memset(gasnet_node_t node, void *dest, int value, size_t nbytes, struct gpc_op *op);
 void gpc_rma_event(const struct ptl_event *event);
+/* rma_map.c: at the end of attach, which peers gasnet.h's inline puts and gets may copy to. */
+void gpc_rma_map_publish(void);
 void gpc_memset_handler(gasnet_token_t token, gasnet_handlerarg_t op, gasnet_handlerarg_t off_hi,
                         gasnet_handlerarg_t off_lo, gasnet_handlerarg_t len_hi,
                         gasnet_handlerarg_t len_lo, gasnet_handlerarg_t value);

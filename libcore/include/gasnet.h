@@ -268,6 +268,9 @@ extern gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, siz
 extern gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
 extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
 
+/* Puts and gets to a peer mapped here, inline (GP_NO_INLINE_RMA: always the functions above). */
+#include "gasnet_rma_inline.h"
+
 extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);

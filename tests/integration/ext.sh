@@ -28,6 +28,19 @@ expect_rc "ext/core_protocol_tmpmd_only" 0 300 env GP_DIRECT_RMA=0 \
     "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 100 &&
     check_line "ext/core_protocol_tmpmd_only" "every put/get/memset form verified"
 
+# gasnet.h's inline puts and gets (issue 19): the right bytes, the library's table exactly
+# where it copies directly, and the inline path really taken (GP_NO_INLINE_RMA: never).
+for n in 1 2 4; do
+    for prog in ext_inline ext_inline_off; do
+        expect_rc "ext/${prog}_direct_n$n" 0 120 env GP_DIRECT_RMA=1 \
+            "$GP_RUN" -n $n "$GPTEST_ITEST/$prog" direct &&
+            check_line "ext/${prog}_direct_n$n" "ext_inline: node 0 of $n ok"
+        expect_rc "ext/${prog}_protocol_n$n" 0 120 env GP_DIRECT_RMA=0 \
+            "$GP_RUN" -n $n "$GPTEST_ITEST/$prog" protocol &&
+            check_line "ext/${prog}_protocol_n$n" "ext_inline: node 0 of $n ok"
+    done
+done
+
 # A random mix of puts, gets, memsets, AMs and barriers, checksummed at the end.
 for n in 2 4 8; do
     for direct in 1 0; do
@@ -51,6 +64,8 @@ misuse() { # MODE PATTERN
         check_line "ext/misuse_$1" "$2"
 }
 misuse outside_segment "FATAL ERROR on node 0/2: put of 16 bytes at 0x[0-9a-f]* on node 1: outside that node's segment \[0x[0-9a-f]*, 0x[0-9a-f]*)"
+misuse get_below_segment "FATAL ERROR on node 0/2: get of 8 bytes at 0x[0-9a-f]* on node 1: outside that node's segment \[0x[0-9a-f]*, 0x[0-9a-f]*)"
+misuse put_before_attach "gasnet_put called before gasnet_attach"
 misuse double_notify "FATAL ERROR on node 0/2: gasnet_barrier_notify called twice"
 misuse wait_no_notify "FATAL ERROR on node 0/2: gasnet_barrier_wait/try called without a preceding gasnet_barrier_notify"
 misuse value_size "FATAL ERROR on node 0/2: gasnet_put_val: nbytes is 9; value operations take 1 to 8 bytes"

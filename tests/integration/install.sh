@@ -49,6 +49,22 @@ for pc in gp gp-par; do
         fi
     fi
 done
+# gasnet.h's inline puts and gets against the shared library: the client reads the table
+# libgp exports through a copy relocation, which the library must fill in the client's copy.
+for pc in gp gp-par; do
+    # shellcheck disable=SC2046
+    if ! cc -o "$prefix/inline-$pc" "$top/tests/integration/ext_inline.c" -I"$top/tests/integration" \
+            $(pkg-config --cflags --libs $pc) >"$prefix/inline.log" 2>&1; then
+        fail "install/inline_rma_shared_$pc" "ext_inline did not build: $(head -3 "$prefix/inline.log" | tr '\n' ' ')"
+    elif expect_rc "install/inline_rma_shared_$pc" 0 60 env LD_LIBRARY_PATH="$prefix/lib" GP_DIRECT_RMA=1 \
+            "$prefix/bin/gp-run" -n 2 "$prefix/inline-$pc" direct; then
+        if [ "$(printf '%s\n' "$out" | grep -c '^ext_inline: node [01] of 2 ok (inline)$')" -eq 2 ]; then
+            pass "install/inline_rma_shared_$pc"
+        else
+            fail "install/inline_rma_shared_$pc" "not every node said ok: $out"
+        fi
+    fi
+done
 # The shared library exports the GASNet API and nothing internal.
 if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | grep -q .; then
     fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | head -5 | tr '\n' ' ')"

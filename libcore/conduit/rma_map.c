@@ -1,0 +1,28 @@
+/*
+ * The table gasnet.h's inline puts and gets read (gasnet_rma_inline.h,
+ * doc/decisions.md "An exported table for inline puts and gets"): rma.c's
+ * own decision, per node, that a put or get is a plain copy into a mapped
+ * segment, published once attach is complete.  Until then nodes is 0 and
+ * every inline call goes to the library, which reports the call phase.
+ */
+#include <stdlib.h>
+
+#include "api/export.h"
+#include "conduit/core.h"
+
+GP_EXPORT struct _gasnet_rma_map_v1 _gasnet_rma_map_v1;
+
+void gpc_rma_map_publish(void)
+{
+    struct _gasnet_rma_peer_v1 *peers = calloc(gpc.nodes, sizeof *peers);
+    if (peers == NULL)
+        return; /* nodes stays 0: every call takes the library's path, which is correct */
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        /* direct_segment is NULL wherever gpc_put/gpc_get would not copy directly. */
+        peers[node].local = gpc.direct_segment[node];
+        peers[node].base = (uintptr_t)gpc.seginfo[node].addr;
+        peers[node].size = gpc.seginfo[node].size;
+    }
+    _gasnet_rma_map_v1.peers = peers;
+    _gasnet_rma_map_v1.nodes = gpc.nodes;
+}

@@ -1,0 +1,180 @@
+/*
+ * gasnet_rma_inline.h: puts and gets to a peer whose segment this process
+ * maps (the shm transport), compiled into the client as a bounds check and
+ * a copy (issue 19).  Included by gasnet.h; not for direct inclusion.
+ *
+ * The library publishes, per node, where the peer's segment is mapped here
+ * -- only where the library itself would do the operation as a plain copy
+ * (GP_DIRECT_RMA, a mapped segment, after attach).  Everything else (before
+ * attach, unmapped peers, GP_DIRECT_RMA=0, an address outside the segment,
+ * a bad node) goes to the exported function, which keeps every check and
+ * its error message.  Unlike the exported function, the inline path does
+ * not detect a call from inside an AM handler, as GASNet's own inline paths
+ * in non-debug builds do not.
+ *
+ * Defining GP_NO_INLINE_RMA before including gasnet.h calls the exported
+ * functions always.  (gasnet_put)(...) and &gasnet_put name them too.
+ */
+#ifndef _GASNET_RMA_INLINE_H
+#define _GASNET_RMA_INLINE_H
+
+/*
+ * Version 1 of the table (doc/decisions.md): a layout change is a new
+ * symbol, _gasnet_rma_map_v2, so binaries built against this header keep
+ * reading the layout they were compiled for.  Written by gasnet_attach
+ * before it returns and never after.
+ */
+struct _gasnet_rma_peer_v1 {
+    char *local;    /* the peer's segment as mapped here; NULL: not a plain copy */
+    uintptr_t base; /* the segment's address in the peer's own process */
+    uintptr_t size;
+};
+struct _gasnet_rma_map_v1 {
+    gasnet_node_t nodes; /* 0 until attach: every call goes out of line */
+    const struct _gasnet_rma_peer_v1 *peers;
+};
+extern struct _gasnet_rma_map_v1 _gasnet_rma_map_v1;
+
+/* Where [addr, addr + nbytes) on node lies in this process, or NULL where
+ * the library must see the call (it then also reports any error).  Zero
+ * bytes go to the library too, which copies nothing and checks nothing. */
+static inline char *_gasnet_rma_local(gasnet_node_t node, const void *addr, size_t nbytes)
+{
+    if (node >= _gasnet_rma_map_v1.nodes)
+        return NULL;
+    const struct _gasnet_rma_peer_v1 *peer = &_gasnet_rma_map_v1.peers[node];
+    uintptr_t offset = (uintptr_t)addr - peer->base; /* below base wraps past size */
+    if (peer->local == NULL || nbytes - 1 >= peer->size || offset > peer->size - nbytes)
+        return NULL;
+    return peer->local + offset;
+}
+
+#ifndef GP_NO_INLINE_RMA
+
+/* The copy: a word-sized size known only at run time is a load and a store
+ * here, not a call to memcpy (which costs more than the rest of the put). */
+static inline void _gasnet_rma_copy(void *to, const void *from, size_t nbytes)
+{
+    if (!__builtin_constant_p(nbytes) && nbytes == 8)
+        memcpy(to, from, 8);
+    else
+        memcpy(to, from, nbytes);
+}
+
+static inline void _gasnet_put_inline(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    char *at = _gasnet_rma_local(node, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(at, src, nbytes);
+    else
+        gasnet_put(node, dest, src, nbytes);
+}
+
+static inline void _gasnet_put_bulk_inline(gasnet_node_t node, void *dest, void *src,
+                                           size_t nbytes)
+{
+    char *at = _gasnet_rma_local(node, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(at, src, nbytes);
+    else
+        gasnet_put_bulk(node, dest, src, nbytes);
+}
+
+static inline void _gasnet_get_inline(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    const char *at = _gasnet_rma_local(node, src, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(dest, at, nbytes);
+    else
+        gasnet_get(dest, node, src, nbytes);
+}
+
+static inline void _gasnet_get_bulk_inline(void *dest, gasnet_node_t node, void *src,
+                                           size_t nbytes)
+{
+    const char *at = _gasnet_rma_local(node, src, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(dest, at, nbytes);
+    else
+        gasnet_get_bulk(dest, node, src, nbytes);
+}
+
+/* Implicit-handle forms: a plain copy is complete, so there is nothing to count. */
+static inline void _gasnet_put_nbi_inline(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    char *at = _gasnet_rma_local(node, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(at, src, nbytes);
+    else
+        gasnet_put_nbi(node, dest, src, nbytes);
+}
+
+static inline void _gasnet_put_nbi_bulk_inline(gasnet_node_t node, void *dest, void *src,
+                                               size_t nbytes)
+{
+    char *at = _gasnet_rma_local(node, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(at, src, nbytes);
+    else
+        gasnet_put_nbi_bulk(node, dest, src, nbytes);
+}
+
+static inline void _gasnet_get_nbi_inline(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    const char *at = _gasnet_rma_local(node, src, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(dest, at, nbytes);
+    else
+        gasnet_get_nbi(dest, node, src, nbytes);
+}
+
+static inline void _gasnet_get_nbi_bulk_inline(void *dest, gasnet_node_t node, void *src,
+                                               size_t nbytes)
+{
+    const char *at = _gasnet_rma_local(node, src, nbytes);
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_copy(dest, at, nbytes);
+    else
+        gasnet_get_nbi_bulk(dest, node, src, nbytes);
+}
+
+/* Value forms: 1 to 8 bytes, the value's low-order bytes (as the library
+ * copies them, little endian); other sizes get the library's error. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline void _gasnet_put_val_inline(gasnet_node_t node, void *dest,
+                                          gasnet_register_value_t value, size_t nbytes)
+{
+    char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(node, dest, nbytes) : NULL;
+    if (__builtin_expect(at != NULL, 1))
+        memcpy(at, &value, nbytes);
+    else
+        gasnet_put_val(node, dest, value, nbytes);
+}
+
+static inline gasnet_register_value_t _gasnet_get_val_inline(gasnet_node_t node, void *src,
+                                                             size_t nbytes)
+{
+    gasnet_register_value_t value = 0; /* zero-extended (spec 4.9.2) */
+    const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(node, src, nbytes) : NULL;
+    if (__builtin_expect(at == NULL, 0))
+        return gasnet_get_val(node, src, nbytes);
+    memcpy(&value, at, nbytes);
+    return value;
+}
+#define gasnet_put_val(node, dest, value, nbytes) _gasnet_put_val_inline(node, dest, value, nbytes)
+#define gasnet_get_val(node, src, nbytes) _gasnet_get_val_inline(node, src, nbytes)
+#endif
+
+#define gasnet_put(node, dest, src, nbytes) _gasnet_put_inline(node, dest, src, nbytes)
+#define gasnet_put_bulk(node, dest, src, nbytes) _gasnet_put_bulk_inline(node, dest, src, nbytes)
+#define gasnet_get(dest, node, src, nbytes) _gasnet_get_inline(dest, node, src, nbytes)
+#define gasnet_get_bulk(dest, node, src, nbytes) _gasnet_get_bulk_inline(dest, node, src, nbytes)
+#define gasnet_put_nbi(node, dest, src, nbytes) _gasnet_put_nbi_inline(node, dest, src, nbytes)
+#define gasnet_put_nbi_bulk(node, dest, src, nbytes) \
+    _gasnet_put_nbi_bulk_inline(node, dest, src, nbytes)
+#define gasnet_get_nbi(dest, node, src, nbytes) _gasnet_get_nbi_inline(dest, node, src, nbytes)
+#define gasnet_get_nbi_bulk(dest, node, src, nbytes) \
+    _gasnet_get_nbi_bulk_inline(dest, node, src, nbytes)
+
+#endif /* GP_NO_INLINE_RMA */
+#endif
