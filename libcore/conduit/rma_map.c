@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "api/export.h"
+#include "util/export.h"
 #include "conduit/core.h"
 
 GP_EXPORT struct _gasnet_rma_map_v1 _gasnet_rma_map_v1;
