@@ -6,7 +6,8 @@
  *
  *   node=R nodes=N banked=B epochs=E stalls=S extra_requested=X extra_granted=G
  *        revokes_sent=V revokes_received=W credits_returned=T credits_recovered=C
- *        zero_replies=Z revokes_overdue=O
+ *        zero_replies=Z revokes_overdue=O asks_sent=A asks_received=K asks_waited=W
+ *        credits_admitted=D credits_lent_on_ask=L
  *   peer=P loan_credits=L send_credits=S send_inuse=U send_max=M send_stalls=T
  *        send_revoked=V loan_requested=Q loan_given=G flags=0xF
  *        ring_sent=R ring_received=D ring_stalls=W
@@ -28,13 +29,18 @@ static void write_node_line(FILE *out, const struct credit_node *node)
     const struct credit_stats *st = &node->stats;
     fprintf(out, "node=%u nodes=%u banked=%lld epochs=%llu stalls=%llu extra_requested=%llu "
             "extra_granted=%llu revokes_sent=%llu revokes_received=%llu credits_returned=%llu "
-            "credits_recovered=%llu zero_replies=%llu revokes_overdue=%llu\n", node->rank, node->nodes,
+            "credits_recovered=%llu zero_replies=%llu revokes_overdue=%llu asks_sent=%llu "
+            "asks_received=%llu asks_waited=%llu credits_admitted=%llu credits_lent_on_ask=%llu\n",
+            node->rank, node->nodes,
             (long long)node->banked, (unsigned long long)st->epochs,
             (unsigned long long)st->stalls, (unsigned long long)st->extra_requested,
             (unsigned long long)st->extra_granted, (unsigned long long)st->revokes_sent,
             (unsigned long long)st->revokes_received, (unsigned long long)st->credits_returned,
             (unsigned long long)st->credits_recovered, (unsigned long long)st->zero_replies,
-            (unsigned long long)st->revokes_overdue);
+            (unsigned long long)st->revokes_overdue, (unsigned long long)st->asks_sent,
+            (unsigned long long)st->asks_received, (unsigned long long)st->asks_waited,
+            (unsigned long long)st->credits_admitted,
+            (unsigned long long)st->credits_lent_on_ask);
 }
 
 void gpc_credit_stats_write(void)
