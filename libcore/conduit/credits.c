@@ -79,19 +79,23 @@ static uint64_t credits_of(uint32_t buffers, uint32_t buffer_bytes)
     return (uint64_t)(buffers - 1) * (chunks_per_buffer - 1) * GPC_CHUNK_BYTES / GPC_CREDIT_BYTES;
 }
 
-static int size_from_space(uint32_t nodes, uint64_t space, struct gpc_credit_plan *plan,
-                           char *why, size_t whylen)
+/* below_min: the credits per peer the user set below the minimum, else 0:
+ * then the space must hold those and a bank of a full Medium for the asks. */
+static int size_from_space(uint32_t nodes, uint64_t space, uint32_t below_min,
+                           struct gpc_credit_plan *plan, char *why, size_t whylen)
 {
     plan->reqrb_buffer_bytes = buffer_bytes_for(space);
     plan->reqrb_buffers = (uint32_t)(space / plan->reqrb_buffer_bytes);
     if (plan->reqrb_buffers < 2)
         plan->reqrb_buffers = 2;
     uint64_t total = credits_of(plan->reqrb_buffers, plan->reqrb_buffer_bytes);
-    uint64_t lent_min = (uint64_t)GPC_MIN_CREDITS * nodes;
+    uint64_t lent_min = below_min ? (uint64_t)below_min * nodes + GPC_MIN_CREDITS
+                                  : (uint64_t)GPC_MIN_CREDITS * nodes;
     if (total < lent_min) {
         snprintf(why, whylen, "GASNET_PORTAL_AMRECV_SPACE=%llu gives %llu credits for %u nodes; "
-                 "at least %u per node are needed (%llu bytes of ReqRB space or more)",
-                 (unsigned long long)space, (unsigned long long)total, nodes, GPC_MIN_CREDITS,
+                 "at least %llu are needed (%llu bytes of ReqRB space or more)",
+                 (unsigned long long)space, (unsigned long long)total, nodes,
+                 (unsigned long long)lent_min,
                  (unsigned long long)(lent_min * GPC_CREDIT_BYTES * 2 + 2 * 4 * GPC_CHUNK_BYTES));
         return GASNET_ERR_BAD_ARG;
     }
@@ -119,7 +123,8 @@ int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, siz
     uint32_t banked = user_banked ? (uint32_t)gp_cfg.portal_banked_credits : table_banked;
 
     if (gp_cfg.portal_amrecv_space > 0) {
-        int rc = size_from_space(nodes, gp_cfg.portal_amrecv_space, plan, why, whylen);
+        uint32_t below_min = user_cpn && cpn < GPC_MIN_CREDITS ? cpn : 0;
+        int rc = size_from_space(nodes, gp_cfg.portal_amrecv_space, below_min, plan, why, whylen);
         if (rc != GASNET_OK)
             return rc;
         uint64_t total = plan->total_credits;

@@ -144,7 +144,15 @@ static void test_small_space(void)
 
     /* Too small for 4 credits each: refused, with the numbers. */
     CHECK_EQ(gpc_credit_plan(64, &plan, why, sizeof why), GASNET_ERR_BAD_ARG);
-    CHECK_STR_CONTAINS(why, "GASNET_PORTAL_AMRECV_SPACE=65536 gives 180 credits for 64 nodes");
+    CHECK_STR_CONTAINS(why, "GASNET_PORTAL_AMRECV_SPACE=65536 gives 180 credits for 64 nodes; "
+                       "at least 256 are needed");
+    /* Peers below the minimum need theirs and a bank of a full Medium. */
+    setenv("GASNET_PORTAL_CRED_PER_NODE", "2", 1);
+    load_env();
+    CHECK_EQ(gpc_credit_plan(64, &plan, why, sizeof why), GASNET_OK);
+    CHECK_EQ(plan.banked_credits, 180 - 2 * 64);
+    CHECK_EQ(gpc_credit_plan(89, &plan, why, sizeof why), GASNET_ERR_BAD_ARG);
+    CHECK_STR_CONTAINS(why, "at least 182 are needed");
 
     setenv("GASNET_PORTAL_CRED_PER_NODE", "40", 1);
     load_env();
