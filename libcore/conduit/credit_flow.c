@@ -197,6 +197,8 @@ int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct cred
         unsigned admitted = min_u(conn->admitted, n);
         conn->admitted = (uint8_t)(conn->admitted - admitted);
         conn->send_inuse = (uint16_t)(conn->send_inuse + n - admitted);
+        if (conn->send_inuse > conn->send_max)
+            conn->send_max = conn->send_inuse;
         *byte = credit_byte_admitted(take_epoch_flag(conn), admitted, n - admitted);
         conn_unlock(conn);
         return 1;
