@@ -5,10 +5,14 @@
  *   conservation  every lender: bank + the loans of all its records ==
  *                 the credits it started with;
  *   the wire      every lender: what it lends - what its borrowers hold ==
- *                 its credits in flight (extra in replies, returns);
+ *                 its credits in flight (extra in replies, returns, grants,
+ *                 admitted credits in requests not yet handled);
  *   idle          once nothing is in flight: for every pair, the lender's
- *                 LoanCredits == the borrower's SendCredits, nothing in use,
- *                 no SYS message outstanding.
+ *                 LoanCredits == what the borrower holds (SendCredits and
+ *                 admitted credits not yet used), nothing in use, no SYS
+ *                 message outstanding, no ask unanswered.
+ *
+ * A borrower holds its admitted credits until a request takes them home.
  *
  * Records a compact node does not have hold the initial credits_per_node
  * on both sides.  The pair check is done as a fingerprint over one pass
@@ -37,7 +41,7 @@ static void find_disagreement(struct sim *sim)
         for (uint32_t i = 0; i < sim_records(sim, v); i++) {
             uint32_t p = sim_global(v, i);
             const struct credit_conn *theirs = sim_conn(sim, p, r);
-            unsigned held = theirs ? theirs->send_credits : cpn;
+            unsigned held = theirs ? (unsigned)theirs->send_credits + theirs->admitted : cpn;
             if (v->credit.conn[i].loan_credits != held) {
                 sim_fail(sim, "idle, yet node %u lends %u to %u, which holds %u", r,
                          v->credit.conn[i].loan_credits, p, held);
@@ -59,10 +63,11 @@ static void audit_pairs(struct sim *sim)
             const struct credit_conn *c = &v->credit.conn[i];
             uint32_t p = sim_global(v, i);
             lent += (uint64_t)((int64_t)c->loan_credits - cpn) * pair_weight(r, p);
-            held += (uint64_t)((int64_t)c->send_credits - cpn) * pair_weight(p, r);
-            if (c->send_inuse != 0 || (c->flags & CREDIT_SYS_MSG_INFLIGHT)) {
+            held += (uint64_t)((int64_t)c->send_credits + c->admitted - cpn) * pair_weight(p, r);
+            if (c->send_inuse != 0 || (c->flags & CREDIT_SYS_MSG_INFLIGHT) || c->asked ||
+                c->ask_want) {
                 sim_fail(sim, "idle, yet node %u has %u credits in use for %u, or a SYS message "
-                         "out to it", r, c->send_inuse, p);
+                         "or an ask out to it or from it", r, c->send_inuse, p);
                 return;
             }
         }
@@ -83,7 +88,7 @@ void sim_audit(struct sim *sim, int idle)
     for (uint32_t r = 0; r < n; r++) {
         struct sim_vnode *v = &sim->node[r];
         for (uint32_t i = 0; i < sim_records(sim, v); i++) {
-            held[sim_global(v, i)] += v->credit.conn[i].send_credits;
+            held[sim_global(v, i)] += v->credit.conn[i].send_credits + v->credit.conn[i].admitted;
             seen[sim_global(v, i)]++;
         }
     }

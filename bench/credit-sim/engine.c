@@ -84,17 +84,39 @@ static void push(struct sim *sim, const struct sim_event *ev)
 void sim_send_sys(void *context, uint32_t to, enum credit_sys type, uint32_t credits,
                   int end_of_epoch)
 {
+    static const uint8_t kind_of[] = {
+        [CREDIT_SYS_REVOKE] = SIM_REVOKE, [CREDIT_SYS_RETURN] = SIM_RETURN,
+        [CREDIT_SYS_ASK] = SIM_ASK, [CREDIT_SYS_ADMIT] = SIM_ADMIT, [CREDIT_SYS_LEND] = SIM_LEND,
+    };
     struct sim_vnode *v = context;
     struct sim *sim = v->sim;
     struct sim_event ev = {
         .due = sim->now + sim->opts.latency, .from = v->rank, .to = sim_global(v, to),
-        .kind = type == CREDIT_SYS_REVOKE ? SIM_REVOKE : SIM_RETURN,
-        .byte = (uint8_t)(end_of_epoch != 0), .tag = credits,
+        .kind = kind_of[type], .byte = (uint8_t)(end_of_epoch != 0), .tag = credits,
     };
-    if (ev.kind == SIM_REVOKE)
-        sim_window_now(sim)->revokes++;
-    else
+    struct sim_window *w = sim_window_now(sim);
+    switch (ev.kind) {
+    case SIM_REVOKE:
+        w->revokes++;
+        break;
+    case SIM_RETURN:
         sim->inflight[ev.to] += credits; /* the lender's credits, on their way home */
+        break;
+    case SIM_ASK:
+        w->asks++;
+        break;
+    default: /* a grant: the lender's credits, on their way out */
+        sim->inflight[v->rank] += credits;
+        sim->granted_now += credits;
+        if (ev.kind == SIM_ADMIT) {
+            w->admitted += credits;
+        } else { /* a standing loan moves credits as a lend on XXX does */
+            w->granted += credits;
+            if (sim->sending)
+                sim_pairs_move(sim, v->rank, ev.to, (int32_t)credits);
+        }
+        break;
+    }
     push(sim, &ev);
 }
 
@@ -146,6 +168,23 @@ static int guard_fires(struct sim *sim, struct sim_vnode *v, uint8_t byte)
            bank - (int64_t)CREDIT_BYTE_EXTRA(byte) < (int64_t)sim->cfg.limits.low_bank;
 }
 
+/* The request's space is free: credits it was admitted with go back to the bank,
+ * which may grant them at once to an ask waiting there. */
+static void release_request(struct sim *sim, struct sim_vnode *v, uint32_t src,
+                            const struct sim_rq_item *req)
+{
+    unsigned admitted = CREDIT_BYTE_ADMITTED(req->byte);
+    int64_t bank0 = gp_count_get(&v->credit.banked);
+    sim->granted_now = 0;
+    credit_request_released(&v->credit, src, req->byte);
+    int64_t bank1 = gp_count_get(&v->credit.banked);
+    if (bank1 != bank0 + (int64_t)admitted - sim->granted_now)
+        sim_fail(sim, "node %u banked %u admitted credits from %u and granted %" PRId64
+                 ": bank %" PRId64 " -> %" PRId64, v->rank, admitted, req->from,
+                 sim->granted_now, bank0, bank1);
+    sim->inflight[v->rank] -= admitted;
+}
+
 static void handle_request(struct sim *sim, struct sim_vnode *v, const struct sim_rq_item *req)
 {
     uint32_t src = must_local(sim, v, req->from);
@@ -173,6 +212,7 @@ static void handle_request(struct sim *sim, struct sim_vnode *v, const struct si
                             .to = req->from, .tag = req->tag, .kind = SIM_REPLY,
                             .byte = reply, .credits = (uint8_t)extra };
     push(sim, &ev);
+    release_request(sim, v, src, req);
     if (sim->sending) {
         sim->pattern->handled(sim, v->rank, req->from, req->tag);
         if (!v->stalled)
@@ -205,6 +245,32 @@ static void deliver_reply(struct sim *sim, const struct sim_event *ev)
     }
 }
 
+static void deliver_ask(struct sim *sim, const struct sim_event *ev)
+{
+    struct sim_vnode *v = &sim->node[ev->to];
+    uint32_t borrower = must_local(sim, v, ev->from);
+    int64_t bank0 = gp_count_get(&v->credit.banked);
+    sim->granted_now = 0;
+    credit_ask_arrived(&v->credit, borrower, ev->tag);
+    int64_t bank1 = gp_count_get(&v->credit.banked);
+    if (bank1 != bank0 - sim->granted_now)
+        sim_fail(sim, "node %u answered an ask of %u from %u granting %" PRId64 ": bank %"
+                 PRId64 " -> %" PRId64, v->rank, ev->tag, ev->from, sim->granted_now, bank0, bank1);
+}
+
+static void deliver_grant(struct sim *sim, const struct sim_event *ev)
+{
+    struct sim_vnode *v = &sim->node[ev->to];
+    uint32_t lender = must_local(sim, v, ev->from);
+    credit_grant_arrived(&v->credit, lender, ev->tag, ev->kind == SIM_LEND);
+    sim->inflight[ev->from] -= ev->tag;
+    check_borrower(sim, v, ev->from, &v->credit.conn[lender], "grant");
+    if (v->stalled && v->head.dest == ev->from) {
+        v->stalled = 0; /* the credits it asked for: try again this tick */
+        sim->wake[v->rank] = sim->now;
+    }
+}
+
 static void deliver_revoke(struct sim *sim, const struct sim_event *ev)
 {
     struct sim_vnode *v = &sim->node[ev->to];
@@ -225,9 +291,11 @@ static void deliver_return(struct sim *sim, const struct sim_event *ev)
     struct credit_conn *conn = &v->credit.conn[borrower];
     int64_t bank0 = gp_count_get(&v->credit.banked);
     unsigned loan0 = conn->loan_credits;
+    sim->granted_now = 0; /* what came back may answer asks waiting for the bank */
     credit_return_arrived(&v->credit, borrower, ev->tag, ev->byte);
     int64_t bank1 = gp_count_get(&v->credit.banked);
-    if (conn->loan_credits + ev->tag != loan0 || bank1 != bank0 + (int64_t)ev->tag)
+    if ((sim->granted_now == 0 && conn->loan_credits + ev->tag != loan0) ||
+        bank1 != bank0 + (int64_t)ev->tag - sim->granted_now)
         sim_fail(sim, "node %u got %u back from %u: loan %u -> %u, bank %" PRId64 " -> %" PRId64,
                  v->rank, ev->tag, ev->from, loan0, conn->loan_credits, bank0, bank1);
     sim->inflight[v->rank] -= ev->tag;
@@ -253,6 +321,9 @@ static void deliver(struct sim *sim)
         case SIM_REPLY: deliver_reply(sim, &ev); break;
         case SIM_REVOKE: deliver_revoke(sim, &ev); break;
         case SIM_RETURN: deliver_return(sim, &ev); break;
+        case SIM_ASK: deliver_ask(sim, &ev); break;
+        case SIM_ADMIT:
+        case SIM_LEND: deliver_grant(sim, &ev); break;
         default: abort();
         }
     }
@@ -299,6 +370,10 @@ static void send_from(struct sim *sim, struct sim_vnode *v)
     v->send_budget = add_budget(v->send_budget, sim->opts.send_rate, sim->now + 1 - v->accrued_to);
     v->accrued_to = sim->now + 1;
     while (v->send_budget >= 1.0) {
+        if (!v->has_head && !sim->sending) { /* draining: its last head has gone */
+            sim->wake[v->rank] = NEVER;
+            return;
+        }
         if (!v->has_head) {
             uint64_t wake_at = NEVER;
             if (!sim->pattern->next(sim, v->rank, &v->head, &wake_at)) {
@@ -323,6 +398,7 @@ static void send_from(struct sim *sim, struct sim_vnode *v)
         if (was_stalled)
             sim_window_now(sim)->stall_ticks += sim->now - v->stalled_since;
         check_borrower(sim, v, v->head.dest, &v->credit.conn[dest], "send");
+        sim->inflight[v->head.dest] += CREDIT_BYTE_ADMITTED(byte); /* going home with it */
         struct sim_event ev = { .due = sim->now + sim->opts.latency, .from = v->rank,
                                 .to = v->head.dest, .tag = v->head.tag, .kind = SIM_REQUEST,
                                 .byte = byte };
@@ -337,12 +413,23 @@ static uint64_t tick(struct sim *sim)
 {
     deliver(sim);
     uint64_t queued = serve(sim);
-    if (sim->sending && !sim->restart) {
+    if (!sim->restart) {
         for (uint32_t r = 0; r < sim->opts.nodes; r++)
-            if (sim->wake[r] <= sim->now)
+            if (sim->wake[r] <= sim->now && (sim->sending || sim->node[r].has_head))
                 send_from(sim, &sim->node[r]);
     }
     return queued;
+}
+
+/* Whether node asked for credits for its head, or holds admitted ones: the
+ * library's sender would send it (it blocks until it can), and admitted
+ * credits go home only with a request, so the drain sends it too. */
+static int asked_for_head(const struct sim_vnode *v)
+{
+    if (!v->has_head)
+        return 0;
+    const struct credit_conn *conn = &v->credit.conn[sim_local(v, v->head.dest)];
+    return conn->asked || conn->admitted;
 }
 
 void sim_run(struct sim *sim)
@@ -355,10 +442,12 @@ void sim_run(struct sim *sim)
         if (sim->opts.audit && (sim->now + 1) % sim->opts.window == 0)
             sim_audit(sim, 0);
     }
-    /* Drain: no new requests; what is on the wire or queued completes. */
+    /* Drain: no new requests; what is on the wire or queued completes, and
+     * requests that asked for credits are sent. */
     sim->sending = 0;
     for (uint32_t r = 0; r < sim->opts.nodes; r++)
-        sim->node[r].has_head = sim->node[r].stalled = 0;
+        if (!asked_for_head(&sim->node[r]))
+            sim->node[r].has_head = sim->node[r].stalled = 0;
     uint64_t start = sim->now, queued = 1;
     while (sim->events.len > 0 || queued > 0) {
         queued = tick(sim);

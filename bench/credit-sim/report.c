@@ -68,6 +68,8 @@ void sim_summarize(struct sim *sim)
         res->zero_replies += w->zero_replies;
         res->stalls += w->stalls;
         res->stall_ticks += w->stall_ticks;
+        res->asks += w->asks;
+        res->admitted += w->admitted;
     }
     find_steady(sim);
     scan_end_state(sim);
@@ -170,6 +172,8 @@ void sim_report_human(const struct sim *sim, FILE *out)
             res->granted, res->returned, res->revokes, res->zero_replies);
     fprintf(out, "stalls               %" PRIu64 " (%" PRIu64 " ticks waited)\n", res->stalls,
             res->stall_ticks);
+    fprintf(out, "asks                 %" PRIu64 " (%" PRIu64 " credits admitted for single "
+            "requests)\n", res->asks, res->admitted);
     if (res->steady_window >= 0)
         fprintf(out, "steady state         from tick %" PRIu64 " (window %" PRId64 "; at most %"
                 PRIu64 " credits moved per window after it)\n",
@@ -207,11 +211,11 @@ void sim_report_csv(const struct sim *sim, FILE *out, int header)
                 "banked,reqrb_bytes,am_eq_bytes,conn_bytes,node_bytes,requests,granted,revoked,"
                 "revokes,zero_replies,stalls,stall_ticks,steady_tick,stops_moving,oscillating_pairs,"
                 "reversals,max_send,pairs_above,min_bank,epochs,failures,layout,full_nodes,state_bytes,"
-                "restarted_at,wall_s\n");
+                "restarted_at,wall_s,asks,admitted\n");
     fprintf(out, "%s,%u,%" PRIu64 ",%u,%.2f,%.2f,%" PRIu64 ",%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
             ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
             ",%" PRIu64 ",%" PRId64 ",%s,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 ",%" PRIu64
-            ",%" PRIu64 ",%s,%u,%" PRIu64 ",%" PRId64 ",%.1f\n",
+            ",%" PRIu64 ",%s,%u,%" PRIu64 ",%" PRId64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
             sim->pattern->name, sim->opts.nodes, sim->opts.ticks, sim->opts.latency,
             sim->opts.service_rate, sim->opts.send_rate, sim->opts.seed, sim->opts.senders,
             sim->cfg.credits_per_node,
@@ -221,7 +225,7 @@ void sim_report_csv(const struct sim *sim, FILE *out, int header)
             res->stops_moving ? "yes" : "no", sim->pairs.oscillating, sim->pairs.reversals,
             res->max_send, res->pairs_above, res->min_bank, res->epochs, sim->failures,
             sim_layout_name(sim), sim->full_nodes, sim->state_bytes, res->restarted_at,
-            res->wall_seconds);
+            res->wall_seconds, res->asks, res->admitted);
 }
 
 int sim_report_windows(const struct sim *sim, const char *path)

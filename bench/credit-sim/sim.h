@@ -4,7 +4,8 @@
  * (libcore/conduit/credit_flow.c, linked from libgp.a), not a copy of it.
  *
  * Time is counted in ticks.  Every message (AM request, AM reply,
- * SYS_CREDIT_REVOKE, SYS_CREDIT_RETURN) takes `latency` ticks on the wire.
+ * SYS_CREDIT_REVOKE, SYS_CREDIT_RETURN, SYS_CREDIT_ASK, SYS_CREDIT_GRANT)
+ * takes `latency` ticks on the wire.
  * One tick is, in this order:
  *
  *   1. deliver every message due now: a request joins its target's receive
@@ -13,14 +14,15 @@
  *      RETURN through the send_sys callback); a return runs
  *      credit_return_arrived at the lender;
  *   2. every node handles up to `service_rate` queued requests (a fraction
- *      means a busy receiver): credit_request_arrived, then the reply;
+ *      means a busy receiver): credit_request_arrived, the reply, then
+ *      credit_request_released;
  *   3. every node sends up to `send_rate` requests its pattern has ready,
  *      each through credit_take.  A sender that is short stalls on that
  *      message (AM requests block the caller) and retries with the same
  *      struct credit_wait.
  *
- * A stalled sender is retried only on ticks where a reply from the peer it
- * waits for arrived: credit_take with an already stalled wait and too few
+ * A stalled sender is retried only on ticks where a reply or a grant from
+ * the peer it waits for arrived: credit_take with an already stalled wait and too few
  * credits changes nothing, and only a reply can add credits, so this is
  * the same as retrying every tick, without the cost.  Likewise a node whose
  * pattern has nothing to send is asked again only when a request was
@@ -77,12 +79,12 @@ struct sim_credit_cfg {
 
 /* ---- messages ---- */
 
-enum sim_kind { SIM_REQUEST, SIM_REPLY, SIM_REVOKE, SIM_RETURN };
+enum sim_kind { SIM_REQUEST, SIM_REPLY, SIM_REVOKE, SIM_RETURN, SIM_ASK, SIM_ADMIT, SIM_LEND };
 
 struct sim_event {
     uint64_t due;
     uint32_t from, to;
-    uint32_t tag;            /* the pattern's tag; RETURN: the credits */
+    uint32_t tag;            /* the pattern's tag; RETURN, ASK, ADMIT, LEND: the credits */
     uint8_t kind;
     uint8_t byte;            /* the credit byte; SYS: the end-of-epoch flag */
     uint8_t credits;         /* REPLY: the extra credits it carries (for the audit) */
@@ -164,6 +166,8 @@ struct sim_window {
     uint64_t stalls;         /* sends that had to wait */
     uint64_t stall_ticks;    /* ticks senders spent waiting, counted when they resume */
     uint64_t requests;       /* requests handled */
+    uint64_t asks;           /* SYS_CREDIT_ASK sent */
+    uint64_t admitted;       /* credits granted for single requests */
     uint32_t osc_pairs;      /* pairs whose credits changed direction in this window */
 };
 
@@ -191,6 +195,7 @@ void sim_pairs_free(struct sim_pairs *pairs);
 /* The outcome of a run, for the report. */
 struct sim_result {
     uint64_t requests, granted, returned, revokes, zero_replies, stalls, stall_ticks;
+    uint64_t asks, admitted;
     uint64_t epochs;
     int64_t steady_window;   /* first window after which moves stay small; -1: never */
     int stops_moving;        /* steady for at least the last quarter of the run */
@@ -238,7 +243,9 @@ struct sim {
     struct sim_window *win;
     size_t nwin;
     struct sim_pairs pairs;
-    int64_t *inflight;       /* per lender: credits in replies and returns on the wire */
+    int64_t *inflight;       /* per lender: credits in replies, returns, grants and admitted
+                              * requests on the wire or queued */
+    int64_t granted_now;     /* credits the call being checked granted through asks */
     /* invariant checks */
     uint64_t failures;
     struct sim_result result;

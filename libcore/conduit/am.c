@@ -290,6 +290,8 @@ static void run_joined_request(struct gpc_lid_entry *entry, struct gpc_am_reserv
     gasnet_node_t source = entry->source;
     gpc_lid_release(&gpc.am_lids, entry);
     run_request(source, &msg, reserve);
+    /* both halves' events are taken and the header's space released already */
+    credit_request_released(&gpc.credit, source, msg.credit_byte);
 }
 
 _Noreturn static void catch_basin_hit(const struct ptl_event *event)
@@ -323,6 +325,8 @@ void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve)
     if (!HDR_UNPACKED(event->hdr_data)) {
         run_request(event->initiator, &msg, reserve);
         gpc_reqrb_processed(event); /* only now may the buffer be reused */
+        /* and only now may credits it was admitted with be granted again */
+        credit_request_released(&gpc.credit, event->initiator, msg.credit_byte);
         return;
     }
     struct gpc_lid_entry header;

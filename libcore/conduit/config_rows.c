@@ -78,9 +78,10 @@ static const struct gp_cfg_row conduit_rows[] = {
       .min = 1, .max = GP_CFG_INT32_TOP, .transport = "all", .offset = GP_CFG_FIELD(portal_epoch_duration),
       .doc = "AM requests a node receives before it ends its credit epoch" },
     { .name = "GASNET_PORTAL_CRED_PER_NODE", .type = GP_CFG_INT, .default_text = NULL,
-      .min = 4, .max = 65535, .transport = "all", .offset = GP_CFG_FIELD(portal_cred_per_node),
+      .min = 1, .max = 65535, .transport = "all", .offset = GP_CFG_FIELD(portal_cred_per_node),
       .unset_means = "from the credit table by job size", .unset_value = 0,
-      .doc = "credits each peer starts with for sending to this node" },
+      .doc = "credits each peer starts with for sending to this node; below 4 (a full "
+             "Medium) a peer asks this node for the rest when a message needs more" },
     { .name = "GASNET_PORTAL_BANKED_CREDITS", .type = GP_CFG_INT, .default_text = NULL,
       .min = 0, .max = GP_CFG_INT32_TOP, .transport = "all", .offset = GP_CFG_FIELD(portal_banked_credits),
       .unset_means = "from the credit table by job size", .unset_value = -1,

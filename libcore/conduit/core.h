@@ -378,6 +378,10 @@ enum gpc_sys_type {
     SYS_EXIT_ACK,         /* to the master: request received */
     SYS_CREDIT_REVOKE,    /* lender to borrower: give back what you don't use (arg: E bit) */
     SYS_CREDIT_RETURN,    /* borrower to lender: arg credits returned, data E bit */
+    SYS_CREDIT_ASK,       /* borrower to lender: arg credits wanted (it holds fewer than a
+                           * message takes) */
+    SYS_CREDIT_GRANT,     /* lender to borrower: arg credits, data 1 = lent for good, 0 =
+                           * admitted for single requests */
 };
 int gpc_sys_setup(void);
 void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint64_t data);

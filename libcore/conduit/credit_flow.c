@@ -8,6 +8,10 @@
  *   lender      scavenge (bank low)    SYS_CREDIT_REVOKE to idle borrowers
  *   borrower    credit_revoke_arrived  give back what recent use does not need
  *   lender      credit_return_arrived  bank what came back
+ *   sender      credit_take            short of what it holds: SYS_CREDIT_ASK
+ *   target      credit_ask_arrived     lend, admit for single requests, or queue
+ *   sender      credit_grant_arrived   the credits asked for
+ *   target      credit_request_released bank admitted credits, serve queued asks
  *
  * Epochs are per node and counted in requests received; at the end of one
  * the Loan variables decay (>> 2, seed 001) and every peer is told, by the
@@ -20,7 +24,7 @@
 
 #define DECAY(var) ((var) = (uint16_t)((var) >> 2))
 
-_Static_assert(sizeof(struct credit_conn) == 28, "conn_state: 28 bytes per peer");
+_Static_assert(sizeof(struct credit_conn) == 36, "conn_state: 36 bytes per peer");
 
 /* seen_at counts requests handled in units of this many (it is 16 bits wide). */
 #define SEEN_SHIFT 8
@@ -118,6 +122,8 @@ void credit_node_init(struct credit_node *node, uint32_t rank, uint32_t nodes,
     if (node->limits.revoke_timeout_ns == 0)
         node->limits.revoke_timeout_ns = CREDIT_REVOKE_TIMEOUT_NS;
     gp_count_set(&node->banked, banked);
+    node->ask_head = node->ask_tail = CREDIT_NONE;
+    gp_mutex_init(&node->ask_lock);
     gp_mutex_init(&node->scavenge_lock);
     gp_mutex_init(&node->epoch_lock);
     memset(conn, 0, sizeof *conn * nodes);
@@ -125,6 +131,7 @@ void credit_node_init(struct credit_node *node, uint32_t rank, uint32_t nodes,
         conn[peer].loan_credits = (uint16_t)credits_per_node;
         conn[peer].send_credits = (uint16_t)credits_per_node;
         conn[peer].link_next = conn[peer].link_prev = CREDIT_NONE;
+        conn[peer].ask_next = CREDIT_NONE;
         if (peer != rank && credits_per_node > CREDIT_MIN)
             list_add(node, peer);
     }
@@ -147,6 +154,32 @@ static void decay_send(struct credit_conn *conn)
     DECAY(conn->send_revoked);
 }
 
+/* Records the first stall of a wait (conn locked). */
+static void note_stall(struct credit_node *node, struct credit_conn *conn,
+                       struct credit_wait *wait, unsigned need)
+{
+    if (wait->stalled)
+        return;
+    wait->stalled = 1;
+    wait->need = need;
+    conn->send_stalls++;
+    STAT_ADD(node, stalls, 1);
+}
+
+/*
+ * What to ask dest for (conn locked): when the message needs more than we
+ * hold for dest, admitted credits included, replies alone never let it go;
+ * one ask per peer at a time (the SYS queue is sized for that).
+ */
+static unsigned ask_needed(struct credit_conn *conn, unsigned n)
+{
+    unsigned held = (unsigned)conn->send_credits + conn->admitted;
+    if (conn->asked || held >= n)
+        return 0;
+    conn->asked = (uint8_t)(n - held);
+    return conn->asked;
+}
+
 int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct credit_wait *wait,
                 uint8_t *byte)
 {
@@ -158,14 +191,26 @@ int credit_take(struct credit_node *node, uint32_t dest, unsigned n, struct cred
     conn_lock(conn);
     unsigned available = conn->send_credits > conn->send_inuse
                              ? (unsigned)(conn->send_credits - conn->send_inuse) : 0;
-    if (available < n) {
-        if (!wait->stalled) {
-            wait->stalled = 1;
-            wait->need = n - available;
-            conn->send_stalls++;
-            STAT_ADD(node, stalls, 1);
-        }
+    if (conn->admitted > 0 && available + conn->admitted >= n) {
+        /* Admitted credits first: they are the lender's bank, lent for a
+         * request, and a request must take them home. */
+        unsigned admitted = min_u(conn->admitted, n);
+        conn->admitted = (uint8_t)(conn->admitted - admitted);
+        conn->send_inuse = (uint16_t)(conn->send_inuse + n - admitted);
+        if (conn->send_inuse > conn->send_max)
+            conn->send_max = conn->send_inuse;
+        *byte = credit_byte_admitted(take_epoch_flag(conn), admitted, n - admitted);
         conn_unlock(conn);
+        return 1;
+    }
+    if (available < n) {
+        note_stall(node, conn, wait, n - available);
+        unsigned ask = ask_needed(conn, n);
+        conn_unlock(conn);
+        if (ask) {
+            STAT_ADD(node, asks_sent, 1);
+            node->send_sys(node->context, dest, CREDIT_SYS_ASK, ask, 0);
+        }
         return 0;
     }
     conn->send_inuse = (uint16_t)(conn->send_inuse + n);
@@ -321,6 +366,73 @@ static void scavenge(struct credit_node *node)
     gp_mutex_unlock(&node->scavenge_lock);
 }
 
+/* ---- asks: for peers that hold fewer credits than a message takes ---- */
+
+/* Lends want to the peer for good, within lend()'s limits, while the bank
+ * keeps its low mark: below it the bank admits single requests, so that
+ * every asker gets through in turn (conn locked). */
+static int lend_on_ask(struct credit_node *node, struct credit_conn *conn, unsigned want)
+{
+    if (!node->limits.dynamic || conn->loan_given > node->limits.lender_limit ||
+        conn->loan_credits + want > node->limits.max_per_node ||
+        !gp_count_take_leaving(&node->banked, want, node->limits.low_bank))
+        return 0;
+    conn->loan_given = (uint16_t)(conn->loan_given + want);
+    conn->loan_credits = (uint16_t)(conn->loan_credits + want);
+    return 1;
+}
+
+/* Answers the peer's ask from the bank: 1 if granted (ask_lock held). */
+static int answer_ask(struct credit_node *node, uint32_t peer, unsigned want)
+{
+    struct credit_conn *conn = &node->conn[peer];
+    enum credit_sys how = CREDIT_SYS_LEND;
+    conn_lock(conn);
+    if (!lend_on_ask(node, conn, want)) {
+        if (!gp_count_take(&node->banked, want)) {
+            conn_unlock(conn);
+            return 0;
+        }
+        conn->loan_credits = (uint16_t)(conn->loan_credits + want);
+        how = CREDIT_SYS_ADMIT;
+    }
+    int listed = how == CREDIT_SYS_LEND && conn->loan_credits > CREDIT_MIN && peer != node->rank;
+    conn_unlock(conn);
+    if (how == CREDIT_SYS_LEND) {
+        STAT_ADD(node, credits_lent_on_ask, want);
+        if (listed) {
+            gp_mutex_lock(&node->scavenge_lock);
+            list_add(node, peer);
+            gp_mutex_unlock(&node->scavenge_lock);
+        }
+    } else {
+        STAT_ADD(node, credits_admitted, want);
+    }
+    node->send_sys(node->context, peer, how, want, 0);
+    return 1;
+}
+
+/* Serves waiting asks in the order they came while the bank can (credits came home). */
+static void serve_asks(struct credit_node *node)
+{
+    if (__atomic_load_n(&node->asks_waiting, __ATOMIC_RELAXED) == 0)
+        return;
+    gp_mutex_lock(&node->ask_lock);
+    while (node->ask_head != CREDIT_NONE) {
+        uint32_t peer = node->ask_head;
+        struct credit_conn *conn = &node->conn[peer];
+        if (!answer_ask(node, peer, conn->ask_want))
+            break;
+        node->ask_head = conn->ask_next;
+        if (node->ask_head == CREDIT_NONE)
+            node->ask_tail = CREDIT_NONE;
+        conn->ask_next = CREDIT_NONE;
+        conn->ask_want = 0;
+        __atomic_store_n(&node->asks_waiting, node->asks_waiting - 1, __ATOMIC_RELAXED);
+    }
+    gp_mutex_unlock(&node->ask_lock);
+}
+
 /* Lends up to want extra credits to src from the bank; returns how many (conn locked). */
 static unsigned lend(struct credit_node *node, struct credit_conn *conn, unsigned want)
 {
@@ -328,7 +440,10 @@ static unsigned lend(struct credit_node *node, struct credit_conn *conn, unsigne
     if (!node->limits.dynamic || conn->loan_given > node->limits.lender_limit ||
         conn->loan_credits + want > node->limits.max_per_node)
         return 0;
-    if (!gp_count_take(&node->banked, want))
+    /* Asks come first: they wait for credits that only come home (a request
+     * handled, a revoke answered), and a loan may never come home. */
+    if (__atomic_load_n(&node->asks_waiting, __ATOMIC_RELAXED) > 0 ||
+        !gp_count_take_leaving(&node->banked, want, node->limits.ask_reserve))
         return 0;
     conn->loan_given = (uint16_t)(conn->loan_given + want);
     conn->loan_credits = (uint16_t)(conn->loan_credits + want);
@@ -344,7 +459,7 @@ uint8_t credit_request_arrived(struct credit_node *node, uint32_t src, uint8_t b
     conn_lock(conn);
     if (CREDIT_BYTE_EPOCH(byte))
         decay_send(conn);
-    if (CREDIT_BYTE_EXTRA(byte) > 0)
+    if (CREDIT_BYTE_EXTRA(byte) > 0) /* an admitted request asks for nothing */
         granted = lend(node, conn, CREDIT_BYTE_EXTRA(byte));
     unsigned epoch = take_epoch_flag(conn);
     int listed = conn->loan_credits > CREDIT_MIN && src != node->rank;
@@ -431,6 +546,62 @@ void credit_return_arrived(struct credit_node *node, uint32_t borrower, uint32_t
         list_remove(node, borrower);
         gp_mutex_unlock(&node->scavenge_lock);
     }
+    if (credits > 0)
+        serve_asks(node);
+}
+
+void credit_ask_arrived(struct credit_node *node, uint32_t borrower, uint32_t want)
+{
+    struct credit_conn *conn = &node->conn[borrower];
+    /* A message takes at most CREDIT_MIN, and the plan banks at least that
+     * when peers start below it: an ask for more could never be served. */
+    want = want < 1 ? 1 : min_u(want, CREDIT_MIN);
+    STAT_ADD(node, asks_received, 1);
+    conn_lock(conn);
+    conn->loan_requested = (uint16_t)(conn->loan_requested + 1); /* not revoked this epoch */
+    conn_unlock(conn);
+    gp_mutex_lock(&node->ask_lock);
+    /* One ask per borrower at a time; others wait first (first come, first served). */
+    if (conn->ask_want == 0 &&
+        (node->ask_head != CREDIT_NONE || !answer_ask(node, borrower, want))) {
+        conn->ask_want = (uint8_t)want;
+        if (node->ask_tail == CREDIT_NONE)
+            node->ask_head = borrower;
+        else
+            node->conn[node->ask_tail].ask_next = borrower;
+        node->ask_tail = borrower;
+        __atomic_store_n(&node->asks_waiting, node->asks_waiting + 1, __ATOMIC_RELAXED);
+        STAT_ADD(node, asks_waited, 1);
+    }
+    gp_mutex_unlock(&node->ask_lock);
+    if (node->limits.dynamic && gp_count_get(&node->banked) < (int64_t)node->limits.low_bank)
+        scavenge(node);
+}
+
+void credit_grant_arrived(struct credit_node *node, uint32_t lender, uint32_t credits,
+                          int standing)
+{
+    struct credit_conn *conn = &node->conn[lender];
+    conn_lock(conn);
+    conn->asked = 0;
+    if (standing)
+        conn->send_credits = (uint16_t)(conn->send_credits + credits);
+    else
+        conn->admitted = (uint8_t)(conn->admitted + credits);
+    conn_unlock(conn);
+}
+
+void credit_request_released(struct credit_node *node, uint32_t src, uint8_t byte)
+{
+    unsigned admitted = CREDIT_BYTE_ADMITTED(byte);
+    if (!node->limits.flow_control || admitted == 0)
+        return;
+    struct credit_conn *conn = &node->conn[src];
+    conn_lock(conn);
+    conn->loan_credits = (uint16_t)(conn->loan_credits - admitted);
+    conn_unlock(conn);
+    gp_count_add(&node->banked, admitted);
+    serve_asks(node);
 }
 
 void credit_conn_snapshot(struct credit_node *node, uint32_t peer, struct credit_conn *out)

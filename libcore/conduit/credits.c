@@ -9,7 +9,11 @@
  * text; this one is derived from the figures they do give (see
  * doc/decisions.md): generous per-peer credits for small jobs (about 24
  * reach full Medium bandwidth to an attentive receiver), approaching the
- * minimum of 4 per peer with a bank of about 20,000 at 10,000 nodes.
+ * minimum of 4 per peer at 4,096 nodes.  Beyond, peers start with 2 (a
+ * Short, an unpacked Long, a Medium of up to 512 bytes) and ask for the rest
+ * when they first need it (credit_flow.h, admission): the memory targets of
+ * 15 MB at 10,000 nodes and 20 MB at 20,000 leave no room for 4 each
+ * (doc/credits.md, "Memory at scale").
  * Between rows the values are interpolated in log2(nodes).
  */
 #include <math.h>
@@ -26,7 +30,7 @@ struct credit_row {
 
 static const struct credit_row credit_table[] = {
     { 1, 256, 256 },   { 8, 64, 512 },   { 64, 24, 1024 },    { 256, 12, 2048 },
-    { 1024, 8, 4096 }, { 4096, 6, 8192 }, { 10000, 5, 20000 }, { 20000, 4, 20000 },
+    { 1024, 8, 4096 }, { 4096, 6, 8192 }, { 10000, 2, 16000 }, { 20000, 2, 8000 },
 };
 #define CREDIT_ROWS (sizeof credit_table / sizeof credit_table[0])
 
@@ -75,19 +79,23 @@ static uint64_t credits_of(uint32_t buffers, uint32_t buffer_bytes)
     return (uint64_t)(buffers - 1) * (chunks_per_buffer - 1) * GPC_CHUNK_BYTES / GPC_CREDIT_BYTES;
 }
 
-static int size_from_space(uint32_t nodes, uint64_t space, struct gpc_credit_plan *plan,
-                           char *why, size_t whylen)
+/* below_min: the credits per peer the user set below the minimum, else 0:
+ * then the space must hold those and a bank of a full Medium for the asks. */
+static int size_from_space(uint32_t nodes, uint64_t space, uint32_t below_min,
+                           struct gpc_credit_plan *plan, char *why, size_t whylen)
 {
     plan->reqrb_buffer_bytes = buffer_bytes_for(space);
     plan->reqrb_buffers = (uint32_t)(space / plan->reqrb_buffer_bytes);
     if (plan->reqrb_buffers < 2)
         plan->reqrb_buffers = 2;
     uint64_t total = credits_of(plan->reqrb_buffers, plan->reqrb_buffer_bytes);
-    uint64_t lent_min = (uint64_t)GPC_MIN_CREDITS * nodes;
+    uint64_t lent_min = below_min ? (uint64_t)below_min * nodes + GPC_MIN_CREDITS
+                                  : (uint64_t)GPC_MIN_CREDITS * nodes;
     if (total < lent_min) {
         snprintf(why, whylen, "GASNET_PORTAL_AMRECV_SPACE=%llu gives %llu credits for %u nodes; "
-                 "at least %u per node are needed (%llu bytes of ReqRB space or more)",
-                 (unsigned long long)space, (unsigned long long)total, nodes, GPC_MIN_CREDITS,
+                 "at least %llu are needed (%llu bytes of ReqRB space or more)",
+                 (unsigned long long)space, (unsigned long long)total, nodes,
+                 (unsigned long long)lent_min,
                  (unsigned long long)(lent_min * GPC_CREDIT_BYTES * 2 + 2 * 4 * GPC_CHUNK_BYTES));
         return GASNET_ERR_BAD_ARG;
     }
@@ -115,7 +123,8 @@ int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, siz
     uint32_t banked = user_banked ? (uint32_t)gp_cfg.portal_banked_credits : table_banked;
 
     if (gp_cfg.portal_amrecv_space > 0) {
-        int rc = size_from_space(nodes, gp_cfg.portal_amrecv_space, plan, why, whylen);
+        uint32_t below_min = user_cpn && cpn < GPC_MIN_CREDITS ? cpn : 0;
+        int rc = size_from_space(nodes, gp_cfg.portal_amrecv_space, below_min, plan, why, whylen);
         if (rc != GASNET_OK)
             return rc;
         uint64_t total = plan->total_credits;
@@ -137,6 +146,10 @@ int gpc_credit_plan(uint32_t nodes, struct gpc_credit_plan *plan, char *why, siz
             return GASNET_ERR_BAD_ARG;
         }
     } else {
+        /* Peers below the minimum ask the bank for a full Medium's worth, so it
+         * must hold one (credit_ask_arrived). */
+        if (cpn < GPC_MIN_CREDITS && banked < GPC_MIN_CREDITS)
+            banked = GPC_MIN_CREDITS;
         size_from_credits((uint64_t)cpn * nodes + banked, plan);
     }
     plan->credits_per_node = cpn;
@@ -166,5 +179,9 @@ struct credit_limits gpc_credit_limits(const struct gpc_credit_plan *plan)
         /* Every request queued here holds at least one of our credits, so a
          * borrower still sending to us is heard from within this many. */
         .idle_after = plan->total_credits,
+        /* Peers below the minimum ask for credits that only the bank has:
+         * loans on request must leave it a Medium's worth (a loan of up to the
+         * minimum is never revoked). */
+        .ask_reserve = plan->credits_per_node < CREDIT_MIN ? CREDIT_MIN : 0,
     };
 }

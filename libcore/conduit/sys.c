@@ -1,6 +1,7 @@
 /*
  * The SYS queue of seed 000 ("The System Event Queue"): out-of-band
- * messages between nodes for shutdown and credit revocation.
+ * messages between nodes for shutdown, credit revocation and the asks of
+ * peers that hold fewer credits than a message takes.
  * A message is a zero-length put from SYSMD into the peer's SYSMD on
  * PT_SYS; everything it says rides in the match bits and hdr_data, so it
  * needs no buffer, no ticket and no credit.  The poll loop takes all SYS
@@ -17,9 +18,11 @@
 
 int gpc_sys_setup(void)
 {
-    /* A peer sends us at most a few shutdown messages and one credit message at
-     * a time (SYS_MSG_INFLIGHT): room for all of them. */
-    unsigned events = 4 * gpc.nodes + 64;
+    /* A peer has at most 6 messages on their way to us: 2 of the exit (ELECT
+     * and ACK to node 0 as master), and one credit message of each kind, since
+     * each waits for its answer (REVOKE: SYS_MSG_INFLIGHT; ASK: asked), or
+     * answers ours (RETURN, GRANT).  Lost events are fatal: room for all. */
+    unsigned events = 6 * gpc.nodes + 64;
     if (ptl_eq_alloc(gpc.ni, events, &gpc.sys_eq) != PTL_OK)
         return GASNET_ERR_RESOURCE;
     struct ptl_md_desc target = { .start = gpc.reqsb.base, .length = 0,
@@ -55,6 +58,12 @@ static void sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t ar
     case SYS_CREDIT_RETURN:
         credit_return_arrived(&gpc.credit, from, arg, (int)data);
         break;
+    case SYS_CREDIT_ASK:
+        credit_ask_arrived(&gpc.credit, from, arg);
+        break;
+    case SYS_CREDIT_GRANT:
+        credit_grant_arrived(&gpc.credit, from, arg, data != 0);
+        break;
     default:
         gpc_exit_sys_received(from, type, arg, data);
         break;
@@ -66,10 +75,21 @@ void gpc_sys_send_credit(void *context, uint32_t to, enum credit_sys type, uint3
                          int end_of_epoch)
 {
     (void)context;
-    if (type == CREDIT_SYS_REVOKE)
+    switch (type) {
+    case CREDIT_SYS_REVOKE:
         gpc_sys_send(to, SYS_CREDIT_REVOKE, (uint32_t)end_of_epoch, 0);
-    else
+        break;
+    case CREDIT_SYS_RETURN:
         gpc_sys_send(to, SYS_CREDIT_RETURN, credits, (uint64_t)end_of_epoch);
+        break;
+    case CREDIT_SYS_ASK:
+        gpc_sys_send(to, SYS_CREDIT_ASK, credits, 0);
+        break;
+    case CREDIT_SYS_ADMIT:
+    case CREDIT_SYS_LEND:
+        gpc_sys_send(to, SYS_CREDIT_GRANT, credits, type == CREDIT_SYS_LEND);
+        break;
+    }
 }
 
 int gpc_poll_sys(void)

@@ -41,6 +41,16 @@ static inline int gp_count_take(gp_count_t *count, int64_t n)
             return 1;
     return 0;
 }
+/* Takes n if at least n + keep are there; 1 if taken. */
+static inline int gp_count_take_leaving(gp_count_t *count, int64_t n, int64_t keep)
+{
+    int64_t have = __atomic_load_n(count, __ATOMIC_RELAXED);
+    while (have >= n + keep)
+        if (__atomic_compare_exchange_n(count, &have, have - n, 1, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return 1;
+    return 0;
+}
 #else
 typedef int64_t gp_count_t;
 static inline int64_t gp_count_get(gp_count_t *count) { return *count; }
@@ -55,6 +65,13 @@ static inline int64_t gp_count_fetch_add(gp_count_t *count, int64_t delta)
 static inline int gp_count_take(gp_count_t *count, int64_t n)
 {
     if (*count < n)
+        return 0;
+    *count -= n;
+    return 1;
+}
+static inline int gp_count_take_leaving(gp_count_t *count, int64_t n, int64_t keep)
+{
+    if (*count < n + keep)
         return 0;
     *count -= n;
     return 1;

@@ -5,8 +5,9 @@
 # window; always after the final drain) and exits 1 if one broke:
 #   - conservation: every lender's bank + all its loans == its credits, and
 #     what it lends - what its borrowers hold == its credits on the wire;
-#   - once nothing is in flight, every borrower's SendCredits == its lender's
-#     LoanCredits, nothing in use;
+#   - once nothing is in flight, every borrower's SendCredits (and credits
+#     admitted to it) == its lender's LoanCredits, nothing in use, no ask
+#     unanswered;
 #   - nobody lends or holds more than GASNET_PORTAL_MAX_CRED_PER_NODE, has
 #     more in use than it holds, or gives back below the minimum.
 # On top of that, each case asserts what the algorithm must achieve.
@@ -135,4 +136,22 @@ same() { # NAME ARGS...: --compact and --full-state agree on every result column
 same "$T/compact_stencil" --pattern stencil --ticks 3000
 same "$T/compact_guarded" --pattern stencil --banked 100 --ticks 3000
 same "$T/compact_shift" --pattern shift --ticks 5000
+same "$T/compact_asks" --pattern shift --cred-per-node 2 --banked 64 --ticks 5000
+
+# 9. Peers below the minimum (2 credits, a bank of 64): every pattern asks,
+#    keeps the invariants (asks, grants and admitted credits included), and
+#    the hot spot's target still handles 2 requests a tick with 1,000 senders
+#    asking it; where the bank runs low, Mediums are admitted one at a time.
+for p in hotspot stencil tree shift; do
+    if run "$T/asks_$p" --pattern "$p" --cred-per-node 2 --banked 64 --ticks 5000; then
+        asks=$(col asks) admitted=$(col admitted) requests=$(col requests)
+        least=$([ "$p" = hotspot ] && echo 9980 || echo 1000)
+        if [ "$(col failures)" -eq 0 ] && [ "$asks" -gt 0 ] && [ "$requests" -ge "$least" ] &&
+           { [ "$p" = tree ] || [ "$admitted" -gt 0 ]; }; then
+            pass "$T/asks_$p ($requests requests, $asks asks, $admitted credits admitted)"
+        else
+            fail "$T/asks_$p" "failures=$(col failures) requests=$requests asks=$asks admitted=$admitted"
+        fi
+    fi
+done
 end_tests

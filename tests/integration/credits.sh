@@ -2,8 +2,9 @@
 # Dynamic credits with real processes, read back from the statistics each
 # node writes at exit (GASNET_PORTAL_CREDIT_STATS=1, gp-credits.JOBID.RANK):
 # a hot spot where a stalled sender is lent extra credits; a lender whose
-# bank runs out revoking from idle peers; epochs that decay; and a long run
-# of random AMs under tight credits, nothing lost and no catch-basin hit.
+# bank runs out revoking from idle peers; epochs that decay; a long run of
+# random AMs under tight credits, nothing lost and no catch-basin hit; and
+# peers that start below a full Medium and ask for the rest.
 . "$(dirname "$0")/../lib.sh"
 # The Portals protocol's credits: on-node AMs would otherwise take the slot rings
 # (GP_SHM_AM_RING, whose own flow control am_ring.sh tests) and use none.
@@ -105,6 +106,43 @@ if run_traffic "credits/random_$((each * 4))_ams" 4 random $each GASNET_PORTAL_C
         pass "credits/random_$((each * 4))_ams ($moved credits lent on demand)"
     else
         fail "credits/random_$((each * 4))_ams" "moved=$moved: $out"
+    fi
+fi
+
+# sum KEY: KEY summed over every node's node line.
+sum() {
+    grep -h '^node' "$work"/gp-credits.* | tr ' ' '\n' | sed -n "s/^$1=//p" | awk '{s += $1} END {print s + 0}'
+}
+
+# 4b. Peers that start with 1 credit (a Short) and floods of Mediums: every
+# Medium above 256 bytes needs an ask.  Without dynamic credits nothing is
+# lent for good: every ask is answered with credits for one request, which
+# come home when it has been handled.  A catch-basin hit would be fatal.
+case "$GPTEST_VARIANT" in seq) each=20000 ;; *) each=4000 ;; esac
+if run_traffic "credits/asks_admit" 4 random $each GASNET_PORTAL_CRED_PER_NODE=1 \
+        GASNET_PORTAL_DYNAMIC_CREDITS=0; then
+    asks=$(sum asks_sent) answered=$(sum asks_received) admitted=$(sum credits_admitted)
+    lent=$(sum credits_lent_on_ask)
+    if printf '%s\n' "$out" | grep -q "every message arrived once" && [ "$asks" -gt 0 ] &&
+       [ "$answered" -eq "$asks" ] && [ "$admitted" -ge "$asks" ] && [ "$lent" -eq 0 ]; then
+        pass "credits/asks_admit ($asks asks, $admitted credits admitted)"
+    else
+        fail "credits/asks_admit" "asks_sent=$asks asks_received=$answered credits_admitted=$admitted credits_lent_on_ask=$lent: $out"
+    fi
+fi
+
+# 4c. The same with dynamic credits and a small ReqRB (64K: 180 credits, 1
+# per peer and a bank of 172): a bank well above its low mark answers asks
+# with loans for good, which then grow on the requests' XXX as before.
+case "$GPTEST_VARIANT" in seq) each=20000 ;; *) each=2000 ;; esac
+if run_traffic "credits/asks_lend" 8 random $each GASNET_PORTAL_CRED_PER_NODE=1 \
+        GASNET_PORTAL_AMRECV_SPACE=64K; then
+    asks=$(sum asks_sent) lent=$(sum credits_lent_on_ask) bank=$(field 0 node= banked)
+    if printf '%s\n' "$out" | grep -q "every message arrived once" && [ "$asks" -gt 0 ] &&
+       [ "$lent" -gt 0 ]; then
+        pass "credits/asks_lend ($asks asks, $lent credits lent on them; node 0's bank ends at $bank)"
+    else
+        fail "credits/asks_lend" "asks_sent=$asks credits_lent_on_ask=$lent: $out"
     fi
 fi
 

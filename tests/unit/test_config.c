@@ -698,8 +698,8 @@ static void test_relations(void)
     setenv("GASNET_PORTAL_MAX_CRED_PER_NODE", "600", 1);
     set_and_load("GASNET_PORTAL_CRED_PER_NODE", "500");
     CHECK_EQ(gp_cfg.portal_cred_per_node, 500);
-    expect_rejected(__LINE__, "GASNET_PORTAL_CRED_PER_NODE", "3", "GASNET_PORTAL_CRED_PER_NODE="
-                    "'3' is not valid: expected an integer from 4 to 65535");
+    expect_rejected(__LINE__, "GASNET_PORTAL_CRED_PER_NODE", "0", "GASNET_PORTAL_CRED_PER_NODE="
+                    "'0' is not valid: expected an integer from 1 to 65535");
     expect_rejected(__LINE__, "GASNET_EXITTIMEOUT_MIN", "400", "GASNET_EXITTIMEOUT_MIN='400' is "
                     "not valid: expected at most GASNET_EXITTIMEOUT_MAX (360)");
 }

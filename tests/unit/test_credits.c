@@ -34,19 +34,20 @@ static void test_table_rows_and_interpolation(void)
     CHECK_EQ(cpn, 24);
     CHECK_EQ(banked, 1024);
     gpc_credit_table(10000, &cpn, &banked);
-    CHECK_EQ(cpn, 5);
-    CHECK_EQ(banked, 20000);
+    CHECK_EQ(cpn, 2);
+    CHECK_EQ(banked, 16000);
     gpc_credit_table(100000, &cpn, &banked);
-    CHECK_EQ(cpn, 4);
-    CHECK_EQ(banked, 20000);
+    CHECK_EQ(cpn, 2);
+    CHECK_EQ(banked, 8000);
     /* Between 8 (64) and 64 (24) nodes, log-linear: 16 nodes is a third of the way. */
     gpc_credit_table(16, &cpn, &banked);
     CHECK_EQ(cpn, 51);
-    /* Never below the minimum of 4, and monotone non-increasing. */
+    /* Below the minimum of 4 only beyond 4,096 nodes (peers then ask for the
+     * rest), never below 1, and monotone non-increasing. */
     uint32_t previous = 1000;
     for (uint32_t nodes = 1; nodes <= 40000; nodes = nodes * 3 / 2 + 1) {
         gpc_credit_table(nodes, &cpn, &banked);
-        CHECK(cpn >= GPC_MIN_CREDITS);
+        CHECK(cpn >= (nodes <= 4096 ? GPC_MIN_CREDITS : 1));
         CHECK(cpn <= previous);
         previous = cpn;
     }
@@ -68,18 +69,44 @@ static void test_default_plan_follows_seed_formula(void)
     CHECK(plan.am_eq_events >= plan.total_credits);
 }
 
-static void test_large_job_keeps_minimum_and_big_bank(void)
+/* Issue 20: at most 15 MB per node at 10,000 nodes and 20 MB at 20,000
+ * (ReqRB, 128-byte AM_EQ events, conn_state), with peers below the minimum. */
+static void test_large_jobs_fit_the_memory_targets(void)
 {
     clear_env();
     load_env();
+    const struct { uint32_t nodes; uint64_t limit; } cases[] = {
+        { 10000, 15000000 }, { 20000, 20000000 } };
+    for (unsigned i = 0; i < 2; i++) {
+        struct gpc_credit_plan plan;
+        char why[256];
+        CHECK_EQ(gpc_credit_plan(cases[i].nodes, &plan, why, sizeof why), GASNET_OK);
+        CHECK_EQ(plan.credits_per_node, 2);
+        CHECK(plan.banked_credits >= (i == 0 ? 16000u : 8000u));
+        uint64_t bytes = (uint64_t)plan.reqrb_buffers * plan.reqrb_buffer_bytes +
+                         (uint64_t)plan.am_eq_events * 128 +
+                         (uint64_t)cases[i].nodes * sizeof(struct credit_conn);
+        CHECK(bytes <= cases[i].limit);
+        /* loans on request leave the asks a full Medium's worth */
+        CHECK_EQ(gpc_credit_limits(&plan).ask_reserve, CREDIT_MIN);
+    }
+}
+
+/* Peers told to start below the minimum: the bank holds at least a Medium. */
+static void test_below_minimum_keeps_a_bank(void)
+{
+    clear_env();
+    setenv("GASNET_PORTAL_CRED_PER_NODE", "1", 1);
+    setenv("GASNET_PORTAL_BANKED_CREDITS", "0", 1);
+    load_env();
     struct gpc_credit_plan plan;
     char why[256];
-    CHECK_EQ(gpc_credit_plan(10000, &plan, why, sizeof why), GASNET_OK);
-    CHECK_EQ(plan.credits_per_node, 5);
-    CHECK(plan.banked_credits >= 20000);
-    /* about 15-22 MB of ReqRB plus events per node at this size (seed 001) */
-    uint64_t bytes = (uint64_t)plan.reqrb_buffers * plan.reqrb_buffer_bytes;
-    CHECK(bytes > 15000000 && bytes < 22000000);
+    /* 252 nodes x 1 credit fill whole buffers exactly: nothing left over */
+    CHECK_EQ(gpc_credit_plan(252, &plan, why, sizeof why), GASNET_OK);
+    CHECK_EQ(plan.credits_per_node, 1);
+    CHECK(plan.banked_credits >= GPC_MIN_CREDITS);
+    CHECK_EQ(gpc_credit_limits(&plan).ask_reserve, CREDIT_MIN);
+    clear_env();
 }
 
 static void test_overrides(void)
@@ -117,7 +144,15 @@ static void test_small_space(void)
 
     /* Too small for 4 credits each: refused, with the numbers. */
     CHECK_EQ(gpc_credit_plan(64, &plan, why, sizeof why), GASNET_ERR_BAD_ARG);
-    CHECK_STR_CONTAINS(why, "GASNET_PORTAL_AMRECV_SPACE=65536 gives 180 credits for 64 nodes");
+    CHECK_STR_CONTAINS(why, "GASNET_PORTAL_AMRECV_SPACE=65536 gives 180 credits for 64 nodes; "
+                       "at least 256 are needed");
+    /* Peers below the minimum need theirs and a bank of a full Medium. */
+    setenv("GASNET_PORTAL_CRED_PER_NODE", "2", 1);
+    load_env();
+    CHECK_EQ(gpc_credit_plan(64, &plan, why, sizeof why), GASNET_OK);
+    CHECK_EQ(plan.banked_credits, 180 - 2 * 64);
+    CHECK_EQ(gpc_credit_plan(89, &plan, why, sizeof why), GASNET_ERR_BAD_ARG);
+    CHECK_STR_CONTAINS(why, "at least 182 are needed");
 
     setenv("GASNET_PORTAL_CRED_PER_NODE", "40", 1);
     load_env();
@@ -273,7 +308,8 @@ static const struct gp_test tests[] = {
     { "busy_borrowers_are_not_revoked", test_busy_borrowers_are_not_revoked, 0 },
     { "table_rows_and_interpolation", test_table_rows_and_interpolation, 0 },
     { "default_plan_follows_seed_formula", test_default_plan_follows_seed_formula, 0 },
-    { "large_job_keeps_minimum_and_big_bank", test_large_job_keeps_minimum_and_big_bank, 0 },
+    { "large_jobs_fit_the_memory_targets", test_large_jobs_fit_the_memory_targets, 0 },
+    { "below_minimum_keeps_a_bank", test_below_minimum_keeps_a_bank, 0 },
     { "overrides", test_overrides, 0 },
     { "small_space", test_small_space, 0 },
     GP_TEST_END
