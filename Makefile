@@ -20,7 +20,8 @@
 #   make install    PREFIX=/usr/local (libraries, headers, commands, man pages, pkg-config,
 #                   the CMake package, GASNet fragments and tools-only libraries)
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
-#   make lint       cppcheck over the sources
+#   make lint       the include rule (tools/check-layers.sh) and cppcheck over the sources
+#   make am-fixed   regenerate libcore/api/am_fixed.c and gasnet_am_fixed.h
 #   make env-man    regenerate man/man7/gp-env.7 from the configuration table
 
 PREFIX  ?= /usr/local
@@ -317,6 +318,12 @@ install: seq par
 
 clean:
 	rm -rf $(BUILD) build-clang $(FUZZ_DIR)
+
+# am-fixed: regenerate the fixed-arity AM functions and their header from
+# libcore/api/gen-am-fixed.py (the generated test checks they are current).
+.PHONY: am-fixed
+am-fixed:
+	python3 libcore/api/gen-am-fixed.py
 
 # env-man: regenerate man/man7/gp-env.7 from the configuration table (a test
 # fails while the committed page differs from what gp-check prints).

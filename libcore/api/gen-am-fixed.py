@@ -2,7 +2,8 @@
 # Writes libcore/include/gasnet_am_fixed.h and libcore/api/am_fixed.c: the
 # 7 x 17 fixed-arity AM names as real functions (spec 5.7: clients may
 # #undef the macros of gasnet.h and call or wrap the function).
-# Run from the repository root after changing the list below.
+# Run from the repository root after changing the list below ("make am-fixed";
+# the generated integration test fails while the files differ from its output).
 FORMS = [  # name, leading parameters, leading argument names
     ("AMRequestShort", "gasnet_node_t dest, gasnet_handler_t handler", "dest, handler"),
     ("AMRequestMedium", "gasnet_node_t dest, gasnet_handler_t handler, void *source_addr, size_t nbytes",
