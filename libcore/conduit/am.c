@@ -49,7 +49,7 @@ static uint8_t take_credits(gasnet_node_t dest, unsigned ncredit)
     struct credit_wait wait = { 0, 0 };
     struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
     uint8_t byte;
-    while (!credit_take(&gpc.credit, dest, ncredit, &wait, &byte)) {
+    while (!credit_take(&gpc.credit_node, dest, ncredit, &wait, &byte)) {
         gpc_wait_turn();
         gp_slow_wait_check(&slow, "am", "%u credit(s) to send to node %u (node %u has not "
                            "answered the requests holding them: is it polling?)", ncredit, dest,
@@ -272,7 +272,7 @@ static void run_request(gasnet_node_t source, const struct am_message *msg,
     struct gpc_token token = { .source = source, .is_request = 1, .reqsb_chunk = msg->chunk,
                                .reserve = reserve };
     /* The reply carries back the credits used, any granted, and our epoch bit. */
-    token.credit_byte = credit_request_arrived(&gpc.credit, source, msg->credit_byte);
+    token.credit_byte = credit_request_arrived(&gpc.credit_node, source, msg->credit_byte);
     gpc_run_handler(&token, msg->handler, msg->category, msg->buf, msg->nbytes, msg->nargs,
                     msg->args);
     if (!token.replied)
@@ -291,7 +291,7 @@ static void run_joined_request(struct gpc_lid_entry *entry, struct gpc_am_reserv
     gpc_lid_release(&gpc.am_lids, entry);
     run_request(source, &msg, reserve);
     /* both halves' events are taken and the header's space released already */
-    credit_request_released(&gpc.credit, source, msg.credit_byte);
+    credit_request_released(&gpc.credit_node, source, msg.credit_byte);
 }
 
 _Noreturn static void catch_basin_hit(const struct ptl_event *event)
@@ -326,7 +326,7 @@ void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve)
         run_request(event->initiator, &msg, reserve);
         gpc_reqrb_processed(event); /* only now may the buffer be reused */
         /* and only now may credits it was admitted with be granted again */
-        credit_request_released(&gpc.credit, event->initiator, msg.credit_byte);
+        credit_request_released(&gpc.credit_node, event->initiator, msg.credit_byte);
         return;
     }
     struct gpc_lid_entry header;
@@ -361,7 +361,7 @@ static void reply_arrived(const struct ptl_event *event)
 {
     uint32_t chunk = (uint32_t)(event->offset / GPC_CHUNK_BYTES);
     uint64_t hdr = event->hdr_data;
-    credit_reply_arrived(&gpc.credit, event->initiator, HDR_CREDIT_BYTE(hdr));
+    credit_reply_arrived(&gpc.credit_node, event->initiator, HDR_CREDIT_BYTE(hdr));
     if (HDR_NOOP(hdr)) {
         gpc_chunk_put(&gpc.reqsb, chunk);
         return;

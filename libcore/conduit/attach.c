@@ -106,8 +106,8 @@ static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
 {
     return segsize + gpc.vis_area + PAGE +
            (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
-           (uint64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes +
-           ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credits.am_eq_events) +
+           (uint64_t)gpc.credit_plan.reqrb_buffers * gpc.credit_plan.reqrb_buffer_bytes +
+           ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credit_plan.am_eq_events) +
            ptl_eq_bytes(4 * gpc.nodes + 64) + gpc_ring_region_bytes() + 64 * 1024;
 }
 
@@ -115,14 +115,14 @@ static int open_network(uintptr_t segsize)
 {
     /* SAFE_EQ: a SEND_END per ticket, an ACK per ticket, a reply and its data per chunk. */
     uint32_t safe_events = (uint32_t)(2 * gp_cfg.portal_msg_limit + 2 * gp_cfg.portal_sb_chunks + 64);
-    uint64_t max_md = 16 + gpc.credits.reqrb_buffers + (uint64_t)gp_cfg.portal_num_tmpmd;
+    uint64_t max_md = 16 + gpc.credit_plan.reqrb_buffers + (uint64_t)gp_cfg.portal_num_tmpmd;
     if (max_md > 65000)
         gp_fatal("GASNET_PORTAL_NUM_TMPMD=%lld plus %u ReqRB buffers exceeds the 65000 memory "
                  "descriptors a node can hold (hint: lower GASNET_PORTAL_NUM_TMPMD)",
-                 (long long)gp_cfg.portal_num_tmpmd, gpc.credits.reqrb_buffers);
+                 (long long)gp_cfg.portal_num_tmpmd, gpc.credit_plan.reqrb_buffers);
     struct ptl_ni_params params = {
         .transport = gp_cfg.gp_transport, .region_bytes = region_bytes_for(segsize, safe_events),
-        .max_pt = PT_COUNT, .max_me_per_pt = gpc.credits.reqrb_buffers + 2,
+        .max_pt = PT_COUNT, .max_me_per_pt = gpc.credit_plan.reqrb_buffers + 2,
         .max_eq = 3, .max_md = (unsigned)max_md,
     };
     int rc = ptl_ni_init(&params, &gpc.ni);
@@ -131,7 +131,7 @@ static int open_network(uintptr_t segsize)
         return GASNET_ERR_RESOURCE;
     }
     if (ptl_eq_alloc(gpc.ni, safe_events, &gpc.safe_eq) != PTL_OK ||
-        ptl_eq_alloc(gpc.ni, gpc.credits.am_eq_events, &gpc.am_eq) != PTL_OK)
+        ptl_eq_alloc(gpc.ni, gpc.credit_plan.am_eq_events, &gpc.am_eq) != PTL_OK)
         return GASNET_ERR_RESOURCE;
     return GASNET_OK;
 }
@@ -180,9 +180,9 @@ static int setup_flow_control(void)
     gpc.conn = calloc(gpc.nodes, sizeof *gpc.conn);
     if (gpc.conn == NULL)
         return GASNET_ERR_RESOURCE;
-    uint32_t banked = gpc.credits.banked_credits;
-    struct credit_limits limits = gpc_credit_limits(&gpc.credits);
-    credit_node_init(&gpc.credit, gpc.rank, gpc.nodes, gpc.conn, gpc.credits.credits_per_node,
+    uint32_t banked = gpc.credit_plan.banked_credits;
+    struct credit_limits limits = gpc_credit_limits(&gpc.credit_plan);
+    credit_node_init(&gpc.credit_node, gpc.rank, gpc.nodes, gpc.conn, gpc.credit_plan.credits_per_node,
                      banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);
     gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
@@ -199,7 +199,7 @@ static int setup_flow_control(void)
     gpc.am_limit = (int)gp_cfg.portal_am_limit;
     gpc.sys_limit = (int)gp_cfg.portal_sys_limit;
     /* Waiting halves are bounded by credits (requests) and chunks (replies). */
-    if (gpc_lid_cache_init(&gpc.am_lids, gpc.credits.total_credits + 16) != GASNET_OK ||
+    if (gpc_lid_cache_init(&gpc.am_lids, gpc.credit_plan.total_credits + 16) != GASNET_OK ||
         gpc_lid_cache_init(&gpc.reply_lids, (uint32_t)gp_cfg.portal_sb_chunks + 16) != GASNET_OK)
         return GASNET_ERR_RESOURCE;
     return GASNET_OK;
@@ -216,10 +216,10 @@ static int exchange_segments(void)
 
 static void publish_credit_plan(void)
 {
-    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", gpc.credits.credits_per_node);
-    gp_config_set_derived("GASNET_PORTAL_BANKED_CREDITS", gpc.credits.banked_credits);
+    gp_config_set_derived("GASNET_PORTAL_CRED_PER_NODE", gpc.credit_plan.credits_per_node);
+    gp_config_set_derived("GASNET_PORTAL_BANKED_CREDITS", gpc.credit_plan.banked_credits);
     gp_config_set_derived("GASNET_PORTAL_AMRECV_SPACE",
-                          (int64_t)gpc.credits.reqrb_buffers * gpc.credits.reqrb_buffer_bytes);
+                          (int64_t)gpc.credit_plan.reqrb_buffers * gpc.credit_plan.reqrb_buffer_bytes);
 }
 
 /* A fatal error after attach starts the graceful exit (the peers are told). */
@@ -247,7 +247,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     int rc = gpc_register_handlers(table, numentries, gpc.handlers);
     if (rc != GASNET_OK)
         return rc;
-    rc = gpc_credit_plan(gpc.nodes, &gpc.credits, why, sizeof why);
+    rc = gpc_credit_plan(gpc.nodes, &gpc.credit_plan, why, sizeof why);
     if (rc != GASNET_OK)
         gp_fatal("%s", why);
     publish_credit_plan();
@@ -287,8 +287,8 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
 
     if (gp_cfg.verboseenv && gpc.rank == 0)
         fprintf(stderr, "gp: credit plan for %u nodes: %u credits per node, %u banked, ReqRB "
-                "%u x %u bytes, AM_EQ %u events\n", gpc.nodes, gpc.credits.credits_per_node,
-                gpc.credits.banked_credits, gpc.credits.reqrb_buffers,
-                gpc.credits.reqrb_buffer_bytes, gpc.credits.am_eq_events);
+                "%u x %u bytes, AM_EQ %u events\n", gpc.nodes, gpc.credit_plan.credits_per_node,
+                gpc.credit_plan.banked_credits, gpc.credit_plan.reqrb_buffers,
+                gpc.credit_plan.reqrb_buffer_bytes, gpc.credit_plan.am_eq_events);
     return GASNET_OK;
 }

@@ -282,9 +282,9 @@ struct gpc_state {
     struct gpc_chunk_pool reqsb;
     struct gpc_chunk_pool rplsb;
     struct gpc_reqrb reqrb;
-    struct gpc_credit_plan credits;
+    struct gpc_credit_plan credit_plan;   /* the static plan: credits per peer, bank, ReqRB and AM_EQ sizes */
     struct credit_conn *conn;        /* conn_state per peer */
-    struct credit_node credit;       /* the dynamic credit algorithm's node */
+    struct credit_node credit_node;  /* the dynamic credit algorithm's node */
     gp_count_t send_tickets;     /* free; GASNET_PORTAL_MSG_LIMIT in all */
     gp_count_t tmpmd_tickets;    /* free; GASNET_PORTAL_NUM_TMPMD in all */
     int64_t send_tickets_limit;

@@ -57,11 +57,11 @@ void gpc_credit_stats_write(void)
         gp_warn("credits", "cannot write the credit statistics to %s: %m", name);
         return;
     }
-    write_node_line(out, &gpc.credit);
+    write_node_line(out, &gpc.credit_node);
     for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
         struct credit_conn snapshot;
         const struct credit_conn *c = &snapshot;
-        credit_conn_snapshot(&gpc.credit, peer, &snapshot);
+        credit_conn_snapshot(&gpc.credit_node, peer, &snapshot);
         uint64_t ring_sent, ring_received, ring_stalls;
         gpc_ring_peer_stats(peer, &ring_sent, &ring_received, &ring_stalls);
         fprintf(out, "peer=%u loan_credits=%u send_credits=%u send_inuse=%u send_max=%u "

@@ -32,8 +32,8 @@ int gpc_reqrb_setup(void)
 {
     struct gpc_reqrb *reqrb = &gpc.reqrb;
     gp_mutex_init(&reqrb->lock);
-    reqrb->buffers = gpc.credits.reqrb_buffers;
-    reqrb->buffer_bytes = gpc.credits.reqrb_buffer_bytes;
+    reqrb->buffers = gpc.credit_plan.reqrb_buffers;
+    reqrb->buffer_bytes = gpc.credit_plan.reqrb_buffer_bytes;
     reqrb->space_bytes = (uint64_t)reqrb->buffers * reqrb->buffer_bytes;
     reqrb->buffer = calloc(reqrb->buffers, sizeof *reqrb->buffer);
     char *space = ptl_region_alloc(gpc.ni, reqrb->space_bytes, 64);

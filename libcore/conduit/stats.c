@@ -66,10 +66,10 @@ void gpc_stats_setup(void)
     page->pid = (uint32_t)getpid();
     snprintf(page->jobid, sizeof page->jobid, "%s", gp_boot_jobid());
     gethostname(page->host, sizeof page->host - 1);
-    page->credits_per_node = gpc.credits.credits_per_node;
-    page->max_per_node = gpc.credit.limits.max_per_node;
-    page->banked_start = gpc.credits.banked_credits;
-    page->dynamic = gpc.credit.limits.dynamic != 0;
+    page->credits_per_node = gpc.credit_plan.credits_per_node;
+    page->max_per_node = gpc.credit_node.limits.max_per_node;
+    page->banked_start = gpc.credit_plan.banked_credits;
+    page->dynamic = gpc.credit_node.limits.dynamic != 0;
     gpc_stats_publish(1);
     __atomic_store_n(&page->magic, GP_STATS_MAGIC, __ATOMIC_RELEASE);
 }
@@ -99,7 +99,7 @@ static void note_events(uint64_t now, const struct credit_stats *s, int64_t bank
 
 static void copy_counters(uint64_t now)
 {
-    const struct credit_node *node = &gpc.credit;
+    const struct credit_node *node = &gpc.credit_node;
     int64_t banked = gp_count_get((gp_count_t *)&node->banked);
     note_events(now, &node->stats, banked);
     page->banked_credits = banked;
@@ -132,7 +132,7 @@ static void copy_counters(uint64_t now)
     for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
         struct credit_conn snapshot;
         const struct credit_conn *c = &snapshot;
-        credit_conn_snapshot(&gpc.credit, peer, &snapshot);
+        credit_conn_snapshot(&gpc.credit_node, peer, &snapshot);
         page->peer[peer] = (struct gp_stats_peer){ c->loan_credits, c->send_credits,
                                                    c->send_inuse, c->send_max, c->send_stalls,
                                                    c->send_revoked, c->loan_requested,

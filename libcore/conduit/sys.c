@@ -53,16 +53,16 @@ static void sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t ar
 {
     switch (type) {
     case SYS_CREDIT_REVOKE:
-        credit_revoke_arrived(&gpc.credit, from, (int)arg);
+        credit_revoke_arrived(&gpc.credit_node, from, (int)arg);
         break;
     case SYS_CREDIT_RETURN:
-        credit_return_arrived(&gpc.credit, from, arg, (int)data);
+        credit_return_arrived(&gpc.credit_node, from, arg, (int)data);
         break;
     case SYS_CREDIT_ASK:
-        credit_ask_arrived(&gpc.credit, from, arg);
+        credit_ask_arrived(&gpc.credit_node, from, arg);
         break;
     case SYS_CREDIT_GRANT:
-        credit_grant_arrived(&gpc.credit, from, arg, data != 0);
+        credit_grant_arrived(&gpc.credit_node, from, arg, data != 0);
         break;
     default:
         gpc_exit_sys_received(from, type, arg, data);
