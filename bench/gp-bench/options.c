@@ -5,6 +5,7 @@
  * the value and what is accepted, and gp-bench exits 2.
  */
 #include "bench.h"
+#include "util/count.h"
 
 #include <errno.h>
 #include <popt.h>
@@ -202,15 +203,11 @@ static int parse_sizes(const char *arg, struct bench_opts *o)
 
 static int parse_count(const char *opt, const char *arg, long min, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end != '\0' || v < min || v > MAX_COUNT) {
+    if (gp_parse_count(arg, min, MAX_COUNT, out) != 0) {
         usage_error("%s '%s': accepted: a whole number from %ld to %ld", opt, arg, min,
                     MAX_COUNT);
         return -1;
     }
-    *out = v;
     return 0;
 }
 

@@ -10,6 +10,7 @@
  * mistake exits 2 with a sentence saying what is accepted.
  */
 #include "gp_check.h"
+#include "util/count.h"
 
 #include <errno.h>
 #include <popt.h>
@@ -44,13 +45,11 @@ static const struct poptOption option_table[] = {
     POPT_TABLEEND
 };
 
-/* A count in [1, max] written in decimal digits only. */
+/* A count in [1, max] (util/count.h), else a line naming the option and what it accepts. */
 static int parse_count(const char *option, const char *text, long max, int *out)
 {
-    char *end = NULL;
-    errno = 0;
-    long value = (text[0] >= '0' && text[0] <= '9') ? strtol(text, &end, 10) : -1;
-    if (end == NULL || *end != '\0' || errno != 0 || value < 1 || value > max) {
+    long value;
+    if (gp_parse_count(text, 1, max, &value) != 0) {
         check_say("%s '%s': expected a whole number from 1 to %ld", option, text, max);
         return -1;
     }
