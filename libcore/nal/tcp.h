@@ -50,8 +50,8 @@
 
 /* ---- frames (tcp_frame.c) ------------------------------------------------ */
 
-#define TCP_FRAME_MAGIC 0x31747067u /* "gpt1" as a little-endian word */
-#define TCP_FRAME_HDR_LEN 56
+#define TCP_FRAME_MAGIC 0x32747067u /* "gpt2" as a little-endian word */
+#define TCP_FRAME_HDR_LEN 48
 
 enum tcp_frame_type {
     TCP_FRAME_PUT = 1, /* initiator -> target: header + length data bytes */
@@ -169,7 +169,7 @@ struct tcp_out_entry {
 enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
-#define TCP_STAGE_BYTES 4096
+#define TCP_STAGE_BYTES (16u * 1024)
 
 /* Where the bytes of the frame being read go. */
 struct tcp_rx {

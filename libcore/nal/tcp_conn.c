@@ -42,7 +42,7 @@
 #include "conduit/config.h"
 #include "util/log.h"
 
-#define HELLO_MAGIC "gpt1"
+#define HELLO_MAGIC "gpt2"
 
 /* What each process publishes through the bootstrap. */
 struct tcp_address {
