@@ -426,6 +426,11 @@ static const struct gp_cfg_row rows[] = {
       .offset = FIELD(gp_tcp_addr), .unset_means = "the address gp-run is reached from",
       .doc = "IPv4 address of this host that the tcp transport listens on and publishes to "
              "its peers" },
+    { .name = "GP_TCP_CONNECT", .type = GP_CFG_STRING, .default_text = "lazy",
+      .choices = "lazy|eager", .transport = "tcp", .offset = FIELD(gp_tcp_connect),
+      .doc = "when tcp connections are made: lazy dials a peer when this process first sends "
+             "to it (a job whose ranks talk to few others opens few sockets and attaches "
+             "fast); eager connects every pair at attach" },
     { .name = "GP_HOST_ID", .type = GP_CFG_STRING, .default_text = NULL, .transport = "all",
       .offset = FIELD(gp_host_id), .unset_means = "hostname and kernel boot id",
       .doc = "host identity: processes with the same one share memory (shm), the others use "

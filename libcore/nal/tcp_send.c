@@ -386,6 +386,8 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     int needs_record = op->ack_req == PTL_ACK_REQ;
     int copy = op->length <= TCP_COPY_MAX;
     gp_mutex_lock(&st->lock);
+    if (conn->status == TCP_CONN_NONE && st->lazy)
+        tcp_lazy_connect(st, conn);
     int status = wait_for_room(st, conn, needs_record, copy ? op->length : 0);
     if (status != TCP_CONN_UP) {
         gp_mutex_unlock(&st->lock);
@@ -420,6 +422,8 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
     gp_mutex_lock(&st->lock);
+    if (conn->status == TCP_CONN_NONE && st->lazy)
+        tcp_lazy_connect(st, conn);
     int status = wait_for_room(st, conn, 1, 0);
     if (status == TCP_CONN_UP) {
         uint32_t op_id = record_op(conn, op, TCP_INFLIGHT_GET);
