@@ -381,7 +381,8 @@ static int alloc_connections(struct tcp_state *st)
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
-        if (tcp_wanted(st, rank) && tcp_conn_alloc_queues(&st->conns[rank], &st->budget) != PTL_OK)
+        if (!st->lazy && tcp_wanted(st, rank) &&
+            tcp_conn_alloc_queues(&st->conns[rank], &st->budget) != PTL_OK)
             return PTL_NO_SPACE;
     }
     return PTL_OK;

@@ -157,6 +157,9 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd)
     conn->status = TCP_CONN_UP;
     st->peers_up++;
     tcp_watch(st, fd, rank, EPOLLIN);
+    /* Lazy: queues for the peers this process talks to, not for every rank at attach. */
+    if (conn->out == NULL && tcp_conn_alloc_queues(conn, &st->budget) != PTL_OK)
+        tcp_conn_fail(st, conn, "has no memory for its queues");
 }
 
 /* ---- the dialling side ------------------------------------------------------------- */
