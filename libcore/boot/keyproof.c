@@ -67,6 +67,22 @@ static int recv_exact(int fd, uint32_t type, uint8_t *buf, size_t len, int timeo
     return status;
 }
 
+int gp_keyproof_respond(const uint8_t key[GP_KEY_LEN], const uint8_t *challenge, size_t len,
+                        uint8_t response[GP_KEYPROOF_RESPONSE_LEN],
+                        uint8_t expected_proof[GP_KEYPROOF_PROOF_LEN], const char **why)
+{
+    *why = "the server's challenge is not gp-run's (protocol gpb1)";
+    if (len != GP_KEYPROOF_CHALLENGE_LEN || memcmp(challenge, GP_KEYPROOF_MAGIC, 4) != 0)
+        return -1;
+    const uint8_t *nonce_s = challenge + 4;
+    *why = "could not compute the key proof";
+    if (gp_wire_random(response, GP_NONCE_LEN) != GP_WIRE_OK ||
+        keyed_mac(key, LABEL_CLIENT, nonce_s, response, response + GP_NONCE_LEN) != 0 ||
+        keyed_mac(key, LABEL_SERVER, response, nonce_s, expected_proof) != 0)
+        return -1;
+    return 0;
+}
+
 int gp_keyproof_client(int fd, const uint8_t key[GP_KEY_LEN], int timeout_ms,
                        const char **why)
 {
@@ -77,14 +93,7 @@ int gp_keyproof_client(int fd, const uint8_t key[GP_KEY_LEN], int timeout_ms,
     int status = recv_exact(fd, GP_WIRE_CHALLENGE, challenge, sizeof challenge, timeout_ms);
     if (status != GP_WIRE_OK)
         return status;
-    *why = "the server's challenge is not gp-run's (protocol gpb1)";
-    if (memcmp(challenge, GP_KEYPROOF_MAGIC, 4) != 0)
-        return GP_WIRE_BAD;
-    const uint8_t *nonce_s = challenge + 4;
-    *why = "could not compute the key proof";
-    if (gp_wire_random(response, GP_NONCE_LEN) != GP_WIRE_OK ||
-        keyed_mac(key, LABEL_CLIENT, nonce_s, response, response + GP_NONCE_LEN) != 0 ||
-        keyed_mac(key, LABEL_SERVER, response, nonce_s, expected) != 0)
+    if (gp_keyproof_respond(key, challenge, sizeof challenge, response, expected, why) != 0)
         return GP_WIRE_BAD;
     status = gp_wire_send(fd, GP_WIRE_RESPONSE, response, sizeof response);
     if (status != GP_WIRE_OK)

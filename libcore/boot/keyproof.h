@@ -44,6 +44,15 @@ int gp_keyproof_check_response(const uint8_t key[GP_KEY_LEN],
                                uint8_t proof[GP_KEYPROOF_PROOF_LEN]);
 
 /*
+ * Client, one step at a time (a non-blocking dialler, nal/tcp_lazy.c): on
+ * the CHALLENGE payload, builds the RESPONSE payload and the PROOF the
+ * server must send back.  0, or -1 with *why naming what is wrong.
+ */
+int gp_keyproof_respond(const uint8_t key[GP_KEY_LEN], const uint8_t *challenge, size_t len,
+                        uint8_t response[GP_KEYPROOF_RESPONSE_LEN],
+                        uint8_t expected_proof[GP_KEYPROOF_PROOF_LEN], const char **why);
+
+/*
  * Client: the whole exchange on a connected socket, each step within
  * timeout_ms.  Returns a gp_wire_status; on GP_WIRE_BAD *why says which
  * step failed.

@@ -215,7 +215,9 @@ static void put_piece(gasnet_node_t node, uint64_t roffset, const void *src, uin
     if (bounce != NULL)
         memcpy(bounce, src, nbytes);
     gp_count_add(&op->puts_pending, 1);
-    int rc = ptl_put_region(gpc.ni, side.md, side.offset, nbytes, PTL_ACK_REQ, node, PT_RAR,
+    /* Nobody waits on one implicit-handle put: a burst of them may leave together. */
+    enum ptl_ack_req ack = op->kind == OP_EXPLICIT ? PTL_ACK_REQ : PTL_ACK_DEFER;
+    int rc = ptl_put_region(gpc.ni, side.md, side.offset, nbytes, ack, node, PT_RAR,
                             RMA_MATCH(op_index(op), side.chunk_plus_one), roffset, 0);
     if (rc != PTL_OK)
         gp_fatal("put of %llu bytes to node %u failed: %s", (unsigned long long)nbytes, node,

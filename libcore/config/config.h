@@ -159,6 +159,7 @@ struct gp_config {
     const char *gp_log_level;
     const char *gp_transport;
     const char *gp_tcp_addr;
+    const char *gp_tcp_connect; /* "lazy" or "eager" */
     int rcv_thread;
     const char *gp_host_id;
     int     gp_direct_rma;

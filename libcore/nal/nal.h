@@ -26,7 +26,8 @@ struct nal_op {
     uint64_t local_offset;      /* from the local MD's start, for events */
     ptl_handle_md_t md;
     struct ptl_md_local *md_local;
-    int ack_req;
+    int ack_req;                /* PTL_ACK_DEFER arrives as PTL_ACK_REQ with hold set */
+    int hold;                   /* PTL_*_DEFER: may wait for the transport's next pass */
 };
 
 struct nal_ops {

@@ -200,6 +200,8 @@ static void service_cold(struct tcp_state *st, int count)
             int k = -2 - owner;
             if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0)
                 tcp_conn_pending_step(st, k);
+            else if (k >= TCP_MAX_PENDING && k - TCP_MAX_PENDING < st->ni->size)
+                tcp_dial_step(st, k - TCP_MAX_PENDING);
         } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP &&
                    !st->conns[owner].hot) {
             struct tcp_conn *conn = &st->conns[owner];
@@ -310,7 +312,8 @@ void tcp_wait_locked(struct tcp_state *st)
 
 void tcp_state_progress(struct tcp_state *st)
 {
-    if (st->conns == NULL || st->peers_up == 0)
+    /* Lazy: the listener is served from the start, peers dial in any time. */
+    if (st->conns == NULL || (st->peers_up == 0 && !st->serving))
         return;
     /* Another thread moving data now is as good as this one doing it. */
     if (gp_mutex_trylock(&st->lock) != 0)
@@ -331,6 +334,7 @@ void tcp_state_free(struct tcp_state *st)
     free(st->staged_work);
     free(st->dirty);
     free(st->scratch);
+    free(st->peer_addr);
     if (st->epfd >= 0)
         close(st->epfd);
     gp_mutex_destroy(&st->lock);
@@ -348,6 +352,7 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     st->epfd = -1;
     st->put_body_rank = -1;
     st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
+    st->lazy = gp_cfg.gp_tcp_connect == NULL || strcmp(gp_cfg.gp_tcp_connect, "eager") != 0;
     /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
     st->budget.cap = gp_cfg.networkdepth_total > 0 && gp_cfg.networkdepth_total < UINT32_MAX
                          ? (unsigned)gp_cfg.networkdepth_total : 0;
@@ -376,7 +381,8 @@ static int alloc_connections(struct tcp_state *st)
     for (int rank = 0; rank < size; rank++) {
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
-        if (tcp_wanted(st, rank) && tcp_conn_alloc_queues(&st->conns[rank], &st->budget) != PTL_OK)
+        if (!st->lazy && tcp_wanted(st, rank) &&
+            tcp_conn_alloc_queues(&st->conns[rank], &st->budget) != PTL_OK)
             return PTL_NO_SPACE;
     }
     return PTL_OK;
@@ -477,6 +483,8 @@ void tcp_state_report(struct tcp_state *st)
         return;
     gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
              st->budget.peak, st->budget.cap);
+    gp_debug("tcp", "%d connections (%d dialled on first use, GP_TCP_CONNECT=%s)", st->peers_up,
+             st->dialled, st->lazy ? "lazy" : "eager");
     gp_debug("tcp", "wrote %llu frames in %llu sendmsg calls; %llu ACKs in %llu frames",
              (unsigned long long)st->frames_written, (unsigned long long)st->writes,
              (unsigned long long)st->acks_written, (unsigned long long)st->ack_frames_written);

@@ -5,8 +5,10 @@
  *
  *   tcp.c        the ops table: region, connect, put, get, progress, fini
  *   tcp_frame.c  the frame header: encoding, decoding, checks
- *   tcp_conn.c   listener, address exchange, dialling with the key proof,
- *                connection life cycle (failed, gone, closed)
+ *   tcp_conn.c   listener, address exchange, eager set-up (dialling with the
+ *                key proof), connection life cycle (failed, gone, closed)
+ *   tcp_lazy.c   connections made on first use (GP_TCP_CONNECT=lazy): the
+ *                non-blocking dialler, crossed dials
  *   tcp_accept.c the accepting side: key challenge state machine, strangers
  *   tcp_send.c   per-connection output ring, writev, operation records
  *                (ptl/inflight.c), waiting with progress
@@ -50,8 +52,8 @@
 
 /* ---- frames (tcp_frame.c) ------------------------------------------------ */
 
-#define TCP_FRAME_MAGIC 0x31747067u /* "gpt1" as a little-endian word */
-#define TCP_FRAME_HDR_LEN 56
+#define TCP_FRAME_MAGIC 0x32747067u /* "gpt2" as a little-endian word */
+#define TCP_FRAME_HDR_LEN 48
 
 enum tcp_frame_type {
     TCP_FRAME_PUT = 1, /* initiator -> target: header + length data bytes */
@@ -169,7 +171,7 @@ struct tcp_out_entry {
 enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
-#define TCP_STAGE_BYTES 4096
+#define TCP_STAGE_BYTES (16u * 1024)
 
 /* Where the bytes of the frame being read go. */
 struct tcp_rx {
@@ -186,6 +188,34 @@ struct tcp_rx {
     struct ptl_match match;     /* PUT */
     struct ptl_inflight_rec *op; /* REPLY */
     int drained;                /* the last read returned less than it asked for */
+};
+
+/*
+ * A connection this process is dialling on first use (tcp_lazy.c): each
+ * step waits for the socket in the progress engine's epoll set, so the
+ * process keeps serving its listener, its other connections and its own
+ * handshakes meanwhile.
+ */
+enum tcp_dial_step {
+    TCP_DIAL_NONE = 0,      /* not dialling */
+    TCP_DIAL_CONNECTING,    /* connect() in progress */
+    TCP_DIAL_CHALLENGE,     /* waiting for the acceptor's CHALLENGE */
+    TCP_DIAL_PROOF,         /* RESPONSE sent, waiting for its PROOF */
+    TCP_DIAL_WELCOME,       /* HELLO sent, waiting for WELCOME */
+    TCP_DIAL_AWAIT_PEER     /* a lower rank refused our HELLO: its own dial to us is coming */
+};
+
+#define TCP_DIAL_BUF (GP_WIRE_HDR_LEN + GP_KEYPROOF_CHALLENGE_LEN) /* the longest answer */
+
+struct tcp_dial {
+    int fd;                     /* valid from CONNECTING to WELCOME */
+    uint8_t step;               /* enum tcp_dial_step */
+    uint8_t superseded;         /* the peer's dial became the connection: ours ends quietly */
+    uint8_t buf[TCP_DIAL_BUF];
+    unsigned got;
+    unsigned want;
+    uint8_t proof[GP_KEYPROOF_PROOF_LEN]; /* what the acceptor must send back */
+    int64_t deadline_ms;
 };
 
 enum tcp_conn_status {
@@ -223,6 +253,7 @@ struct tcp_conn {
     uint8_t want_out;           /* EPOLLOUT asked for: the socket was full */
     uint8_t hot;                /* polled directly, out of the epoll set (st->hot) */
     uint32_t quiet_passes;      /* hot: passes since it last had news */
+    struct tcp_dial dial;       /* lazy: this end dialling the peer */
     struct tcp_rx rx;
 };
 
@@ -256,7 +287,12 @@ struct tcp_state {
      * so the body keeps coming. */
     int put_body_rank;
     uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
-    int setup_done;             /* every peer connected: later arrivals are strangers */
+    int setup_done;             /* eager: every peer connected, later arrivals are strangers;
+                                 * lazy: the addresses are known, peers arrive any time */
+    int lazy;                   /* GP_TCP_CONNECT=lazy: connections made on first use */
+    int serving;                /* progress serves the listener (lazy, with tcp peers) */
+    struct sockaddr_in *peer_addr; /* lazy: where each rank listens */
+    int dialled;                /* connections this process dialled (for the close line) */
     struct tcp_pending pending[TCP_MAX_PENDING];
     struct pollfd *pfds;        /* set-up: listener and pending */
     /* Progress (doc/wire-tcp.md, "Progress"): the epoll set; what one pass
@@ -296,6 +332,7 @@ struct tcp_state {
 /* Owners of epoll reports that are not connections (a connection's owner is its rank). */
 #define TCP_OWNER_LISTENER (-1)
 #define TCP_OWNER_PENDING(k) (-2 - (k))
+#define TCP_OWNER_DIAL(rank) (-2 - TCP_MAX_PENDING - (rank))
 
 static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
 {
@@ -339,6 +376,20 @@ void tcp_hello_pack(uint8_t out[TCP_HELLO_LEN], int rank, int size);
 int tcp_hello_rank(const uint8_t in[TCP_HELLO_LEN], int size);
 void tcp_sockaddr_text(const struct sockaddr_in *sin, char *out, size_t len);
 void tcp_set_nodelay(int fd, const char *peer);
+
+/* ---- tcp_lazy.c ------------------------------------------------------------- */
+
+/* Caller holds st->lock; conn is a wanted peer not connected yet: dials it (or
+ * waits for the dial under way, or for the peer's own), running progress.
+ * Returns the connection's status then (TCP_CONN_UP, or why not). */
+int tcp_lazy_connect(struct tcp_state *st, struct tcp_conn *conn);
+/* The epoll set reported the socket of the dial to rank. */
+void tcp_dial_step(struct tcp_state *st, int rank);
+/* A HELLO from rank proved the key while conn has no connection: 1 to adopt
+ * it, 0 to refuse it (a crossed dial: ours, from the lower rank, survives). */
+int tcp_lazy_take_hello(struct tcp_state *st, int rank);
+/* Closes the dial's socket, if any (at close, or once the peer's dial won). */
+void tcp_dial_close(struct tcp_state *st, struct tcp_conn *conn);
 
 /* ---- tcp_accept.c ---------------------------------------------------------- */
 

@@ -108,14 +108,28 @@ static void take_hello(struct tcp_state *st, struct tcp_pending *p)
         refuse(p, "proved the key but its HELLO names no rank of this job");
         return;
     }
-    if (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE || !tcp_wanted(st, rank)) {
-        /* Connections are made once, at set-up, by the higher rank. */
+    if (st->lazy && tcp_wanted(st, rank) &&
+        (st->conns[rank].status != TCP_CONN_NONE || !tcp_lazy_take_hello(st, rank))) {
+        /* A job member whose dial crossed ours (tcp_lazy.c): not a stranger, no warning. */
+        gp_debug("tcp", "connection from rank %d at %s closed: %s", rank, p->peer,
+                 st->conns[rank].status != TCP_CONN_NONE ? "that rank is connected already"
+                 : "it crossed this rank's dial to it, which survives (the lower rank's)");
+        close(p->fd);
+        p->fd = -1;
+        return;
+    }
+    if (!st->lazy && (rank <= ni->rank || st->conns[rank].status != TCP_CONN_NONE)) {
+        /* Eager: connections are made once, at set-up, by the higher rank. */
         char why[128];
         snprintf(why, sizeof why, "proved the key as rank %d, which %s", rank,
                  !tcp_wanted(st, rank) ? "shares this host: it is reached through shm"
                  : st->setup_done ? "is connected already (set-up is over)"
                                   : "does not connect to this rank");
         refuse(p, why);
+        return;
+    }
+    if (!tcp_wanted(st, rank)) {
+        refuse(p, "proved the key as a rank that shares this host: it is reached through shm");
         return;
     }
     uint8_t welcome[TCP_HELLO_LEN];

@@ -3,22 +3,21 @@
  *
  * Every process listens on a TCP port of the address its peers will use
  * (TCP_LISTEN_ADDR) and publishes (address, port) with gp_boot_allgather.
- * Connections are made all-to-all at connect time, not lazily: it is simple
- * (no races between two peers dialling each other, no handshake in the
- * middle of a put), bounded by the job size (N-1 sockets per process), and
- * attach is collective anyway.  Rank i dials every rank below it in
- * ascending order, then serves its listener until every rank above it has
- * arrived.  Rank 0 serves at once, and by induction every rank reaches its
- * serving phase, so the scheme can't deadlock.
+ * By default (GP_TCP_CONNECT=lazy) that is all attach does: tcp_lazy.c
+ * dials a peer when this process first sends to it.  GP_TCP_CONNECT=eager
+ * makes every connection at attach, all-to-all: rank i dials every rank
+ * below it in ascending order, then serves its listener until every rank
+ * above it has arrived.  Rank 0 serves at once, and by induction every rank
+ * reaches its serving phase, so the scheme can't deadlock.
  *
  * Each connection proves the job key in both directions before any frame
  * is read, with the bootstrap's HMAC challenge (boot/keyproof.h) and its
  * message framing (boot/wire.h): the accepting side sends CHALLENGE, the
  * dialling side answers RESPONSE, the acceptor returns PROOF, then HELLO
  * and WELCOME name both ends (magic, rank, size, job id).  This file is
- * the dialling side (blocking, with time limits: nothing else can happen
- * during set-up) and the connection life cycle; the accepting side, which
- * must never block, is tcp_accept.c.
+ * the eager dialling side (blocking, with time limits: nothing else can
+ * happen during set-up) and the connection life cycle; the accepting side,
+ * which must never block, is tcp_accept.c.
  *
  * The listener stays open for the life of the NI so that such attempts
  * meet a key proof rather than a closed port; it is also where lazily
@@ -42,7 +41,7 @@
 #include "config/config.h"
 #include "util/log.h"
 
-#define HELLO_MAGIC "gpt1"
+#define HELLO_MAGIC "gpt2"
 
 /* What each process publishes through the bootstrap. */
 struct tcp_address {
@@ -123,6 +122,8 @@ void tcp_conn_close_all(struct tcp_state *st)
         close(st->listen_fd);
     st->listen_fd = -1;
     for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
+        tcp_dial_close(st, &st->conns[rank]);
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
         if (st->conns[rank].fd >= 0) {
             close(st->conns[rank].fd);
             st->conns[rank].fd = -1;
@@ -156,6 +157,9 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd)
     conn->status = TCP_CONN_UP;
     st->peers_up++;
     tcp_watch(st, fd, rank, EPOLLIN);
+    /* Lazy: queues for the peers this process talks to, not for every rank at attach. */
+    if (conn->out == NULL && tcp_conn_alloc_queues(conn, &st->budget) != PTL_OK)
+        tcp_conn_fail(st, conn, "has no memory for its queues");
 }
 
 /* ---- the dialling side ------------------------------------------------------------- */
@@ -321,10 +325,32 @@ static int exchange_addresses(struct tcp_state *st, struct tcp_address **all_out
     return PTL_OK;
 }
 
+/* Lazy: every rank's address is kept for the dials to come; none is made now. */
+static int keep_addresses(struct tcp_state *st, const struct tcp_address *all)
+{
+    st->peer_addr = calloc((size_t)st->ni->size, sizeof *st->peer_addr);
+    if (st->peer_addr == NULL)
+        return PTL_NO_SPACE;
+    for (int rank = 0; rank < st->ni->size; rank++) {
+        st->peer_addr[rank] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = all[rank].port,
+                                                    .sin_addr.s_addr = all[rank].ipv4 };
+        st->serving |= tcp_wanted(st, rank);
+    }
+    st->setup_done = 1;
+    gp_debug("tcp", "listening on %s; connections are made on first use (GP_TCP_CONNECT=lazy)",
+             st->listen_text);
+    return PTL_OK;
+}
+
 int tcp_conn_setup(struct tcp_state *st)
 {
     struct tcp_address *all = NULL;
     int rc = exchange_addresses(st, &all);
+    if (rc == PTL_OK && st->lazy) {
+        rc = keep_addresses(st, all);
+        free(all);
+        return rc;
+    }
     for (int rank = 0; rc == PTL_OK && rank < st->ni->rank; rank++)
         if (tcp_wanted(st, rank))
             rc = dial(st, rank, &all[rank]);

@@ -1,10 +1,15 @@
 /*
- * The tcp transport's frame header (doc/wire-tcp.md): 56 bytes, every
- * integer little-endian, so a frame means the same on any pair of hosts.
+ * The tcp transport's frame header (doc/wire-tcp.md): six 64-bit words,
+ * 48 bytes, little-endian, so a frame means the same on any pair of hosts.
  *
- *   0  magic "gpt1"   4  type   5  flags   6  reserved (0, 2 bytes)
- *   8  pt_index      12  op_id
- *  16  match_bits    24  offset   32  hdr_data   40  length   48  reserved (0, 8 bytes)
+ *   word 0  magic "gpt2" (bytes 0-3), type (4), flags (5), reserved 0 (6-7)
+ *   word 1  pt_index (bytes 8-11), op_id (12-15)
+ *   word 2  match_bits   word 3  offset   word 4  hdr_data   word 5  length
+ *
+ * Whole words because a small put is mostly header: on a little-endian
+ * host encoding is six stores and decoding six loads (the byte-at-a-time
+ * shifts of the 56-byte header it replaced showed in the put-rate profile),
+ * and 8 fewer bytes cross the wire per frame.
  *
  * An ACK_RUN acknowledges `length` ACK_REQ puts at once, the oldest ones
  * awaiting an ACK on the connection, op_id naming the last: each was taken
@@ -22,47 +27,28 @@
 #include <string.h>
 
 _Static_assert(TCP_INFLIGHT_PER_PEER == 128, "the ACK_RUN check's message names the limit");
+_Static_assert(TCP_FRAME_HDR_LEN == 6 * sizeof(uint64_t), "the header is six words");
 
-static void put_le32(uint8_t *out, uint32_t value)
+static uint64_t word_le(uint64_t value)
 {
-    for (int i = 0; i < 4; i++)
-        out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static void put_le64(uint8_t *out, uint64_t value)
-{
-    for (int i = 0; i < 8; i++)
-        out[i] = (uint8_t)(value >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *in)
-{
-    uint32_t value = 0;
-    for (int i = 3; i >= 0; i--)
-        value = (value << 8) | in[i];
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap64(value);
+#else
     return value;
-}
-
-static uint64_t get_le64(const uint8_t *in)
-{
-    uint64_t value = 0;
-    for (int i = 7; i >= 0; i--)
-        value = (value << 8) | in[i];
-    return value;
+#endif
 }
 
 void tcp_frame_encode(const struct tcp_frame *frame, uint8_t out[TCP_FRAME_HDR_LEN])
 {
-    memset(out, 0, TCP_FRAME_HDR_LEN);
-    put_le32(out, TCP_FRAME_MAGIC);
-    out[4] = frame->type;
-    out[5] = frame->flags;
-    put_le32(out + 8, frame->pt_index);
-    put_le32(out + 12, frame->op_id);
-    put_le64(out + 16, frame->match_bits);
-    put_le64(out + 24, frame->offset);
-    put_le64(out + 32, frame->hdr_data);
-    put_le64(out + 40, frame->length);
+    uint64_t word[6] = {
+        word_le(TCP_FRAME_MAGIC | (uint64_t)frame->type << 32 | (uint64_t)frame->flags << 40),
+        word_le(frame->pt_index | (uint64_t)frame->op_id << 32),
+        word_le(frame->match_bits),
+        word_le(frame->offset),
+        word_le(frame->hdr_data),
+        word_le(frame->length),
+    };
+    memcpy(out, word, sizeof word);
 }
 
 /* The flags each type may carry. */
@@ -74,38 +60,34 @@ static const uint8_t allowed_flags[TCP_FRAME_TYPE_END] = {
     [TCP_FRAME_ACK_RUN] = TCP_FLAG_EVENT,
 };
 
-static int all_zero(const uint8_t *bytes, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (bytes[i] != 0)
-            return 0;
-    return 1;
-}
-
 int tcp_frame_decode(const uint8_t in[TCP_FRAME_HDR_LEN], struct tcp_frame *frame,
                      const char **why)
 {
-    if (get_le32(in) != TCP_FRAME_MAGIC) {
-        *why = "bad magic (not a gp tcp frame, or the stream lost its framing)";
+    uint64_t word[6];
+    memcpy(word, in, sizeof word);
+    uint64_t head = word_le(word[0]);
+    if ((uint32_t)head != TCP_FRAME_MAGIC) {
+        *why = "bad magic (not a gp tcp frame of this version, or the stream lost its framing)";
         return -1;
     }
-    uint8_t type = in[4], flags = in[5];
+    uint8_t type = (uint8_t)(head >> 32), flags = (uint8_t)(head >> 40);
     if (type == 0 || type >= TCP_FRAME_TYPE_END) {
         *why = "unknown frame type";
         return -1;
     }
-    if ((flags & ~allowed_flags[type]) != 0 || !all_zero(in + 6, 2) || !all_zero(in + 48, 8)) {
+    if ((flags & ~allowed_flags[type]) != 0 || (head >> 48) != 0) {
         *why = "flags or reserved bytes not allowed for this frame type";
         return -1;
     }
+    uint64_t ids = word_le(word[1]);
     frame->type = type;
     frame->flags = flags;
-    frame->pt_index = get_le32(in + 8);
-    frame->op_id = get_le32(in + 12);
-    frame->match_bits = get_le64(in + 16);
-    frame->offset = get_le64(in + 24);
-    frame->hdr_data = get_le64(in + 32);
-    frame->length = get_le64(in + 40);
+    frame->pt_index = (uint32_t)ids;
+    frame->op_id = (uint32_t)(ids >> 32);
+    frame->match_bits = word_le(word[2]);
+    frame->offset = word_le(word[3]);
+    frame->hdr_data = word_le(word[4]);
+    frame->length = word_le(word[5]);
     if ((type == TCP_FRAME_REPLY && !(flags & TCP_FLAG_EVENT) && frame->length != 0)) {
         *why = "a REPLY without data carries data";
         return -1;

@@ -19,8 +19,12 @@
  * or TCP_DEFER_BYTES are held, whichever comes first.  A client that
  * issues a burst of non-blocking puts and then computes without polling
  * has all but the first of them sent at its next call into the library.
- * A PTL_NOACK_DEFER put (the conduit's implicit replies) is always held:
- * it leaves with the next request written, or at the next pass.
+ * A PTL_NOACK_DEFER put (the conduit's implicit replies) or PTL_ACK_DEFER
+ * put (its implicit-handle RMA puts, gasnet_put_nbi: a caller waits for
+ * a whole batch with a sync, which makes a progress pass) is always held:
+ * it leaves with the next request written, at the next pass, or once
+ * TCP_DEFER_FRAMES or TCP_DEFER_BYTES are held.  A blocking put or an AM
+ * request is still written at once when it is the first of its pass.
  *
  * A large put waits until its entry has been written (the GASNet layer
  * above reuses the buffer when the call returns), running the progress
@@ -360,7 +364,7 @@ static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
 static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn, int deferrable)
 {
     if (deferrable) {
-        /* PTL_NOACK_DEFER: it waits for the next pass, or for the next request written. */
+        /* PTL_*_DEFER: it waits for the next pass, or for the next request written. */
         if (conn->out_bytes >= TCP_DEFER_BYTES || conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES)
             tcp_flush(st, conn);
         else
@@ -382,6 +386,8 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     int needs_record = op->ack_req == PTL_ACK_REQ;
     int copy = op->length <= TCP_COPY_MAX;
     gp_mutex_lock(&st->lock);
+    if (conn->status == TCP_CONN_NONE && st->lazy)
+        tcp_lazy_connect(st, conn);
     int status = wait_for_room(st, conn, needs_record, copy ? op->length : 0);
     if (status != TCP_CONN_UP) {
         gp_mutex_unlock(&st->lock);
@@ -395,7 +401,7 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
         /* The bytes are in the arena: the source buffer may be reused now. */
         out_push_copy(conn, &frame, op->local_addr, op->length);
         ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-        write_or_hold(st, conn, op->ack_req == PTL_NOACK_DEFER);
+        write_or_hold(st, conn, op->hold);
         gp_mutex_unlock(&st->lock);
         return PTL_OK;
     }
@@ -416,6 +422,8 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
     gp_mutex_lock(&st->lock);
+    if (conn->status == TCP_CONN_NONE && st->lazy)
+        tcp_lazy_connect(st, conn);
     int status = wait_for_room(st, conn, 1, 0);
     if (status == TCP_CONN_UP) {
         uint32_t op_id = record_op(conn, op, TCP_INFLIGHT_GET);

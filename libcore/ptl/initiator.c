@@ -52,7 +52,8 @@ int ptl_put_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
     op.match_bits = match_bits;
     op.remote_offset = remote_offset;
     op.hdr_data = hdr_data;
-    op.ack_req = ack_req;
+    op.ack_req = ack_req == PTL_ACK_DEFER ? PTL_ACK_REQ : ack_req;
+    op.hold = ack_req == PTL_ACK_DEFER || ack_req == PTL_NOACK_DEFER;
     return ni->nal->put(ni, &op);
 }
 
@@ -79,6 +80,7 @@ int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
     op.remote_offset = remote_offset;
     op.hdr_data = 0;
     op.ack_req = PTL_NOACK_REQ;
+    op.hold = 0;
     return ni->nal->get(ni, &op);
 }
 

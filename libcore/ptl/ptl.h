@@ -105,9 +105,12 @@ enum ptl_ins_pos { PTL_INS_AFTER = 0, PTL_INS_BEFORE = 1 };
  * waits on this put, so a message transport may hold it back until its next
  * progress pass and send it with whatever follows (the tcp transport does;
  * the others treat it as PTL_NOACK_REQ).  The conduit's implicit replies
- * use it: they only return resources.
+ * use it: they only return resources.  PTL_ACK_DEFER is PTL_ACK_REQ with
+ * the same hint: the caller waits for the ACK of a batch, not of this put
+ * alone, so the put may go with those that follow it (the conduit's
+ * non-blocking implicit-handle puts: a burst leaves in one write).
  */
-enum ptl_ack_req { PTL_NOACK_REQ = 0, PTL_ACK_REQ = 1, PTL_NOACK_DEFER = 2 };
+enum ptl_ack_req { PTL_NOACK_REQ = 0, PTL_ACK_REQ = 1, PTL_NOACK_DEFER = 2, PTL_ACK_DEFER = 3 };
 
 struct ptl_event {
     uint32_t type;           /* enum ptl_event_kind */

@@ -4,7 +4,8 @@
 # tests between two processes, compared with shm (tcp_ptl); the ptl and
 # core-API integration programs unchanged at N = 1, 2, 4, 8; and strangers
 # at a running job's listener (tcp_stranger against tcp_hold): refused,
-# logged with their address, and the job goes on.
+# logged with their address, and the job goes on; connections made on first
+# use (GP_TCP_CONNECT=lazy, the default) and at attach (eager), crossed dials.
 . "$(dirname "$0")/../lib.sh"
 
 T=tcp
@@ -78,6 +79,59 @@ if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp
     else
         pass "$name (node 0: $line0 frames/writes, node 1: $line1 ACKs/frames)"
     fi
+fi
+
+# --- connections made on first use (GP_TCP_CONNECT) --------------------------------------------
+# tcp_lazy counts each node's sockets (/proc/self/fd) after its exchange: node
+# i asks node i+1 (i even), nothing else.  Lazy: every node holds the same
+# sockets (its listener, gp-run's, its one connection); eager: 6 more (all 7
+# connections, made at attach).  Node 0 is left out: nodes that are done
+# arrive at its barrier, which may open their connections before it counts.
+node_sockets() { # OUTPUT: the distinct counts of nodes 1..7, one per line
+    printf '%s\n' "$1" | sed -n 's/^tcp_lazy: node [1-7] holds \([0-9]*\) sockets$/\1/p' | sort -u
+}
+name=$T/lazy_opens_only_used_pairs
+lazy_n=
+if expect_rc "$name" 0 60 env GP_TCP_CONNECT=lazy "$GP_RUN" -n 8 "$GPTEST_ITEST/tcp_lazy" pairs; then
+    lazy_n=$(node_sockets "$out")
+    if [ "$(printf '%s\n' "$out" | grep -c '^tcp_lazy: node [1-7] holds')" -eq 7 ] &&
+       [ "$(printf '%s\n' "$lazy_n" | wc -l)" -eq 1 ]; then
+        pass "$name"
+    else
+        fail "$name" "nodes 1-7 should hold as many sockets each: $(printf '%s\n' "$out" | grep tcp_lazy:)"
+        lazy_n=
+    fi
+fi
+name=$T/eager_connects_at_attach
+if expect_rc "$name" 0 60 env GP_TCP_CONNECT=eager "$GP_RUN" -n 8 "$GPTEST_ITEST/tcp_lazy" pairs; then
+    eager_n=$(node_sockets "$out")
+    if [ "$(printf '%s\n' "$eager_n" | wc -l)" -ne 1 ]; then
+        fail "$name" "nodes 1-7 should hold as many sockets each: $(printf '%s\n' "$out" | grep tcp_lazy:)"
+    elif [ -n "$lazy_n" ] && [ "$((eager_n - lazy_n))" -ne 6 ]; then
+        fail "$name" "nodes hold $eager_n sockets in the eager job, $lazy_n in the lazy one: expected 6 more"
+    else
+        pass "$name"
+    fi
+fi
+# Every node sends to every other at once: each pair's dials cross, and
+# exactly one connection per pair must survive (the close line counts them),
+# with no warning (a crossed dial is not a stranger).
+name=$T/lazy_crossed_dials
+if expect_rc "$name" 0 60 env GP_LOG_LEVEL=debug "$GP_RUN" -n 6 "$GPTEST_ITEST/tcp_lazy" all; then
+    conns=$(printf '%s\n' "$out" | grep -c "debug tcp: 5 connections (.*GP_TCP_CONNECT=lazy)")
+    if [ "$(printf '%s\n' "$out" | grep -c '^tcp_lazy: node [0-9]* holds')" -ne 6 ]; then
+        fail "$name" "not every node finished its exchange: $(printf '%s\n' "$out" | grep -v ' debug ' | tail -5)"
+    elif [ "$conns" -ne 6 ]; then
+        fail "$name" "expected 5 connections on each of 6 nodes: $(printf '%s\n' "$out" | grep 'debug tcp: [0-9]* connections')"
+    elif printf '%s\n' "$out" | grep -q ' warn \| error '; then
+        fail "$name" "warnings or errors: $(printf '%s\n' "$out" | grep ' warn \| error ' | head -5)"
+    else
+        pass "$name"
+    fi
+fi
+name=$T/connect_bad_value
+if expect_rc "$name" 2 30 env GP_TCP_CONNECT=sometimes "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_lazy" pairs; then
+    check_line "$name" "GP_TCP_CONNECT='sometimes' is not valid: expected one of lazy|eager"
 fi
 
 # --- strangers --------------------------------------------------------------------------------

@@ -124,10 +124,10 @@ static int hello_first(void)
     return refused(fd, "hello-without-proof");
 }
 
-/* A put frame header as a peer would send it, magic "gpt1" first. */
+/* A put frame header as a peer would send it, magic "gpt2" first. */
 static int frame_first(void)
 {
-    uint8_t frame[56] = { 'g', 'p', 't', '1', 1 /* PUT */ };
+    uint8_t frame[48] = { 'g', 'p', 't', '2', 1 /* PUT */ };
     frame[40] = 16; /* length: 16 bytes of data follow */
     uint8_t data[16] = { 0 };
     int fd = connect_to(target);

@@ -2,7 +2,7 @@
 # Issue 20 item 2: tcp progress whose cost does not grow with idle connections.
 #
 #   rtt64_over_rtt2   the AM Short round trip between nodes 0 and 1 of a
-#                     64-node tcp job (every connection open: set-up is
+#                     64-node tcp job (every connection open: GP_TCP_CONNECT=eager,
 #                     all-to-all at attach) over that of a 2-node job; the 62
 #                     other nodes sleep, polling every 100 ms, so that on a
 #                     machine with fewer cores than processes the figure is
@@ -12,7 +12,8 @@
 #                     (tcp_rtt_idle.c says why).  Rounds
 #                     alternate the two jobs; the figure is the median of the
 #                     per-round ratios.  Target <= 1.2.
-#   attach64_ms       node 0's gasnet_attach in the 64-node job (median).
+#   attach64_ms       node 0's gasnet_attach in the 64-node job (median), with
+#                     the default GP_TCP_CONNECT (lazy: no connection made at attach).
 #   start64_s         wall time of `gp-run -n 64` of the program attaching
 #                     only; start64_mpirun_s: `mpirun --oversubscribe -n 64`
 #                     of a program that only calls MPI_Init and MPI_Finalize
@@ -34,10 +35,10 @@ tmp=$(mktemp -d /tmp/gp-scale02.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 now() { date +%s.%N; }
-# run N ITERS: the program's output in $tmp/out, the wall seconds in $tmp/wall
+# run N ITERS [CONNECT]: the program's output in $tmp/out, the wall seconds in $tmp/wall
 run() {
     t0=$(now)
-    GP_TRANSPORT=tcp timeout 600 "$bin/gp-run" -n "$1" "$prog" "$2" >"$tmp/out" 2>"$tmp/err"
+    GP_TCP_CONNECT=${3:-lazy} GP_TRANSPORT=tcp timeout 600 "$bin/gp-run" -n "$1" "$prog" "$2" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     t1=$(now)
     echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >"$tmp/wall"
@@ -67,7 +68,7 @@ while [ $i -lt "$rounds" ]; do
     i=$((i + 1))
     if [ $((i % 2)) -eq 1 ]; then order="2 $nodes"; else order="$nodes 2"; fi
     for n in $order; do
-        run "$n" "$iters" || exit 1
+        run "$n" "$iters" eager || exit 1
         if [ "$n" = 2 ]; then r2=$(value rtt_us_median); echo "$r2" >>"$tmp/rtt2"
         else rn=$(value rtt_us_median); echo "$rn" >>"$tmp/rttn"; fi
     done

@@ -1,6 +1,6 @@
 /*
- * The tcp transport's ACK_RUN (doc/wire-tcp.md, "Frames", "Flow of a put"):
- * the frame's encoding and its checks, and how the read path merges ACKs
+ * The tcp transport's frame header (doc/wire-tcp.md, "Frames"): its byte
+ * layout; ACK_RUN ("Flow of a put"): the frame's encoding and its checks, and how the read path merges ACKs
  * queued back to back (tcp_queue_ack): only runnable ones with the same
  * EVENT flag, never into an entry whose first byte is written, the first
  * of a run a plain ACK.
@@ -57,6 +57,42 @@ static void test_ack_run_refused(void)
     put_flag.flags = TCP_FLAG_ACK_REQ; /* a PUT's flag */
     const char *why;
     CHECK_EQ(decodes(&put_flag, &out, &why), -1);
+}
+
+/* The wire layout of doc/wire-tcp.md, byte by byte: six little-endian words. */
+static void test_header_layout(void)
+{
+    struct tcp_frame put = { .type = TCP_FRAME_PUT, .flags = TCP_FLAG_ACK_REQ, .pt_index = 0x0a0b0c0d,
+                             .op_id = 0x10203, .match_bits = 0x1122334455667788ull,
+                             .offset = 0x99, .hdr_data = 0xabcdef, .length = 8 };
+    uint8_t hdr[TCP_FRAME_HDR_LEN];
+    CHECK_EQ(TCP_FRAME_HDR_LEN, 48);
+    tcp_frame_encode(&put, hdr);
+    CHECK_EQ(memcmp(hdr, "gpt2", 4), 0);
+    CHECK_EQ(hdr[4], TCP_FRAME_PUT);
+    CHECK_EQ(hdr[5], TCP_FLAG_ACK_REQ);
+    CHECK_EQ(hdr[6] | hdr[7], 0);
+    CHECK_EQ(hdr[8], 0x0d);   /* pt_index, low byte first */
+    CHECK_EQ(hdr[12], 0x03);  /* op_id */
+    CHECK_EQ(hdr[16], 0x88);  /* match_bits */
+    CHECK_EQ(hdr[23], 0x11);
+    CHECK_EQ(hdr[24], 0x99);  /* offset */
+    CHECK_EQ(hdr[32], 0xef);  /* hdr_data */
+    CHECK_EQ(hdr[40], 8);     /* length */
+    struct tcp_frame out;
+    const char *why = NULL;
+    CHECK_EQ(tcp_frame_decode(hdr, &out, &why), 0);
+    CHECK_EQ(out.pt_index, put.pt_index);
+    CHECK_EQ(out.op_id, put.op_id);
+    CHECK_EQ(out.match_bits, put.match_bits);
+    CHECK_EQ(out.hdr_data, put.hdr_data);
+    hdr[7] = 1; /* reserved */
+    CHECK_EQ(tcp_frame_decode(hdr, &out, &why), -1);
+    CHECK_STR_CONTAINS(why, "reserved");
+    hdr[7] = 0;
+    hdr[3] = '1'; /* the 56-byte header's magic: an older peer */
+    CHECK_EQ(tcp_frame_decode(hdr, &out, &why), -1);
+    CHECK_STR_CONTAINS(why, "magic");
 }
 
 /* Decodes the header of the queued entry seq. */
@@ -116,6 +152,7 @@ static void test_no_merge_into_a_written_entry(void)
 }
 
 static const struct gp_test tests[] = {
+    { "header_layout", test_header_layout, 0 },
     { "ack_run_round_trip", test_ack_run_round_trip, 0 },
     { "ack_run_refused", test_ack_run_refused, 0 },
     { "acks_merge", test_acks_merge, 0 },
