@@ -62,7 +62,8 @@ variant_ldflags_asan  := $(SAN)
 variant_ldflags_pasan := $(SAN)
 VARIANTS := seq par asan pasan
 
-LIB_SRC   := $(sort $(wildcard libcore/*/*.c))
+# A layer's files, and a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...).
+LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c))
 RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c))
 CHECK_SRC := $(sort $(wildcard cmd/gp-check/*.c))
 DEMO_SRC  := $(sort $(wildcard bench/gp-demo/*.c))
@@ -74,8 +75,9 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # functions and what they need (logging, the configuration table and its
 # parsers), with a one-process stand-in for the bootstrap; no conduit.
 # The table takes every layer's rows: their group files come along, data and checks only.
-CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv_config.c libcore/nal/ibv_ports.c \
-             libcore/nal/config_rows.c libcore/nal/tcp_config.c libcore/boot/config_rows.c
+CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv/ibv_config.c \
+             libcore/nal/ibv/ibv_ports.c libcore/nal/config_rows.c libcore/nal/tcp/tcp_config.c \
+             libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c
 NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)

@@ -44,7 +44,7 @@ int gp_keyproof_check_response(const uint8_t key[GP_KEY_LEN],
                                uint8_t proof[GP_KEYPROOF_PROOF_LEN]);
 
 /*
- * Client, one step at a time (a non-blocking dialler, nal/tcp_lazy.c): on
+ * Client, one step at a time (a non-blocking dialler, nal/tcp/tcp_lazy.c): on
  * the CHALLENGE payload, builds the RESPONSE payload and the PROOF the
  * server must send back.  0, or -1 with *why naming what is wrong.
  */

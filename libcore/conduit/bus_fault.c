@@ -2,7 +2,7 @@
  * A SIGBUS inside a segment: /dev/shm ran out of pages.
  *
  * A region that lives in /dev/shm (shm, hybrid) is sized, not reserved:
- * tmpfs commits a page when it is first touched (nal/shm.c).  When /dev/shm
+ * tmpfs commits a page when it is first touched (nal/shm/shm.c).  When /dev/shm
  * is full by then, the touching process -- the segment's owner, or a peer
  * copying into it -- gets SIGBUS at that address.  The fatal-signal handler
  * (exit.c) asks here whether the address lies in a region mapped here and,

@@ -15,7 +15,7 @@
  * default hybrid transport, whose region is a /dev/shm object): tcp and ibv
  * keep the region in private memory.  The bound is a share of what is free
  * at init, not a reservation: pages are committed as they are touched
- * (nal/shm.c).
+ * (nal/shm/shm.c).
  */
 #include <stdio.h>
 #include <string.h>

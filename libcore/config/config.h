@@ -80,7 +80,7 @@ struct gp_cfg_row {
  * Parsed values, one field per row.  Fields are named after the variable
  * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.  The rows that
  * fill them live with their layers (conduit/config_rows.c,
- * nal/ibv_config.c, ...); this struct is only where the values are kept.
+ * nal/ibv/ibv_config.c, ...); this struct is only where the values are kept.
  */
 struct gp_config {
     /* seed 000, GASNET_PORTAL_* */
@@ -129,7 +129,7 @@ struct gp_config {
     int     firehose_keep;                /* GP_FIREHOSE_KEEP: idle regions stay registered */
     uint64_t firehose_m;               /* 0: no main pool (segments are pinned at attach) */
     int64_t firehose_r;                /* 0 while unset: firehose_m / firehose_maxregion_size */
-    /* ibv (seed 003); the trims that need the device are in nal/ibv_limits.c */
+    /* ibv (seed 003); the trims that need the device are in nal/ibv/ibv_limits.c */
     const char *ibv_ports;             /* GASNET_IBV_PORTS or GASNET_VAPI_PORTS; NULL: no filter */
     int64_t num_qps;                   /* 0: one QP per port used */
     int64_t qp_timeout;

@@ -7,7 +7,7 @@
  * Some variables have no constant default: the credit variables are
  * derived from the job size at attach (gp_config_set_derived, print.c),
  * the PUT/GET bounce limits take GASNET_PORTAL_PUTGET_BOUNCE_LIMIT's value,
- * the firehose victim pool is R regions of MAXREGION_SIZE (nal/ibv_config.c),
+ * the firehose victim pool is R regions of MAXREGION_SIZE (nal/ibv/ibv_config.c),
  * and the exit timeout follows GASNet's formula over the node count.  Such
  * rows have a NULL default_text and an `unset_means` sentence, and the
  * echo labels them "derived".

@@ -1,6 +1,6 @@
 /*
  * What a layer needs to define the rows it reads.  A layer keeps its rows
- * beside its code in one group (conduit/config_rows.c, nal/ibv_config.c,
+ * beside its code in one group (conduit/config_rows.c, nal/ibv/ibv_config.c,
  * ...), with the checks between its rows that a per-row range cannot
  * express and the rules for its rows whose unset value is computed from
  * others; config/table.c lists the groups, which fixes the table's order

@@ -3,7 +3,7 @@
  * the entry gasnet_init uses, gp_config_load, with values of any row from
  * the input -- then what reads the result: the echo of every value
  * (GASNET_VERBOSEENV, gp-check --env), the job-size derived values attach
- * sets, and the ibv rules against a device (nal/ibv_limits.c).
+ * sets, and the ibv rules against a device (nal/ibv/ibv_limits.c).
  *
  * An input is records: one byte choosing a row (0xff: an unknown GASNET_
  * variable instead, named by the value, for the closest-name warning), one
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "nal/ibv_limits.h"
+#include "nal/ibv/ibv_limits.h"
 #include "util/log.h"
 
 #define MAX_SET 64

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "ptl/ptl.h"
 #include "util/log.h"
 

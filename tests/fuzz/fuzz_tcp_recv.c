@@ -24,7 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 #include "ptl/ptl.h"
 #include "util/log.h"
 

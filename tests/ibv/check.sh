@@ -61,8 +61,8 @@ done
 
 # Until the tree has an ibv transport, only the VM and plain verbs are checked.
 tests="$*"
-if [ "$transport" = ibv ] && ! ls "$top"/libcore/nal/ibv*.c >/dev/null 2>&1; then
-    verdict "skip ibv/jobs: this tree has no ibv transport yet (libcore/nal/ibv*.c); GP_IBV_TRANSPORT=tcp runs the suite's jobs over tcp"
+if [ "$transport" = ibv ] && ! ls "$top"/libcore/nal/ibv/ibv*.c >/dev/null 2>&1; then
+    verdict "skip ibv/jobs: this tree has no ibv transport yet (libcore/nal/ibv/ibv*.c); GP_IBV_TRANSPORT=tcp runs the suite's jobs over tcp"
     tests="devinfo verbs_smoke"
 fi
 

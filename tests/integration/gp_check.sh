@@ -99,14 +99,14 @@ else
 fi
 
 # --- the configuration table ---------------------------------------------------------
-rows=$(cat "$top"/libcore/*/config_rows.c "$top"/libcore/nal/*_config.c |
+rows=$(cat "$top"/libcore/*/config_rows.c "$top"/libcore/nal/*/*_config.c |
     sed -n 's/^ *{ \.name = "\([A-Z0-9_]*\)".*/\1/p')
 expect_rc "$T/env_lists_every_row" 0 30 env GASNET_MAX_SEGSIZE=1G "$GP_CHECK" --env && {
     missing=""
     for row in $rows; do
         printf '%s\n' "$out" | grep -q "^$row " || missing="$missing $row"
     done
-    if [ -z "$rows" ]; then fail "$T/env_lists_every_row" "no rows found in libcore/*/config_rows.c, nal/*_config.c"
+    if [ -z "$rows" ]; then fail "$T/env_lists_every_row" "no rows found in libcore/*/config_rows.c, nal/*/*_config.c"
     elif [ -n "$missing" ]; then fail "$T/env_lists_every_row" "missing:$missing"
     else contains "$T/env_lists_every_row" "^GASNET_MAX_SEGSIZE +1G +environment$" &&
         contains "$T/env_lists_every_row" "^GASNET_PORTAL_MSG_LIMIT +250 +default$" &&

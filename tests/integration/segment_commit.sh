@@ -1,5 +1,5 @@
 #!/bin/sh
-# Segment memory is committed as it is touched (libcore/nal/shm.c), and a
+# Segment memory is committed as it is touched (libcore/nal/shm/shm.c), and a
 # /dev/shm that runs out later is a fatal line naming the segment, its size
 # and /dev/shm's free space (libcore/conduit/bus_fault.c), not a bare SIGBUS.
 #

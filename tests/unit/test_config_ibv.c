@@ -8,7 +8,7 @@
 
 #include <gasnet.h>
 
-#include "nal/ibv_limits.h"
+#include "nal/ibv/ibv_limits.h"
 
 static void clear_our_environment(void)
 {

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "nal/firehose.h"
+#include "nal/ibv/ibv_firehose.h"
 
 #define MAX_CALLS 8192
 

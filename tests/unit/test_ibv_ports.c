@@ -4,7 +4,7 @@
  */
 #include "../harness/test.h"
 
-#include "nal/ibv_ports.h"
+#include "nal/ibv/ibv_ports.h"
 
 static struct ibv_port_filter *parse_ok(const char *text)
 {

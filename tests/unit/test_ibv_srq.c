@@ -13,8 +13,8 @@
 
 #include <gasnet.h>
 
-#include "nal/ibv.h"
-#include "nal/ibv_limits.h"
+#include "nal/ibv/ibv.h"
+#include "nal/ibv/ibv_limits.h"
 
 static void load_with(const char *name, const char *value)
 {

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 static struct tcp_frame ack_run(uint32_t op_id, uint64_t count)
 {

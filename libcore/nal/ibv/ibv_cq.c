@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 #define IBV_POLL_BATCH 32

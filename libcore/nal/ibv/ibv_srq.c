@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 void ibv_srq_size(struct ibv_state *st)

@@ -11,14 +11,14 @@
  * (ptl_progress), and inside a put that waits for its data to leave: a
  * pass polls the hot sockets and the epoll set of all the others (no wait),
  * reads what is ready, and writes what is queued; its cost does not grow
- * with connections that have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv.c)
+ * with connections that have nothing to say.  With GASNET_RCV_THREAD=1 a receive thread (tcp_rcv_thread.c)
  * also makes passes whenever a socket is ready, while the application
  * computes.
  *
  * Operations to this process itself take the shortcut shm takes for every
  * peer: ptl_direct_put / ptl_direct_get on its own region, no socket.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -5,7 +5,7 @@
  * inside it, bounce buffers inside the total depth, and firehose inside
  * the memory the rest leaves pinnable.
  */
-#include "nal/ibv_limits.h"
+#include "nal/ibv/ibv_limits.h"
 
 #include "util/log.h"
 

@@ -25,8 +25,8 @@
  * programs that never give transferred memory back.  firehose_invalidate
  * drops the registrations of a range known to be unmapped or remapped.
  */
-#ifndef GP_NAL_FIREHOSE_H
-#define GP_NAL_FIREHOSE_H
+#ifndef GP_NAL_IBV_FIREHOSE_H
+#define GP_NAL_IBV_FIREHOSE_H
 
 #include <stddef.h>
 #include <stdint.h>

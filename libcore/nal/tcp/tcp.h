@@ -1,6 +1,7 @@
 /*
- * What the files of the tcp transport share (nothing outside libcore/nal
- * includes this).  doc/wire-tcp.md describes the protocol; this header
+ * What the files of the tcp transport share (beyond nal/tcp/, only the
+ * hybrid transport, which drives tcp through its state API, and the fuzz
+ * target of the receive path include this).  doc/wire-tcp.md describes the protocol; this header
  * describes the state behind it.
  *
  *   tcp.c        the ops table: region, connect, put, get, progress, fini
@@ -14,6 +15,8 @@
  *                (ptl/inflight.c), waiting with progress
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
+ *   tcp_rcv_thread.c  the receive thread (GASNET_RCV_THREAD, PAR builds only)
+ *   tcp_config.c the transport's configuration rows (GP_TCP_ADDR, GP_TCP_CONNECT)
  *
  * Progress: a few hot connections (those with news lately) are polled
  * directly, in one poll() with the epoll set that holds everything else
@@ -26,8 +29,7 @@
  * only while a connection's socket is full.
  *
  * Locking: one mutex (PAR builds only) guards all of it; the receive
- * thread (GASNET_RCV_THREAD, tcp_rcv.c, PAR builds only) takes it too.  Progress takes it
- * with trylock (another thread already moving data is as good); a put or
+ * thread takes it too.  Progress takes it with trylock (another thread already moving data is as good); a put or
  * get takes it to queue its frame and drops it while it sleeps in poll().
  * Events go to lock-free rings, and nothing here calls back into the
  * conduit, so holding it while posting events is safe.  (The receive
@@ -323,7 +325,7 @@ struct tcp_state {
     uint64_t ack_frames_written;
     char *scratch;
     gp_mutex_t lock;
-    /* The receive thread (tcp_rcv.c), when GASNET_RCV_THREAD=1. */
+    /* The receive thread (tcp_rcv_thread.c), when GASNET_RCV_THREAD=1. */
     pthread_t rcv_thread;
     int rcv_running;
     int rcv_wake_fd;            /* eventfd: tells the thread to stop */
@@ -446,7 +448,7 @@ void tcp_forget(struct tcp_state *st, struct tcp_conn *conn);
 /* Fills pfds (TCP_HOT_MAX + 1) for a sleep: the hot sockets and the epoll set. */
 nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds);
 
-/* ---- tcp_rcv.c ------------------------------------------------------------------ */
+/* ---- tcp_rcv_thread.c ------------------------------------------------------------------ */
 
 /* Starts the receive thread if GASNET_RCV_THREAD says so; PTL_OK or an error. */
 int tcp_rcv_start(struct tcp_state *st);

@@ -21,7 +21,7 @@
  * stopped would leave peers' operations unserved while this process
  * computes, and nobody would know why.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <stdint.h>

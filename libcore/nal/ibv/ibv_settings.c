@@ -9,8 +9,8 @@
 #include <sys/resource.h>
 
 #include "config/config.h"
-#include "nal/ibv_limits.h"
-#include "nal/ibv.h"
+#include "nal/ibv/ibv_limits.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 /* The largest inline send a QP is asked for; QP creation halves it until the device agrees. */

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 int ibv_rcv_prepare(struct ibv_state *st)

@@ -24,7 +24,7 @@
  * made or re-made connections would arrive later.
  */
 #include "boot/wire.h"
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 #define IBV_RDMA_MAX_PART (1ull << 30)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 #define IBV_WIRE_MAGIC 0x32766267u /* "gbv2": with the credits each peer is granted */

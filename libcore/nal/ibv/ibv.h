@@ -3,22 +3,22 @@
  * includes this).  doc/wire-ibv.md describes the protocol; this header the
  * state behind it.
  *
- *   ibv.c          the ops table, and the state API the hybrid transport drives
- *   ibv_settings.c seed 003's runtime variables as this transport uses them
- *   ibv_limits.c   their rules against the job and the device ("trimmed to")
- *   ibv_ports.c    the GASNET_IBV_PORTS filter
- *   ibv_rcv.c      the receive thread (GASNET_RCV_THREAD)
- *   ibv_dev.c      devices, ports, GIDs, the region's memory regions, CQs
- *   ibv_qp.c       queue pairs: creation, the bootstrap exchange, RTR / RTS
- *   ibv_srq.c      the shared receive queue: its size, its buffers, refills in
- *                  batches, and which peer a receive came from
- *   ibv_msg.c      messages over send/recv: requests, ACK / REPLY, credits,
- *                  the target side (matching, deposits, rendezvous reads)
- *   ibv_rdma.c     RDMA WRITE / READ straight into a peer's window (the RAR
- *                  segment), local keys (region, firehose, bounce buffers)
- *   ibv_cq.c       completion reaping and the failed-completion path
- *   ibv_verbs.c    libibverbs, loaded (dlopen) when a job first wants verbs
- *   firehose.c     the registration cache for out-of-region local memory
+ *   ibv.c             the ops table, and the state API the hybrid transport drives
+ *   ibv_settings.c    seed 003's runtime variables as this transport uses them
+ *   ibv_limits.c      their rules against the job and the device ("trimmed to")
+ *   ibv_ports.c       the GASNET_IBV_PORTS filter
+ *   ibv_rcv_thread.c  the receive thread (GASNET_RCV_THREAD)
+ *   ibv_dev.c         devices, ports, GIDs, the region's memory regions, CQs
+ *   ibv_qp.c          queue pairs: creation, the bootstrap exchange, RTR / RTS
+ *   ibv_srq.c         the shared receive queue: its size, its buffers, refills in
+ *                     batches, and which peer a receive came from
+ *   ibv_msg.c         messages over send/recv: requests, ACK / REPLY, credits,
+ *                     the target side (matching, deposits, rendezvous reads)
+ *   ibv_rdma.c        RDMA WRITE / READ straight into a peer's window (the RAR
+ *                     segment), local keys (region, firehose, bounce buffers)
+ *   ibv_cq.c          completion reaping and the failed-completion path
+ *   ibv_verbs.c       libibverbs, loaded (dlopen) when a job first wants verbs
+ *   ibv_firehose.c    the registration cache for out-of-region local memory
  *
  * Locking: one mutex (PAR builds only) guards all of it, as on tcp.
  * Progress takes it with trylock; events go to lock-free rings, and nothing
@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nal/firehose.h"
-#include "nal/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
+#include "nal/ibv/ibv_firehose.h"
+#include "nal/ibv/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
@@ -290,7 +290,7 @@ struct ibv_state {
     int fatal_pending;            /* a failed completion was logged: the graceful exit starts */
     char fatal_text[256];
     int fatal_raised;
-    /* the receive thread (ibv_rcv.c), GASNET_RCV_THREAD=1 in PAR builds */
+    /* the receive thread (ibv_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
     int rcv_wanted, rcv_running, rcv_wake_fd;
     pthread_t rcv_thread;
     uint64_t window_ops, messages_sent;   /* for the debug line at close */
@@ -403,7 +403,7 @@ void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx);
 uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
                        uint32_t *lkey, uint32_t *rkey, struct firehose_region **pinned);
 
-/* ---- ibv_rcv.c ------------------------------------------------------------------------ */
+/* ---- ibv_rcv_thread.c ------------------------------------------------------------------------ */
 
 /* Before the CQs exist: completion channels when GASNET_RCV_THREAD=1 (PAR). */
 int ibv_rcv_prepare(struct ibv_state *st);

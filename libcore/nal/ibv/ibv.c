@@ -13,7 +13,7 @@
  * Progress is made whenever the application enters the library, and
  * inside an operation that waits for credits, slots or queue room.
  */
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 
 #include <stdlib.h>
 #include <string.h>

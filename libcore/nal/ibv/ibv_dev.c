@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 
 #include "config/config.h"
-#include "nal/ibv.h"
-#include "nal/ibv_ports.h"
+#include "nal/ibv/ibv.h"
+#include "nal/ibv/ibv_ports.h"
 #include "util/log.h"
 
 static const char *link_layer_str(uint8_t link_layer)

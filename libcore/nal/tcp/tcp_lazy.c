@@ -31,7 +31,7 @@
  * connection with an error naming the rank, its address and the cause.
  */
 #include "boot/wire.h"
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
 
 #include <unistd.h>
 
-#include "nal/ibv_ports.h"
+#include "nal/ibv/ibv_ports.h"
 
 static const struct gp_cfg_row ibv_rows[] = {
     /* ---- firehose (seed 000), used by ibv ---- */
@@ -65,7 +65,7 @@ static const struct gp_cfg_row ibv_rows[] = {
              "MAXREGION_SIZE; gp keeps no main pool of regions yet (segments are pinned "
              "whole at attach)" },
 
-    /* ---- ibv (seed 003); trims against the device are in nal/ibv_limits.c ---- */
+    /* ---- ibv (seed 003); trims against the device are in nal/ibv/ibv_limits.c ---- */
     { .name = "GASNET_IBV_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
       .transport = "ibv", .offset = GP_CFG_FIELD(ibv_ports),
       .unset_means = "no filter: one active port on every HCA",

@@ -18,7 +18,7 @@
  * A peer that breaks the protocol has its connection closed, with an error
  * naming it and what it did.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <string.h>

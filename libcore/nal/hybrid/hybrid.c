@@ -20,9 +20,9 @@
 
 #include "boot/boot.h"
 #include "config/config.h"
-#include "nal/ibv.h"
-#include "nal/shm.h"
-#include "nal/tcp.h"
+#include "nal/ibv/ibv.h"
+#include "nal/shm/shm.h"
+#include "nal/tcp/tcp.h"
 #include "util/log.h"
 
 /* What each process publishes at connect time. */

@@ -11,7 +11,7 @@
  * decimal, an empty port list and a stray separator are all errors, because
  * a typo in this variable would otherwise quietly pick other hardware.
  */
-#include "nal/ibv_ports.h"
+#include "nal/ibv/ibv_ports.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nal/ibv.h"
+#include "nal/ibv/ibv.h"
 #include "util/log.h"
 
 /* ---- operation records ------------------------------------------------------------------ */

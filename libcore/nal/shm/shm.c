@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "nal/shm.h"
+#include "nal/shm/shm.h"
 #include "util/log.h"
 
 struct shm_address {

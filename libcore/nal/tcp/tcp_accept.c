@@ -16,7 +16,7 @@
  * the job goes on.  At most TCP_MAX_PENDING connections prove the key at
  * once; later ones wait in the listener's backlog until a slot frees.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <netinet/in.h>

@@ -22,7 +22,7 @@
  * are checked against the MD by ptl_target_match, and op ids against the
  * in-flight table, by the callers.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * libibverbs, loaded when a job first wants verbs (ibv_verbs.h).
  */
-#include "nal/ibv_verbs.h"
+#include "nal/ibv/ibv_verbs.h"
 
 #include <dirent.h>
 #include <string.h>

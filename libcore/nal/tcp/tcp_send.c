@@ -42,7 +42,7 @@
  * of ACK_REQ puts also go into the connection's ACK FIFO, in the order
  * they are queued, which is the order their ACKs come back in.
  */
-#include "nal/tcp.h"
+#include "nal/tcp/tcp.h"
 
 #include <errno.h>
 #include <stdlib.h>
