@@ -79,7 +79,8 @@ CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv/ibv_config.c \
              libcore/nal/ibv/ibv_ports.c libcore/nal/config_rows.c libcore/nal/tcp/tcp_config.c \
              libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
-             $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c
+             $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
+             libcore/tools/standalone/nal_names.c
 NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # $(call variant_rules,NAME) defines the objects, libraries, commands and
@@ -170,7 +171,8 @@ $$($(1)_DIR)/tests/ibv/verbs_smoke: $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.o
 .PHONY: $(1)
 $(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_TOOLSLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
 
--include $$($(1)_LIBOBJ:.o=.d) $$($(1)_DIR)/obj/libcore/tools/standalone/boot_rank.d
+-include $$($(1)_LIBOBJ:.o=.d) $$($(1)_DIR)/obj/libcore/tools/standalone/boot_rank.d \
+         $$($(1)_DIR)/obj/libcore/tools/standalone/nal_names.d
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(CHECK_SRC))
 endef

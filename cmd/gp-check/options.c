@@ -10,6 +10,7 @@
  * mistake exits 2 with a sentence saying what is accepted.
  */
 #include "gp_check.h"
+#include "nal/nal.h"
 #include "util/count.h"
 
 #include <errno.h>
@@ -22,7 +23,8 @@
 enum { OPT_RUN = 1, OPT_ENV, OPT_MAN, OPT_NPROCS, OPT_TRANSPORT, OPT_QUICK, OPT_SHM_DIR,
        OPT_SSH_TIMEOUT, OPT_HELP, OPT_VERSION };
 
-static const struct poptOption option_table[] = {
+/* Not const: --transport's argument names come from the transport registry (set_transport_names). */
+static struct poptOption option_table[] = {
     { "run", '\0', POPT_ARG_NONE, NULL, OPT_RUN,
       "run the conformance programs through gp-run", NULL },
     { "env", '\0', POPT_ARG_NONE, NULL, OPT_ENV,
@@ -33,7 +35,7 @@ static const struct poptOption option_table[] = {
       "processes per job (--run: 4; system checks: one per CPU; "
       "--env: show the values derived for N)", "N" },
     { "transport", '\0', POPT_ARG_STRING, NULL, OPT_TRANSPORT,
-      "with --run: the transport the programs use (sets GP_TRANSPORT)", "shm|tcp|ibv" },
+      "with --run: the transport the programs use (sets GP_TRANSPORT)", NULL },
     { "quick", '\0', POPT_ARG_NONE, NULL, OPT_QUICK,
       "with --run: fewer programs with small arguments", NULL },
     { "shm-dir", '\0', POPT_ARG_STRING, NULL, OPT_SHM_DIR,
@@ -57,10 +59,12 @@ static int parse_count(const char *option, const char *text, long max, int *out)
     return 0;
 }
 
+/* The names GP_TRANSPORT accepts, as the registry lists them (nal/registry.c). */
 static int parse_transport(const char *text, char **out)
 {
-    if (strcmp(text, "shm") != 0 && strcmp(text, "tcp") != 0 && strcmp(text, "ibv") != 0) {
-        check_say("--transport '%s': expected shm, tcp or ibv", text);
+    const struct nal_ops *nal = nal_find(text);
+    if (nal == NULL || !nal->user_selectable) {
+        check_say("--transport '%s': expected one of %s", text, nal_selectable_names());
         return -1;
     }
     free(*out);
@@ -136,10 +140,19 @@ static int check_combination(const struct check_opts *opts, int ssh_given)
     return CHECK_EXIT_USAGE;
 }
 
+static void set_transport_names(void)
+{
+    for (struct poptOption *option = option_table; option->longName != NULL ||
+                                                   option->shortName != '\0'; option++)
+        if (option->longName != NULL && strcmp(option->longName, "transport") == 0)
+            option->argDescrip = nal_selectable_names();
+}
+
 int check_parse_options(int argc, const char **argv, struct check_opts *opts)
 {
     int result = CHECK_CONTINUE, which = 0, ssh_given = 0;
     opts->ssh_timeout = CHECK_SSH_TIMEOUT_S;
+    set_transport_names();
     poptContext ctx = poptGetContext("gp-check", argc, argv, option_table, 0);
     poptSetOtherOptionHelp(ctx, "[--run | --env] [options]");
     while (result == CHECK_CONTINUE && (which = poptGetNextOpt(ctx)) > 0) {

@@ -60,7 +60,7 @@ struct gp_cfg_row {
     const char *doc;
     size_t offset;             /* where the parsed value lives in struct gp_config */
     /* Optional members; zero means none. */
-    const char *choices;       /* STRING: the accepted words, "shm|tcp|ibv" (any case) */
+    const char *choices;       /* STRING: the accepted words, "lazy|eager" (any case) */
     const char *unset_means;   /* no default_text: what an unset variable stands for */
     double unset_value;        /* no default_text: the value stored while unset */
     /* Numeric rows: unset, take the value of this other row. */
@@ -74,6 +74,12 @@ struct gp_cfg_row {
      * an error.
      */
     const char *newer;
+    /*
+     * STRING: the accepted words come from their owner (GP_TRANSPORT's from
+     * the transport registry), asked once when the table is built; the
+     * table then holds them in choices like any other row's.
+     */
+    const char *(*choices_from)(void);
 };
 
 /*

@@ -36,7 +36,10 @@ static void concatenate_groups(void)
                 table_overflow = 1;
                 return;
             }
-            table[table_count++] = groups[g]->rows[i];
+            table[table_count] = groups[g]->rows[i];
+            if (table[table_count].choices_from != NULL)
+                table[table_count].choices = table[table_count].choices_from();
+            table_count++;
         }
 }
 
@@ -154,8 +157,10 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
     if ((row->type == GP_CFG_INT || row->type == GP_CFG_SIZE || row->type == GP_CFG_DOUBLE) &&
         !(row->min <= row->max))
         return "its min exceeds its max";
-    if (row->choices != NULL && row->type != GP_CFG_STRING)
+    if ((row->choices != NULL || row->choices_from != NULL) && row->type != GP_CFG_STRING)
         return "only string rows may list choices";
+    if (row->choices != NULL && row->choices[0] == '\0')
+        return "its list of choices is empty";
     if ((row->flags & (GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK)) &&
         row->type != GP_CFG_INT && row->type != GP_CFG_SIZE)
         return "only integer and size rows may be powers of two or accept 0 apart";

@@ -4,10 +4,12 @@
  */
 #include "config/rows.h"
 
+#include "nal/nal.h"
+
 static const struct gp_cfg_row nal_rows[] = {
     { .name = "GP_TRANSPORT", .type = GP_CFG_STRING, .default_text = NULL,
-      .choices = "shm|tcp|ibv", .transport = "all", .offset = GP_CFG_FIELD(gp_transport),
-      .unset_means = "automatic",
+      .choices_from = nal_selectable_names, .transport = "all",
+      .offset = GP_CFG_FIELD(gp_transport), .unset_means = "automatic",
       .doc = "force one transport for every peer; unset picks per peer (shm on the same host, "
              "tcp to other hosts)" },
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",

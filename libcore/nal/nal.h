@@ -32,6 +32,9 @@ struct nal_op {
 
 struct nal_ops {
     const char *name;
+    /* 1: GP_TRANSPORT may name it for every peer of a job (shm, tcp, ibv); the
+     * hybrid is what GP_TRANSPORT unset means, and loop is the test double. */
+    int user_selectable;
     /* 1: this process's region is a /dev/shm object (shm_open), so /dev/shm's
      * free space bounds the segment and a page it cannot supply is a SIGBUS. */
     int region_in_dev_shm;
@@ -51,8 +54,12 @@ struct nal_ops {
 
 /* The transports, in one explicit list (registry.c). */
 const struct nal_ops *nal_find(const char *name);
-/* Names of the transports built in, separated by '|', for error messages. */
+/* Names of the transports built in, in the registry's order, separated by '|'
+ * ("hybrid|shm|tcp|ibv|loop"): for error messages. */
 const char *nal_names(void);
+/* The names GP_TRANSPORT accepts (user_selectable), the same way ("shm|tcp|ibv"):
+ * the configuration row's choices, gp-check's --transport, their messages. */
+const char *nal_selectable_names(void);
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
 int nal_no_progress(struct ptl_ni *ni);

@@ -4,6 +4,7 @@
  */
 #include "nal/nal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static const struct nal_ops *const transports[] = {
@@ -13,18 +14,49 @@ static const struct nal_ops *const transports[] = {
     &nal_ibv_ops,
     &nal_loop_ops,
 };
+#define TRANSPORT_COUNT (sizeof transports / sizeof transports[0])
 
 const struct nal_ops *nal_find(const char *name)
 {
-    for (unsigned i = 0; i < sizeof transports / sizeof transports[0]; i++)
+    for (unsigned i = 0; i < TRANSPORT_COUNT; i++)
         if (strcmp(transports[i]->name, name) == 0)
             return transports[i];
     return NULL;
 }
 
+/* Every name is short: the lists fit, and a longer one would be cut at a '|', never mid-name. */
+static char all_names[128], selectable_names[128];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void append_name(char *list, size_t size, const char *name)
+{
+    size_t used = strlen(list), len = strlen(name);
+    if (used + (used != 0) + len + 1 > size)
+        return;
+    if (used != 0)
+        list[used++] = '|';
+    memcpy(list + used, name, len + 1);
+}
+
+static void join_names(void)
+{
+    for (unsigned i = 0; i < TRANSPORT_COUNT; i++) {
+        append_name(all_names, sizeof all_names, transports[i]->name);
+        if (transports[i]->user_selectable)
+            append_name(selectable_names, sizeof selectable_names, transports[i]->name);
+    }
+}
+
 const char *nal_names(void)
 {
-    return "hybrid|shm|tcp|ibv|loop";
+    pthread_once(&names_once, join_names);
+    return all_names;
+}
+
+const char *nal_selectable_names(void)
+{
+    pthread_once(&names_once, join_names);
+    return selectable_names;
 }
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op)

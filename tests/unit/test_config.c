@@ -11,6 +11,7 @@
 #include <gasnet.h>
 
 #include "config/config.h"
+#include "nal/nal.h"
 #include "util/log.h"
 
 /* ---- helpers ---- */
@@ -1199,8 +1200,39 @@ static void test_getenv_door(void)
                                "configuration table");
 }
 
+/* GP_TRANSPORT's choices are the registry's: every name one a job may select, and no other. */
+static void test_transport_choices_from_registry(void)
+{
+    const struct gp_cfg_row *row = gp_config_find("GP_TRANSPORT");
+    CHECK(row != NULL && row->choices != NULL);
+    CHECK_STR_EQ(row->choices, nal_selectable_names());
+    char names[128];
+    snprintf(names, sizeof names, "%s", nal_names());
+    int selectable = 0;
+    for (char *name = strtok(names, "|"); name != NULL; name = strtok(NULL, "|")) {
+        const struct nal_ops *nal = nal_find(name);
+        CHECK(nal != NULL);
+        char bounded[16];
+        snprintf(bounded, sizeof bounded, "|%s|", name);
+        char listed[160];
+        snprintf(listed, sizeof listed, "|%s|", row->choices);
+        if (nal->user_selectable) {
+            selectable++;
+            if (strstr(listed, bounded) == NULL)
+                gp_test_fail(__FILE__, __LINE__, "%s is selectable but not among %s", name,
+                             row->choices);
+        } else if (strstr(listed, bounded) != NULL) {
+            gp_test_fail(__FILE__, __LINE__, "%s is listed in %s but not selectable", name,
+                         row->choices);
+        }
+    }
+    CHECK_EQ(selectable, 3);   /* shm, tcp, ibv */
+    CHECK(nal_find("hybrid") != NULL && !nal_find("hybrid")->user_selectable);
+}
+
 static const struct gp_test tests[] = {
     { "defaults", test_defaults, 0 },
+    { "transport_choices_from_registry", test_transport_choices_from_registry, 0 },
     { "defaults_standard", test_defaults_standard, 0 },
     { "defaults_sources", test_defaults_sources, 0 },
     { "table_rows", test_table_rows, 0 },

@@ -371,6 +371,7 @@ static void ibv_report(struct ptl_ni *ni)
 
 const struct nal_ops nal_ibv_ops = {
     .name = "ibv",
+    .user_selectable = 1,
     .region_create = ibv_region_create,
     .connect = ibv_connect,
     .put = ibv_put,

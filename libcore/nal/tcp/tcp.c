@@ -512,6 +512,7 @@ static void tcp_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_tcp_ops = {
     .name = "tcp",
+    .user_selectable = 1,
     .region_create = tcp_region_create,
     .connect = tcp_connect,
     .put = tcp_put,
