@@ -130,6 +130,17 @@ void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_even
 int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
                       uint64_t *region_offset, uint64_t *length);
 
+/*
+ * For a transport whose peers reach its region only through it (private_region.c):
+ * private anonymous memory as ni->region (populate: every page faulted in now, for a
+ * transport that registers it whole), PTL_OK or PTL_NO_SPACE after a line naming the
+ * transport; its release at fini; and the peer table with only this process's own
+ * region in it.
+ */
+int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const char *transport);
+void ptl_ni_private_region_free(struct ptl_ni *ni);
+int ptl_ni_own_region_only(struct ptl_ni *ni);
+
 /* Both halves of an operation on a region this process can address directly. */
 int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
 int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op);

@@ -17,7 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "util/log.h"
@@ -309,26 +308,19 @@ static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
     if (st == NULL)
         return PTL_FAIL;
     ni->nal_state = st;
-    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (region == MAP_FAILED) {
-        gp_error("ibv", "mmap of %llu bytes for the registered region failed: %m",
-                 (unsigned long long)bytes);
+    /* Populated: the whole region is registered at connect. */
+    if (ptl_ni_private_region(ni, bytes, 1, "ibv") != PTL_OK) {
         ibv_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
     }
-    ni->region = region;
-    ni->region_bytes = bytes;
     return PTL_OK;
 }
 
 static int ibv_connect(struct ptl_ni *ni)
 {
-    ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
-    if (ni->peer_region == NULL)
+    if (ptl_ni_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
-    ni->peer_region[ni->rank] = ni->region;
     if (ni->size == 1)
         return PTL_OK;
     return ibv_state_connect(ibv_state_of(ni), NULL);
@@ -358,9 +350,7 @@ static void ibv_fini(struct ptl_ni *ni)
         ibv_state_free(st);
     }
     ni->nal_state = NULL;
-    if (ni->region != NULL)
-        munmap(ni->region, ni->region_bytes);
-    ni->region = NULL;
+    ptl_ni_private_region_free(ni);
 }
 
 static void ibv_report(struct ptl_ni *ni)

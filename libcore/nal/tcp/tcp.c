@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -436,25 +435,18 @@ static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
         return PTL_NO_SPACE;
     ni->nal_state = st;
     /* Private memory: peers reach it only through this process's progress engine. */
-    void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (region == MAP_FAILED) {
-        gp_error("tcp", "mmap of %llu bytes for the registered region failed: %m",
-                 (unsigned long long)bytes);
+    if (ptl_ni_private_region(ni, bytes, 0, "tcp") != PTL_OK) {
         tcp_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
     }
-    ni->region = region;
     return PTL_OK;
 }
 
 static int tcp_connect(struct ptl_ni *ni)
 {
-    /* Only this process's own region is addressable here (ptl_direct_address). */
-    ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
-    if (ni->peer_region == NULL)
+    if (ptl_ni_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
-    ni->peer_region[ni->rank] = ni->region;
     if (ni->size == 1) {
         gp_debug("tcp", "a one-process job: no sockets");
         return PTL_OK;
@@ -505,9 +497,7 @@ static void tcp_fini(struct ptl_ni *ni)
         tcp_state_free(st);
     }
     ni->nal_state = NULL;
-    if (ni->region != NULL)
-        munmap(ni->region, ni->region_bytes);
-    ni->region = NULL;
+    ptl_ni_private_region_free(ni);
 }
 
 const struct nal_ops nal_tcp_ops = {
