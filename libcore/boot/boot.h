@@ -72,6 +72,17 @@ void gp_boot_local_ipv4(uint32_t *ipv4);
 void gp_boot_host_identity(char *out, size_t len);
 
 /*
+ * Collective, once per job after the configuration is loaded (GP_HOST_ID):
+ * numbers the hosts 0, 1, ... in the order of each host's lowest rank
+ * (boot/hosts.c).  GP_BOOT_OK, or a failure after a line saying why.  Then
+ * gp_boot_host_of(rank) is the host of rank (-1, logged, for a bad rank or
+ * before the numbering) and gp_boot_host_count() the number of hosts.
+ */
+int gp_boot_hosts_init(void);
+int gp_boot_host_of(int rank);
+int gp_boot_host_count(void);
+
+/*
  * hook(arg) runs over and over while a collective waits for gp-run's answer
  * (the ptl layer makes transport progress there); NULL removes it.
  */

@@ -3,12 +3,10 @@
  * GASNet allows the call any time after gasnet_init (its test harness
  * sizes its thread count from it before attach), and made exact at attach.
  *
- * host: nodes with the same host identity -- the one the transports use to
- * choose shm or tcp (gp_boot_host_identity: GP_HOST_ID, else host name and
- * boot id) -- share a host id, numbered 0, 1, ... in the order of each
- * host's lowest node.  What travels is a 64-bit hash of the identity: the
- * allgather sends the whole table to every node, and 16 bytes a node keep
- * that small at thousands of nodes.
+ * host: the bootstrap's numbering of the job's hosts (boot/hosts.c: nodes
+ * with the same host identity, GP_HOST_ID or else host name and boot id,
+ * numbered 0, 1, ... in the order of each host's lowest node) -- the one
+ * the hybrid transport uses to choose shm or a network.
  *
  * supernode: the nodes whose segments a process can load and store
  * directly.  Before attach no segment is mapped yet, so init reports what
@@ -32,20 +30,10 @@
 #include "conduit/core.h"
 #include "util/log.h"
 
+/* What each node says at attach: the lowest node whose segment it maps. */
 struct locality {
-    uint64_t host_hash;
     uint32_t lowest_mapped;
-    uint32_t unused;
 };
-
-/* FNV-1a: distinct host names collide with probability 2^-64. */
-static uint64_t hash_name(const char *name)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *name != '\0'; name++)
-        h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
-    return h;
-}
 
 static gasnet_nodeinfo_t *table;
 
@@ -59,15 +47,13 @@ static void *mapped_segment(gasnet_node_t node)
     return ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0, gpc.seginfo[node].size);
 }
 
-/* Numbers the distinct keys 0, 1, ... by first appearance (the lowest node). */
-static void number_by_first(const struct locality *all, int by_host, gasnet_node_t *out)
+/* Numbers the distinct lowest mapped nodes 0, 1, ... by first appearance (the lowest node). */
+static void number_by_first(const struct locality *all, gasnet_node_t *out)
 {
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         gasnet_node_t next_id = 0, id = (gasnet_node_t)-1;
         for (gasnet_node_t earlier = 0; earlier < node && id == (gasnet_node_t)-1; earlier++) {
-            int same = by_host ? all[earlier].host_hash == all[node].host_hash
-                               : all[earlier].lowest_mapped == all[node].lowest_mapped;
-            if (same)
+            if (all[earlier].lowest_mapped == all[node].lowest_mapped)
                 id = out[earlier];
             else if (out[earlier] >= next_id)
                 next_id = out[earlier] + 1;
@@ -86,28 +72,15 @@ static int maps_host_peers(void)
 
 int gpc_nodeinfo_init(void)
 {
-    struct locality mine;
-    char host[GP_BOOT_HOST_ID_LEN] = { 0 };
-    memset(&mine, 0, sizeof mine);
-    gp_boot_host_identity(host, sizeof host);
-    mine.host_hash = hash_name(host);
-    mine.lowest_mapped = gpc.rank;
-    struct locality *all = calloc(gpc.nodes, sizeof *all);
-    gasnet_node_t *ids = calloc(gpc.nodes, sizeof *ids);
     table = calloc(gpc.nodes, sizeof *table);
-    if (all == NULL || ids == NULL || table == NULL || gp_boot_allgather(&mine, all, sizeof mine) != 0) {
-        free(all);
-        free(ids);
+    /* Collective: every node numbers the hosts, even one whose table failed. */
+    if (gp_boot_hosts_init() != GP_BOOT_OK || table == NULL)
         return GASNET_ERR_RESOURCE;
-    }
-    number_by_first(all, 1, ids);
     int by_host = maps_host_peers();
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
-        table[node].host = ids[node];
-        table[node].supernode = by_host ? ids[node] : node;
+        table[node].host = (gasnet_node_t)gp_boot_host_of((int)node);
+        table[node].supernode = by_host ? table[node].host : node;
     }
-    free(all);
-    free(ids);
     return GASNET_OK;
 }
 
@@ -128,7 +101,7 @@ int gpc_nodeinfo_setup(void)
         free(ids);
         return GASNET_ERR_RESOURCE;
     }
-    number_by_first(all, 0, ids);
+    number_by_first(all, ids);
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
         table[node].supernode = ids[node];
         char *here = mapped_segment(node);

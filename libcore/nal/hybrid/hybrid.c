@@ -12,8 +12,9 @@
  * MD space with the same atomic claims (ptl/target.c), so they may act on
  * one region at once.
  *
- * Hosts are told apart by gp_boot_host_identity.  When every process is on
- * one host no socket is opened at all, and the job runs exactly as on shm.
+ * Hosts are the bootstrap's numbering (boot/hosts.c, by gp_boot_host_identity).
+ * When every process is on one host no socket is opened at all, and the job
+ * runs exactly as on shm.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,6 @@
 
 /* What each process publishes at connect time. */
 struct hybrid_address {
-    char host[GP_BOOT_HOST_ID_LEN];
     uint64_t region_bytes;
     uint8_t has_ibv;            /* verbs devices on this host, and GP_TRANSPORT does not say otherwise */
 };
@@ -38,7 +38,7 @@ struct hybrid_state {
     struct ibv_state *ibv;      /* NULL when no peer is reached by ibv */
     uint8_t *remote;            /* remote[rank]: on another host, reached by tcp */
     uint8_t *remote_ibv;        /* remote_ibv[rank]: on another host, reached by ibv */
-    int *host_index;            /* host_index[rank]: which host, numbered in rank order */
+    int *host_index;            /* host_index[rank]: which host (the bootstrap's numbering) */
     int hosts;
 };
 
@@ -57,27 +57,20 @@ static int hybrid_region_create(struct ptl_ni *ni, uint64_t bytes)
     return shm_object_create(ni, &state->object);
 }
 
-/* Maps the local peers; marks the others remote.  Returns the number of hosts. */
+/*
+ * Maps the local peers; marks the others remote.  Returns the number of
+ * hosts.  Hosts are the bootstrap's (boot/hosts.c), numbered once per job.
+ */
 static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
                       const struct hybrid_address *all, int *rc)
 {
-    const char *mine = all[ni->rank].host;
-    int hosts = 0;
+    for (int rank = 0; rank < ni->size; rank++)
+        state->host_index[rank] = gp_boot_host_of(rank);
+    int mine = state->host_index[ni->rank];
     for (int rank = 0; rank < ni->size; rank++) {
-        int first_of_host = 1;
-        for (int other = 0; other < rank && first_of_host; other++)
-            first_of_host = strcmp(all[other].host, all[rank].host) != 0;
-        hosts += first_of_host;
-        if (first_of_host)
-            state->host_index[rank] = hosts - 1;
-        for (int other = 0; other < rank && !first_of_host; other++)
-            if (strcmp(all[other].host, all[rank].host) == 0) {
-                state->host_index[rank] = state->host_index[other];
-                break;
-            }
         if (rank == ni->rank) {
             ni->peer_region[rank] = ni->region;
-        } else if (strcmp(all[rank].host, mine) != 0) {
+        } else if (state->host_index[rank] != mine) {
             state->remote[rank] = 1;
         } else if (*rc == PTL_OK) {
             ni->peer_region[rank] = shm_map_peer(rank, all[rank].region_bytes);
@@ -85,7 +78,7 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
                 *rc = PTL_FAIL;
         }
     }
-    return hosts;
+    return gp_boot_host_count();
 }
 
 /* Is some pair of processes on different hosts reached by ibv (both=1) / by tcp (both=0)? */
@@ -184,7 +177,6 @@ static int hybrid_connect(struct ptl_ni *ni)
     struct hybrid_state *state = hybrid_of(ni);
     struct hybrid_address mine;
     memset(&mine, 0, sizeof mine);
-    gp_boot_host_identity(mine.host, sizeof mine.host);
     mine.region_bytes = ni->region_bytes;
     /* Verbs across hosts unless GP_TRANSPORT chose otherwise (hybrid is its default); for
      * now only whether this host has devices: confirm_ibv opens them if the job crosses hosts. */
@@ -196,7 +188,10 @@ static int hybrid_connect(struct ptl_ni *ni)
     state->host_index = calloc((size_t)ni->size, sizeof *state->host_index);
     int rc = (all == NULL || ni->peer_region == NULL || state->remote == NULL ||
               state->host_index == NULL) ? PTL_NO_SPACE : PTL_OK;
-    /* Every rank takes part in every collective below, even after a local failure. */
+    /* Every rank takes part in every collective below, even after a local failure.  The
+     * hosts are numbered by now when gasnet_init ran; a ptl-level program numbers them here. */
+    if (gp_boot_hosts_init() != GP_BOOT_OK && rc == PTL_OK)
+        rc = PTL_FAIL;
     if (gp_boot_allgather(&mine, all, sizeof mine) != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
     if (rc == PTL_OK)
