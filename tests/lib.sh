@@ -10,6 +10,10 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # Prints "ok NAME" or "FAIL NAME: why".
 pass() { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; }
+# check_line NAME PATTERN: the last expect_rc's output must hold a line matching PATTERN.
+check_line() {
+    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
+}
 
 # expect_rc NAME EXPECTED TIMEOUT_S CMD...: runs CMD with a time limit,
 # checks its exit status, keeps its output in $out.

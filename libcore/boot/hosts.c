@@ -18,56 +18,49 @@
 
 static int *host_of_rank;   /* host_of_rank[rank] */
 static int host_count;
-static const char *identities;   /* for the sort only: the allgather's result */
 
-static int by_identity_then_rank(const void *a, const void *b)
+static int by_identity_then_rank(const void *a, const void *b, void *identities)
 {
     int ra = *(const int *)a, rb = *(const int *)b;
-    int order = strcmp(identities + (size_t)ra * GP_BOOT_HOST_ID_LEN,
-                       identities + (size_t)rb * GP_BOOT_HOST_ID_LEN);
+    const char *all = identities;
+    int order = strcmp(all + (size_t)ra * GP_BOOT_HOST_ID_LEN,
+                       all + (size_t)rb * GP_BOOT_HOST_ID_LEN);
     return order != 0 ? order : (ra > rb) - (ra < rb);
 }
 
-static int by_rank_of(const void *a, const void *b, void *first_rank)
-{
-    const int *first = first_rank;
-    int fa = first[*(const int *)a], fb = first[*(const int *)b];
-    return (fa > fb) - (fa < fb);
-}
-
-/* Groups equal identities; numbers the groups by their lowest rank. */
+/*
+ * Groups equal identities (one sort), then numbers the groups as the ranks
+ * meet them in rank order, so host 0 holds rank 0 and a host's number
+ * follows its lowest rank.  Returns the number of hosts, -1 without memory.
+ */
 static int number_hosts(const char *all, int size, int *out)
 {
     int *order = malloc((size_t)size * sizeof *order);
-    int *group_first = malloc((size_t)size * sizeof *group_first);
     int *group_of = malloc((size_t)size * sizeof *group_of);
-    int *groups = malloc((size_t)size * sizeof *groups);
-    if (order == NULL || group_first == NULL || group_of == NULL || groups == NULL) {
-        free(order), free(group_first), free(group_of), free(groups);
+    int *number_of_group = malloc((size_t)size * sizeof *number_of_group);
+    if (order == NULL || group_of == NULL || number_of_group == NULL) {
+        free(order), free(group_of), free(number_of_group);
         return -1;
     }
     for (int rank = 0; rank < size; rank++)
         order[rank] = rank;
-    identities = all;
-    qsort(order, (size_t)size, sizeof *order, by_identity_then_rank);
-    identities = NULL;
-    int ngroups = 0;
+    qsort_r(order, (size_t)size, sizeof *order, by_identity_then_rank, (void *)all);
+    int groups = 0;
     for (int i = 0; i < size; i++) {
-        int rank = order[i];
-        if (i == 0 || strcmp(all + (size_t)rank * GP_BOOT_HOST_ID_LEN,
+        if (i == 0 || strcmp(all + (size_t)order[i] * GP_BOOT_HOST_ID_LEN,
                              all + (size_t)order[i - 1] * GP_BOOT_HOST_ID_LEN) != 0)
-            group_first[ngroups++] = rank;   /* sorted by rank within: the lowest comes first */
-        group_of[rank] = ngroups - 1;
+            number_of_group[groups++] = -1;
+        group_of[order[i]] = groups - 1;
     }
-    for (int g = 0; g < ngroups; g++)
-        groups[g] = g;
-    qsort_r(groups, (size_t)ngroups, sizeof *groups, by_rank_of, group_first);
-    for (int g = 0; g < ngroups; g++)
-        order[groups[g]] = g;   /* reused: the number of group g */
-    for (int rank = 0; rank < size; rank++)
-        out[rank] = order[group_of[rank]];
-    free(order), free(group_first), free(group_of), free(groups);
-    return ngroups;
+    int hosts = 0;
+    for (int rank = 0; rank < size; rank++) {
+        int *number = &number_of_group[group_of[rank]];
+        if (*number < 0)
+            *number = hosts++;
+        out[rank] = *number;
+    }
+    free(order), free(group_of), free(number_of_group);
+    return hosts;
 }
 
 int gp_boot_hosts_init(void)

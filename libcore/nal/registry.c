@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "util/log.h"
+
 static const struct nal_ops *const transports[] = {
     &nal_hybrid_ops,
     &nal_shm_ops,
@@ -24,15 +26,18 @@ const struct nal_ops *nal_find(const char *name)
     return NULL;
 }
 
-/* Every name is short: the lists fit, and a longer one would be cut at a '|', never mid-name. */
-static char all_names[128], selectable_names[128];
+/* Room for every name the registry holds; a list that outgrew it is an error naming the name. */
+static char all_names[256], selectable_names[256];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static void append_name(char *list, size_t size, const char *name)
 {
     size_t used = strlen(list), len = strlen(name);
-    if (used + (used != 0) + len + 1 > size)
+    if (used + (used != 0) + len + 1 > size) {
+        gp_error("nal", "the transport list has no room for '%s' after '%s' (nal/registry.c)",
+                 name, list);
         return;
+    }
     if (used != 0)
         list[used++] = '|';
     memcpy(list + used, name, len + 1);

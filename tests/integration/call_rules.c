@@ -119,14 +119,22 @@ static void long_handler(gasnet_token_t token, void *buf, size_t n)
           "Long reply");
 }
 
+/* With "interleaved K" the launcher pretends K hosts, node i on host i % K (GP_HOST_ID). */
+static unsigned interleaved_hosts;
+
 /* What GASNet's test_init_early does: locality before attach. */
 static void nodeinfo(gasnet_nodeinfo_t *info, const char *when)
 {
     int rc = gasnet_getNodeInfo(info, (int)gasnet_nodes());
     CHECK(rc == GASNET_OK, "gasnet_getNodeInfo %s attach returned %d", when, rc);
     CHECK(info[0].host == 0 && info[0].supernode == 0, "node 0 not on host 0 / supernode 0 %s", when);
-    for (gasnet_node_t i = 0; i < gasnet_nodes(); i++)
+    for (gasnet_node_t i = 0; i < gasnet_nodes(); i++) {
         CHECK(info[i].host <= i && info[i].supernode <= i, "node %u: ids not dense %s", i, when);
+        /* Hosts numbered in the order of their lowest node: host i % K is number i % K. */
+        CHECK(interleaved_hosts == 0 || info[i].host == i % interleaved_hosts,
+              "node %u: host %u %s attach, expected %u", i, info[i].host, when,
+              i % interleaved_hosts);
+    }
 }
 
 int main(int argc, char **argv)
@@ -135,6 +143,8 @@ int main(int argc, char **argv)
     gasnet_client_attach_hook = attach_hook;
     if (gasnet_init(&argc, &argv) != GASNET_OK)
         return 1;
+    if (argc == 3 && strcmp(argv[1], "interleaved") == 0)
+        interleaved_hosts = (unsigned)atoi(argv[2]);
     gasnet_node_t me = gasnet_mynode(), n = gasnet_nodes(), peer = (me + 1) % n;
     CHECK(gasnet_getMaxLocalSegmentSize() <= SEGSIZE_BOUND, "gasnet_max_segsize not honoured: %lu",
           (unsigned long)gasnet_getMaxLocalSegmentSize());

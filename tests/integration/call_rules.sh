@@ -21,4 +21,19 @@ done
 # tcp maps no peer: the supernodes gathered at init must still match attach's.
 expect_rc call_rules/tcp_n2 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 2 "$GPTEST_ITEST/call_rules" &&
     check_ok call_rules/tcp_n2 2
+# Four pretended hosts' worth of ranks, interleaved (node i on host i % 2): the hosts are
+# numbered by their lowest node, the same before attach and after, and the default
+# transport maps exactly the peers of a host.
+tmp=$(mktemp -d /tmp/gp-call-rules.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+printf '#!/bin/sh\nGP_HOST_ID=h$((GP_RANK %% 2)) exec "$@"\n' >"$tmp/as-host"
+chmod +x "$tmp/as-host"
+expect_rc call_rules/hybrid_interleaved_n4 0 120 env -u GP_TRANSPORT GP_LOG_LEVEL=debug \
+    "$GP_RUN" -n 4 "$tmp/as-host" "$GPTEST_ITEST/call_rules" interleaved 2 &&
+    check_ok call_rules/hybrid_interleaved_n4 4 &&
+    if printf '%s\n' "$out" | grep -q "debug hybrid: 2 hosts: shm to this host's peers"; then
+        pass call_rules/hybrid_interleaved_hosts_seen
+    else
+        fail call_rules/hybrid_interleaved_hosts_seen "no 'debug hybrid: 2 hosts' line: $(printf '%s\n' "$out" | grep hybrid: | head -2)"
+    fi
 end_tests

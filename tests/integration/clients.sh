@@ -17,9 +17,6 @@ inst="$prefix/inst"
 mak="$inst/include/portals-conduit"
 run="$inst/bin/gasnetrun_portals"
 
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 
 missing=
 for f in include/gasnet.h include/gasnet_tools.h include/gasnet_coll.h include/gasnet_config.h \

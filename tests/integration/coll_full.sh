@@ -7,9 +7,6 @@
 # split into rows, columns and halves, with their barriers and collectives.
 . "$(dirname "$0")/../lib.sh"
 
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 prog="$GPTEST_ITEST/coll_full"
 case "$GPTEST_VARIANT" in par|pasan) par=1 ;; *) par=0 ;; esac
 

@@ -133,7 +133,7 @@ fi
 
 # 4c. The same with dynamic credits and a small ReqRB (64K: 180 credits, 1
 # per peer and a bank of 172): a bank well above its low mark answers asks
-# with loans for good, which then grow on the requests' XXX as before.
+# with loans for good, which then grow through the credit bytes of the replies as before.
 case "$GPTEST_VARIANT" in seq) each=20000 ;; *) each=2000 ;; esac
 if run_traffic "credits/asks_lend" 8 random $each GASNET_PORTAL_CRED_PER_NODE=1 \
         GASNET_PORTAL_AMRECV_SPACE=64K; then

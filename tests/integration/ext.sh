@@ -6,9 +6,6 @@
 # chunks, TMPMDs, handles in match bits, ACK/REPLY_END events).
 . "$(dirname "$0")/../lib.sh"
 
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 
 # Sanitizer builds are slower: fewer barriers there, same coverage otherwise.
 case "$GPTEST_VARIANT" in *asan) barriers=2000 ;; *) barriers=10000 ;; esac

@@ -5,9 +5,6 @@
 # and the collectives with every IN/OUT sync flag pair -- at 1 to 4 nodes.
 . "$(dirname "$0")/../lib.sh"
 
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 prog="$GPTEST_ITEST/later_api"
 
 for n in 1 2 3 4; do

@@ -6,9 +6,6 @@
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 T=layers
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -3)"; fi
-}
 if [ "$GPTEST_VARIANT" != seq ]; then
     echo "skip $T/tree: the sources are checked once, with the seq variant"
     end_tests

@@ -13,9 +13,6 @@ inst="$tmp/inst"
 if ! make -s -C "$top" install PREFIX="$inst" >"$tmp/install.log" 2>&1; then
     fail packages/make_install "$(tail -5 "$tmp/install.log")"; end_tests
 fi
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 built() { # NAME LOG: pass, or fail with the log's tail
     [ "$3" -eq 0 ] && return 0
     fail "$1" "did not build: $(tail -5 "$2")"; return 1

@@ -6,9 +6,6 @@
 # hosts), loopback included; and misuse named by call, list, piece and node.
 . "$(dirname "$0")/../lib.sh"
 
-check_line() {
-    if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi
-}
 prog="$GPTEST_ITEST/vis"
 # 2 targets x (3 forms x 4 syncs x 6 iterations + 3 forms x 2 large + 1 long run) = 158 each way.
 verified() { # NAME NODES [THREADS]: node 0's summary and its counts (158 per thread)

@@ -241,7 +241,8 @@ static int check_ibv_ports(const struct gp_config *cfg, char *errbuf, size_t err
     return GP_CFG_OK;
 }
 
-/* Regions are cut at multiples of their size, so the size must be whole pages. */
+/* The port filter must parse, and a firehose region must be whole pages (regions are
+ * cut at multiples of their size). */
 static int check_ibv_rows(const struct gp_config *cfg, char *errbuf, size_t errlen)
 {
     long page = sysconf(_SC_PAGESIZE);
