@@ -23,8 +23,9 @@ build=$(cd "$1" && pwd); shift   # absolute: scripts may change directory
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/gp-check.XXXXXX)
 one=$(mktemp /tmp/gp-check-one.XXXXXX)
+times=$(mktemp /tmp/gp-check-times.XXXXXX)
 # A signal ends the run (a trap alone would run on with its files gone).
-trap 'rm -f "$log" "$log.err" "$one" "$one.rc"' EXIT
+trap 'rm -f "$log" "$log.err" "$one" "$one.rc" "$times"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -35,11 +36,14 @@ status_words() {
 # verdict LINE: one line of the runner's own, shown and counted.
 verdict() { echo "$1" | tee -a "$log"; }
 # run_suite LABEL CMD...: runs CMD with its results shown live and kept in
-# $one, its exit status in $rc.
+# $one, its exit status in $rc, its seconds in $times (for the slowest-suites
+# summary that says what to move to make soak when check grows).
 run_suite() {
     label=$1; shift
     rm -f "$one.rc"
+    started=$(date +%s)
     { "$@" 2>&1; echo $? >"$one.rc"; } | sed -E "s#^(ok|FAIL|skip) #\1 $variant:#" | tee "$one"
+    echo "$(($(date +%s) - started)) $label" >>"$times"
     rc=$(cat "$one.rc" 2>/dev/null || echo 255)
     cat "$one" >>"$log"
     results=$(grep -c '^\(ok\|FAIL\|skip\) ' "$one")
@@ -93,6 +97,9 @@ if [ "$failed" -gt 0 ]; then
     echo "failures:"
     grep '^FAIL ' "$log"
 fi
+echo
+echo "slowest suites (seconds):"
+sort -rn "$times" | head -12 | sed 's/^/    /'
 echo
 if [ "$skipped" -gt 0 ]; then
     echo "$passed passed, $failed failed, $skipped skipped"

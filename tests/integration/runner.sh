@@ -56,6 +56,10 @@ check dies_half_way '^FAIL v:integration/dies_half_way.sh: ended before its end 
 check late_status '^FAIL v:integration/late_status.sh: exited with status 4 after its end'
 check unit_limit '^FAIL v:unit/hangs: still running after 2 s \(GPTEST_UNIT_LIMIT\): killed$'
 check script_limit '^FAIL v:integration/hangs.sh: still running after 3 s \(GPTEST_SCRIPT_LIMIT\): killed after: ok v:s/hangs$'
+# The slowest-suites summary: the two that hit their limits lead it (3 s, then 2 s or more).
+check slowest "^slowest suites \(seconds\):\$"
+if sed -n '/^slowest suites/{n;p;q}' "$tmp/out" | grep -qE '^ +[3-9][0-9]* v:integration/hangs.sh$'; then pass "$T/slowest_first"
+else fail "$T/slowest_first" "the script stopped at 3 s does not lead the summary: $(sed -n '/^slowest suites/,/^$/p' "$tmp/out" | tr '\n' '|')"; fi
 check summary '^7 passed, 7 failed, 1 skipped$'
 child=$(cat "$tmp/hang_child" 2>/dev/null)
 if [ -n "$child" ] && [ -z "$(pids_alive sleep "$child")" ]; then pass "$T/limit_kills_children"
