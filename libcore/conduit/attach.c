@@ -173,7 +173,8 @@ static int setup_buffers(uintptr_t segsize)
     /* Permanent: transports with RDMA (ibv) may let initiators reach it directly. */
     unsigned seg_options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_PERMANENT;
     uint64_t reqsb_bytes = (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES;
-    int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, ROLE_NONE, &gpc.rar_md);
+    int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, ROLE_NONE,
+                       &gpc.rar_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_RARAM, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.am_eq, ROLE_RARAM, &gpc.raram_md);
@@ -203,8 +204,8 @@ static int setup_flow_control(void)
         return GASNET_ERR_RESOURCE;
     uint32_t banked = gpc.credit_plan.banked_credits;
     struct credit_limits limits = gpc_credit_limits(&gpc.credit_plan);
-    credit_node_init(&gpc.credit_node, gpc.rank, gpc.nodes, gpc.credit_conns, gpc.credit_plan.credits_per_node,
-                     banked, &limits, gpc_sys_send_credit, NULL);
+    credit_node_init(&gpc.credit_node, gpc.rank, gpc.nodes, gpc.credit_conns,
+                     gpc.credit_plan.credits_per_node, banked, &limits, gpc_sys_send_credit, NULL);
     gp_count_set(&gpc.send_tickets_free, gp_cfg.portal_msg_limit);
     gp_count_set(&gpc.tmpmd_tickets_free, gp_cfg.portal_num_tmpmd);
     gpc.send_tickets_limit = gp_cfg.portal_msg_limit;

@@ -44,7 +44,8 @@ struct gpc_state {
     struct gpc_chunk_pool reqsb_chunks;
     struct gpc_chunk_pool rplsb_chunks;
     struct gpc_reqrb reqrb;
-    struct gpc_credit_plan credit_plan;   /* the static plan: credits per peer, bank, ReqRB and AM_EQ sizes */
+    /* the static plan: credits per peer, bank, ReqRB and AM_EQ sizes */
+    struct gpc_credit_plan credit_plan;
     struct credit_conn *credit_conns;     /* the dynamic algorithm's conn_state, by peer */
     struct credit_node credit_node;  /* the dynamic credit algorithm's node */
     gp_count_t send_tickets_free;    /* GASNET_PORTAL_MSG_LIMIT in all */
@@ -67,7 +68,8 @@ struct gpc_state {
     gp_count_t safe_events_taken;
     gp_count_t sys_events_taken;
     struct gpc_op_pool op_pool;
-    char **mapped_segments;          /* by node: its segment mapped here (shm), else NULL; NULL: none */
+    /* by node: its segment as mapped here (shm), else NULL; NULL until rma.c's setup */
+    char **mapped_segments;
     uint64_t put_bounce_limit;
     uint64_t get_bounce_limit;
     int wait_mode;                   /* GASNET_WAIT_*, from gasnet_set_waitmode */
