@@ -435,7 +435,7 @@ void gpc_safe_event(const struct ptl_event *event)
     case PTL_EVENT_PUT_END:
         if (role == ROLE_REQSB) {
             reply_arrived(event);
-        } else if (role == ROLE_SEGMENT) { /* the data half of an unpacked Long reply */
+        } else if (role == ROLE_RARSAFE) { /* the data half of an unpacked Long reply */
             struct gpc_lid_entry *entry = gpc_lid_arrive(&gpc.reply_lids, event->initiator,
                                                          (uint32_t)event->match_bits, NULL);
             if (entry != NULL)

@@ -180,7 +180,7 @@ static int setup_buffers(uintptr_t segsize)
                        gpc.am_eq, ROLE_RARAM, &gpc.raram_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_RARSAFE, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
-                       gpc.safe_eq, ROLE_SEGMENT, &gpc.rarsafe_md);
+                       gpc.safe_eq, ROLE_RARSAFE, &gpc.rarsafe_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_REQSB, reqsb, reqsb_bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.safe_eq, ROLE_REQSB, &gpc.reqsb_md);

@@ -18,7 +18,7 @@ enum gpc_md_role {
     ROLE_NONE = 0,       /* an MD without an event queue (the RAR segment, SYSMD) */
     ROLE_REQSB,          /* request chunks, where replies land */
     ROLE_RPLSB,          /* reply chunks */
-    ROLE_SEGMENT,        /* the segment on PT_RARSAFE: unpacked Long reply data */
+    ROLE_RARSAFE,        /* the segment on PT_RARSAFE: unpacked Long reply data, Long sources */
     ROLE_RARAM,          /* the segment on PT_RARAM: unpacked Long request data */
     ROLE_CB,             /* the catch basin behind the ReqRB chain */
     ROLE_TMPMD,          /* a temporary MD over a client buffer */
