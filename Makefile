@@ -41,7 +41,7 @@ PMIX_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags pmix 2>/dev
                $(if $(PMIX_LIBDIR),-DGP_PMIX_LIBDIR='"$(PMIX_LIBDIR)"')
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
-             -Ilibcore/include -Ilibcore -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
+             -Ilibcore/include -Ilibcore -Icmd -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 OPT      ?= -O2
 # libibverbs and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
 LIBS     := -lpthread -lrt -lm -ldl
@@ -64,8 +64,10 @@ VARIANTS := seq par asan pasan
 
 # A layer's files, and a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...).
 LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c))
-RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c))
-CHECK_SRC := $(sort $(wildcard cmd/gp-check/*.c))
+# cmd/common/: what the commands share (the host-list parser of gp-run and gp-check).
+CMD_COMMON_SRC := $(sort $(wildcard cmd/common/*.c))
+RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c)) $(CMD_COMMON_SRC)
+CHECK_SRC := $(sort $(wildcard cmd/gp-check/*.c)) $(CMD_COMMON_SRC)
 DEMO_SRC  := $(sort $(wildcard bench/gp-demo/*.c))
 HARNESS_SRC := $(sort $(wildcard tests/harness/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
@@ -154,6 +156,12 @@ $$($(1)_DIR)/bin/gp-bench: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(sort $(wildcar
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(wildcard bench/gp-bench/*.c))
 
 $$($(1)_DIR)/tests/unit/%: $$($(1)_DIR)/obj/tests/unit/%.o $$($(1)_HARNESS) $$($(1)_ALIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
+
+# The shared host-list parser's unit test links the parser (not part of libgp), before libgp.a.
+$$($(1)_DIR)/tests/unit/test_host_list: $$($(1)_DIR)/obj/tests/unit/test_host_list.o \
+    $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(CMD_COMMON_SRC)) $$($(1)_HARNESS) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(LIBS)
 
@@ -246,7 +254,7 @@ clang:
 FUZZ_SECONDS ?= 20
 FUZZ_DIR := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -pthread -DGASNET_SEQ=1 -DGP_PAR=0 \
-  -fsanitize=address,undefined -fno-sanitize-recover=undefined -Ilibcore/include -Ilibcore \
+  -fsanitize=address,undefined -fno-sanitize-recover=undefined -Ilibcore/include -Ilibcore -Icmd \
   -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/*.c))
@@ -267,7 +275,7 @@ lint:
 	sh tools/check-layers.sh libcore
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  '-D_Noreturn=__attribute__((noreturn))' --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 \
-	  -Ilibcore/include -Ilibcore libcore cmd bench
+	  -Ilibcore/include -Ilibcore -Icmd libcore cmd bench
 
 PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
 # $(call install_mak,mode,MODE,library,thread flag): include/portals-conduit/portals-mode.mak

@@ -20,6 +20,8 @@
  */
 #include "sim.h"
 
+#include "conduit/am_wire.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "conduit/core.h"
+#include "conduit/credits.h"
 #include "conduit/credit_flow.h"
 
 /* ---- the command line ---- */

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/host_list.h"
+
 /* Exit status for a command line gp-check cannot accept. */
 #define CHECK_EXIT_USAGE 2
 /* check_parse_options: go on. */
@@ -89,15 +91,10 @@ uint64_t check_segment_limit(int nprocs);
 /* RDMA devices on this host, 0 when none or libibverbs finds no support (rdma.c). */
 int check_rdma_device_count(void);
 
-/* hosts.c: the hosts named by the launcher variables, without repeats. */
-struct host_list {
-    char **names;
-    size_t count;
-    const char *source;   /* the variable they came from, NULL if none */
-};
-/* 0, or -1 after reporting why the list could not be read. */
+/* hosts.c: the hosts named by the launcher variables (host_list.h's parser), without
+ * repeats; 0, or -1 after reporting why the list could not be read.  host_list_free
+ * releases them. */
 int hosts_load(struct host_list *hosts);
-void hosts_free(struct host_list *hosts);
 /* hosts: NULL when the list could not be read. */
 void check_hostname(const struct host_list *hosts);
 void check_ssh(const struct check_opts *opts, const struct host_list *hosts);

@@ -1,8 +1,7 @@
 /*
- * The hosts a multi-host job would use, as GASNet's ssh spawner reads them
- * (seed 003): GASNET_SSH_NODEFILE, a file of host names one per line with
- * blank and '#' lines ignored, wins over GASNET_SSH_SERVERS, names
- * separated by commas or white space.  A name given twice is kept once.
+ * The hosts a multi-host job would use, read by the parser gp-run shares
+ * (cmd/common/host_list.h): GASNET_SSH_NODEFILE, a file of host names one
+ * per line, wins over GASNET_SSH_SERVERS.  A name given twice is kept once.
  *
  * The host-name check: this host's own name must resolve (a peer, or the
  * ssh spawner, finds it by name), and so must every host listed.
@@ -18,81 +17,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int add_host(struct host_list *hosts, const char *name, size_t len)
-{
-    for (size_t i = 0; i < hosts->count; i++)
-        if (strlen(hosts->names[i]) == len && strncmp(hosts->names[i], name, len) == 0)
-            return 0;
-    char **grown = realloc(hosts->names, (hosts->count + 1) * sizeof *grown);
-    if (grown == NULL)
-        return -1;
-    hosts->names = grown;
-    if ((hosts->names[hosts->count] = strndup(name, len)) == NULL)
-        return -1;
-    hosts->count++;
-    return 0;
-}
-
-/* Every word of text separated by any of the separators. */
-static int add_words(struct host_list *hosts, const char *text, const char *separators)
-{
-    for (const char *p = text + strspn(text, separators); *p != '\0';
-         p += strspn(p, separators)) {
-        size_t len = strcspn(p, separators);
-        if (add_host(hosts, p, len) != 0)
-            return -1;
-        p += len;
-    }
-    return 0;
-}
-
-static int read_nodefile(struct host_list *hosts, const char *path)
-{
-    char line[1024];
-    FILE *file = fopen(path, "r");
-    if (file == NULL) {
-        check_report(CHECK_FAIL, "hosts", "point GASNET_SSH_NODEFILE at a readable file of "
-                     "host names, one per line", "GASNET_SSH_NODEFILE=%s cannot be read: %m",
-                     path);
-        return -1;
-    }
-    int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, file) != NULL) {
-        char *word = line + strspn(line, " \t\r\n");
-        if (*word == '#' || *word == '\0')
-            continue;
-        rc = add_host(hosts, word, strcspn(word, " \t\r\n#"));
-    }
-    fclose(file);
-    if (rc != 0)
-        check_report(CHECK_FAIL, "hosts", NULL, "out of memory reading %s", path);
-    return rc;
-}
-
 int hosts_load(struct host_list *hosts)
 {
-    const char *nodefile = gp_config_getenv("GASNET_SSH_NODEFILE");
-    const char *servers = gp_config_getenv("GASNET_SSH_SERVERS");
-    memset(hosts, 0, sizeof *hosts);
-    if (nodefile != NULL && *nodefile != '\0') {
-        hosts->source = "GASNET_SSH_NODEFILE";
-        return read_nodefile(hosts, nodefile);
+    char why[600];
+    if (host_list_load(hosts, NULL, why, sizeof why) != 0) {
+        check_report(CHECK_FAIL, "hosts", "list one host name per line in GASNET_SSH_NODEFILE's "
+                     "file, or separate them by commas or spaces in GASNET_SSH_SERVERS", "%s",
+                     why);
+        return -1;
     }
-    if (servers == NULL)
-        return 0;
-    hosts->source = "GASNET_SSH_SERVERS";
-    if (add_words(hosts, servers, ", \t\r\n") == 0)
-        return 0;
-    check_report(CHECK_FAIL, "hosts", NULL, "out of memory reading GASNET_SSH_SERVERS");
-    return -1;
-}
-
-void hosts_free(struct host_list *hosts)
-{
-    for (size_t i = 0; i < hosts->count; i++)
-        free(hosts->names[i]);
-    free(hosts->names);
-    memset(hosts, 0, sizeof *hosts);
+    host_list_drop_repeats(hosts);
+    return 0;
 }
 
 /* The first address of name, as text, or the resolver's complaint. */
@@ -132,9 +67,9 @@ void check_hostname(const struct host_list *hosts)
             continue;
         }
         check_report(CHECK_FAIL, "hostname", "correct the name, or add it to DNS or /etc/hosts",
-                     "%s (from %s) does not resolve: %s", hosts->names[i], hosts->source, addr);
+                     "%s (from %s) does not resolve: %s", hosts->names[i], hosts->origin, addr);
     }
     if (resolved > 0)
         check_ok("hostname", "%zu of the %zu hosts in %s resolve", resolved,
-                 hosts->count, hosts->source);
+                 hosts->count, hosts->origin);
 }

@@ -27,7 +27,7 @@ static int system_checks(const struct check_opts *opts)
     int hosts_read = hosts_load(&hosts) == 0;
     check_hostname(hosts_read ? &hosts : NULL);
     check_ssh(opts, hosts_read ? &hosts : NULL);
-    hosts_free(&hosts);
+    host_list_free(&hosts);
     return check_failures() > 0 ? 1 : 0;
 }
 

@@ -160,7 +160,7 @@ void check_ssh(const struct check_opts *opts, const struct host_list *hosts)
     }
     if (good > 0)
         check_ok("ssh", "%zu of the %zu hosts in %s accept a non-interactive "
-                 "login with %s, clocks within %d s", good, hosts->count, hosts->source,
+                 "login with %s, clocks within %d s", good, hosts->count, hosts->origin,
                  cmd.argv[0], CLOCK_SLACK_S);
     gp_words_free(cmd.options);
 }

@@ -27,6 +27,7 @@
 #include "boot/boot.h"
 #include "boot/keyproof.h"
 #include "boot/wire.h"
+#include "common/host_list.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -174,14 +175,9 @@ pid_t spawn_rank(const char *prog_path, char *const *argv, char **envp, size_t b
                  pid_t *pgid, const sigset_t *child_mask, int stdin_fd, int stdout_fd,
                  int stderr_fd);
 
-/* hosts.c */
-struct host_list {
-    char **names;
-    int count;
-    char source[300];  /* where the list came from, for messages */
-};
+/* hosts.c: the hosts of an ssh job (host_list.h's parser); 0, or -1 after saying
+ * why there are none.  host_list_free releases them. */
 int hosts_load(const struct run_opts *opts, struct host_list *list);
-void hosts_free(struct host_list *list);
 /* The number of hosts the job uses (-N, else one per process up to the list); -1 after
  * saying why it can't. */
 int hosts_use(const struct run_opts *opts, const struct host_list *list);

@@ -241,7 +241,7 @@ static int finish(poptContext ctx, struct run_opts *opts, int spawner_given)
         /* The host list and the remote shell's command line, checked before anything runs. */
         struct host_list list;
         int hosts_ok = hosts_load(opts, &list) == 0 && hosts_use(opts, &list) > 0;
-        hosts_free(&list);
+        host_list_free(&list);
         char **shell = hosts_ok ? sshcmd_build("host", "true") : NULL;
         sshcmd_free(shell);
         if (shell == NULL)

@@ -134,7 +134,7 @@ int spawn_ssh_describe(struct run_job *job, const struct run_opts *opts)
         return RUN_EXIT_USAGE;
     int nhosts = hosts_use(opts, &list);
     if (nhosts <= 0) {
-        hosts_free(&list);
+        host_list_free(&list);
         return RUN_EXIT_USAGE;
     }
     int degree = out_degree();
@@ -179,7 +179,7 @@ int spawn_ssh_describe(struct run_job *job, const struct run_opts *opts)
     free(stack);
     free(firsts);
     free(remote_cmd);
-    hosts_free(&list);
+    host_list_free(&list);
     return 0;
 }
 
@@ -195,13 +195,13 @@ int spawn_ssh(struct run_server *srv, const struct run_opts *opts, const sigset_
     if (hosts == NULL || firsts == NULL) {
         free(hosts);
         free(firsts);
-        hosts_free(&list);
+        host_list_free(&list);
         return -1;
     }
     /* The names are the job's now; the list keeps none. */
     hosts->names = list.names;
     hosts->count = nhosts;
-    for (int h = nhosts; h < list.count; h++)
+    for (size_t h = (size_t)nhosts; h < list.count; h++)
         free(list.names[h]);
     hosts->degree = out_degree();
     hosts->nchild = tree_split(0, nhosts - 1, hosts->degree, firsts);

@@ -8,7 +8,10 @@
 #include <stdarg.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 /* Call names for messages, built once: no formatting on the way of a good call. */
@@ -23,14 +26,6 @@ static void collect_args(va_list ap, int numargs, gasnet_handlerarg_t *args)
         args[i] = va_arg(ap, gasnet_handlerarg_t);
 }
 
-/* [dest_addr, +nbytes) inside node's segment? */
-static int in_segment(gasnet_node_t node, const void *dest_addr, size_t nbytes)
-{
-    const char *base = gpc.seginfo[node].addr, *addr = dest_addr;
-    uintptr_t size = gpc.seginfo[node].size;
-    return base != NULL && addr >= base && nbytes <= size && (uintptr_t)(addr - base) <= size - nbytes;
-}
-
 static int check_payload(const char *call, unsigned category, gasnet_node_t node, void *source,
                          size_t nbytes, void *dest_addr)
 {
@@ -40,7 +35,8 @@ static int check_payload(const char *call, unsigned category, gasnet_node_t node
         return BAD_ARG("%s: %zu bytes exceed gasnet_AMMaxLong*() = %u", call, nbytes, GPC_MAX_LONG);
     if (nbytes > 0 && source == NULL)
         return BAD_ARG("%s: NULL source for %zu bytes", call, nbytes);
-    if (category == GPC_LONG && nbytes > 0 && !in_segment(node, dest_addr, nbytes))
+    if (category == GPC_LONG && nbytes > 0 &&
+        !gpc_segment_holds(gpc.seginfo[node].addr, gpc.seginfo[node].size, dest_addr, nbytes))
         return BAD_ARG("%s: destination %p + %zu bytes is outside node %u's segment [%p, +%lu)",
                        call, dest_addr, nbytes, node, gpc.seginfo[node].addr,
                        (unsigned long)gpc.seginfo[node].size);

@@ -12,8 +12,14 @@
 
 #include "api/coll_images.h"
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/coll.h"
+#include "conduit/progress.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
+#include "conduit/team.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 GP_EXPORT gasnet_team_handle_t _gasnet_team_all =
     (gasnet_team_handle_t)(void *)&gpc_team_all_storage;
@@ -249,9 +255,9 @@ static void check_buffer(const struct ctx *c, const char *what, int dst, const v
         gp_fatal("%s: %s is NULL for %llu bytes", c->call, what, (unsigned long long)bytes);
     if (!(c->flags & (dst ? GASNET_COLL_DST_IN_SEGMENT : GASNET_COLL_SRC_IN_SEGMENT)))
         return;
-    const char *base = gpc.seginfo[gpc.rank].addr, *p = addr;
+    const char *base = gpc.seginfo[gpc.rank].addr;
     uint64_t size = gpc.seginfo[gpc.rank].size;
-    if (base == NULL || p < base || bytes > size || (uint64_t)(p - base) > size - bytes)
+    if (!gpc_segment_holds(base, size, addr, bytes))
         gp_fatal("%s: %s %p + %llu bytes is not in this node's segment [%p, +%llu), as "
                  "GASNET_COLL_%s_IN_SEGMENT says", c->call, what, addr,
                  (unsigned long long)bytes, (const void *)base, (unsigned long long)size,

@@ -11,7 +11,12 @@
 
 #include "api/export.h"
 #include "boot/boot.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/attach.h"
+#include "conduit/coll.h"
+#include "conduit/exit.h"
+#include "conduit/progress.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 /* GASNet's client-settable variables: a bound on the segment, read by

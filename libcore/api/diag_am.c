@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/state.h"
 
 #define MAGIC 0x6770 /* "gp" */
 

@@ -26,7 +26,8 @@
 #include <string.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 #if GP_PAR

@@ -6,7 +6,8 @@
 #include <gasnet.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/nodeinfo.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 GP_EXPORT const char _gasnet_config_string[] = GASNET_CONFIG_STRING;

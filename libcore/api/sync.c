@@ -6,7 +6,12 @@
 #include <gasnet.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/barrier.h"
+#include "conduit/progress.h"
+#include "conduit/rma_ops.h"
+#include "conduit/state.h"
+#include "util/counter.h"
 #include "util/log.h"
 
 static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)

@@ -8,7 +8,8 @@
 
 #include "api/coll_images.h"
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/barrier.h"
+#include "conduit/team.h"
 #include "util/log.h"
 
 GP_EXPORT gasnet_team_handle_t gasnet_coll_team_split(gasnet_team_handle_t parent_team,

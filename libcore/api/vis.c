@@ -15,7 +15,10 @@
 #include <gasnet_vis.h>
 
 #include "api/export.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/rma_ops.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
 #include "conduit/vis.h"
 #include "util/log.h"
 
@@ -35,8 +38,7 @@ static void check_remote(const char *call, const char *what, size_t index, gasne
                          const void *addr, size_t len)
 {
     uintptr_t base = (uintptr_t)gpc.seginfo[node].addr, size = gpc.seginfo[node].size;
-    uintptr_t at = (uintptr_t)addr;
-    if (at < base || len > size || at - base > size - len)
+    if (!gpc_segment_holds(gpc.seginfo[node].addr, size, addr, len))
         gp_fatal("%s: %s[%zu] (%zu bytes at %p) lies outside node %u's segment [%p, %p)", call,
                  what, index, len, addr, node, (void *)base, (void *)(base + size));
 }

@@ -19,7 +19,20 @@
  */
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_ring.h"
+#include "conduit/am_wire.h"
+#include "conduit/chunks.h"
+#include "conduit/credit_flow.h"
+#include "conduit/lid.h"
+#include "conduit/md_role.h"
+#include "conduit/progress.h"
+#include "conduit/reqrb.h"
+#include "conduit/rma_ops.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -36,7 +49,7 @@ static unsigned credits_for(unsigned category, unsigned nargs, int packed, uint6
 
 static int is_packed(unsigned category, unsigned nargs, uint64_t nbytes)
 {
-    return category == GPC_LONG && gpc.packed_long && nbytes <= gpc.packed_long_limit &&
+    return category == GPC_LONG && gpc.packed_long_enabled && nbytes <= gpc.packed_long_limit &&
            gpc_body_bytes(GPC_LONG, nargs, 1, nbytes) <= GPC_CHUNK_BYTES;
 }
 
@@ -90,8 +103,7 @@ static int header_first(uint64_t lid)
 
 static int outside_segment(const char *source, uint64_t nbytes)
 {
-    return !(source >= gpc.segment && nbytes <= gpc.segsize &&
-             source - gpc.segment <= (ptrdiff_t)(gpc.segsize - nbytes));
+    return !gpc_segment_holds(gpc.segment, gpc.segsize, source, nbytes);
 }
 
 /*
@@ -110,7 +122,7 @@ static void send_long_data(gasnet_node_t dest, unsigned pt, const void *source, 
     } else {
         struct ptl_md_desc desc = { .start = (void *)src, .length = nbytes, .threshold = 1,
                                     .options = 0, .eq = gpc.safe_eq,
-                                    .user_ptr = (void *)(uintptr_t)ROLE_TMPMD };
+                                    .user_ptr = gpc_md_tag_role(ROLE_TMPMD) };
         ptl_handle_md_t tmpmd;
         rc = ptl_md_bind(gpc.ni, &desc, &tmpmd);
         if (rc == PTL_OK)
@@ -137,9 +149,9 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
 
     uint8_t credit = take_credits(dest, ncredit);
     gpc_take_tickets(dest, data_put ? 2 : 1, need_tmpmd);
-    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb, "ReqSB", dest);
+    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb_chunks, "ReqSB", dest);
 
-    char *body = gpc_chunk_addr(&gpc.reqsb, chunk);
+    char *body = gpc_chunk_addr(&gpc.reqsb_chunks, chunk);
     uint64_t body_bytes = pack_body(body, category, packed, source, nbytes, dest_offset, nargs, args);
     uint64_t lid = data_put ? (uint64_t)(uint32_t)gp_count_fetch_add(&gpc.next_lid, 1) : 0;
     uint64_t hdr = gpc_hdr_make(handler, category, (unsigned)nargs, (unsigned)data_put,
@@ -178,7 +190,7 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
         reserve->tmpmd_tickets--;
     token->replied = 1;
 
-    char *body = gpc_chunk_addr(&gpc.rplsb, chunk);
+    char *body = gpc_chunk_addr(&gpc.rplsb_chunks, chunk);
     uint64_t body_bytes = pack_body(body, category, packed, source, nbytes, dest_offset, nargs, args);
     uint64_t lid = data_put ? (uint64_t)(uint32_t)gp_count_fetch_add(&gpc.next_lid, 1) : 0;
     uint64_t hdr = gpc_hdr_make(handler, category, (unsigned)nargs, (unsigned)data_put,
@@ -288,7 +300,7 @@ static void run_joined_request(struct gpc_lid_entry *entry, struct gpc_am_reserv
     memcpy(msg.args, entry->args, sizeof msg.args);
     msg.buf = gpc.segment + entry->dest_offset;
     gasnet_node_t source = entry->source;
-    gpc_lid_release(&gpc.am_lids, entry);
+    gpc_lid_release(&gpc.request_lids, entry);
     run_request(source, &msg, reserve);
     /* both halves' events are taken and the header's space released already */
     credit_request_released(&gpc.credit_node, source, msg.credit_byte);
@@ -296,7 +308,7 @@ static void run_joined_request(struct gpc_lid_entry *entry, struct gpc_am_reserv
 
 _Noreturn static void catch_basin_hit(const struct ptl_event *event)
 {
-    gp_count_add(&gpc.cb_hits, 1);
+    gp_count_add(&gpc.catch_basin_hits, 1);
     gp_fatal("an AM request of %llu bytes from node %u overflowed this node's ReqRB space "
              "(%llu bytes in %u buffers) into the catch basin (hint: keep "
              "GASNET_PORTAL_FLOW_CONTROL on, or raise GASNET_PORTAL_AMRECV_SPACE)",
@@ -306,12 +318,12 @@ _Noreturn static void catch_basin_hit(const struct ptl_event *event)
 
 void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve)
 {
-    uintptr_t role = (uintptr_t)event->md_user_ptr;
+    enum gpc_md_role role = gpc_md_role_of(event);
     if (role == ROLE_CB)
         catch_basin_hit(event);
     if (role == ROLE_RARAM) { /* the data half of an unpacked Long request */
         struct gpc_lid_entry *entry =
-            gpc_lid_arrive(&gpc.am_lids, event->initiator, (uint32_t)event->match_bits, NULL);
+            gpc_lid_arrive(&gpc.request_lids, event->initiator, (uint32_t)event->match_bits, NULL);
         if (entry != NULL)
             run_joined_request(entry, reserve);
         return;
@@ -333,7 +345,7 @@ void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve)
     lid_header_from(&msg, &header);
     gpc_reqrb_processed(event); /* the header lives on in the LID cache */
     struct gpc_lid_entry *entry =
-        gpc_lid_arrive(&gpc.am_lids, event->initiator, (uint32_t)event->match_bits, &header);
+        gpc_lid_arrive(&gpc.request_lids, event->initiator, (uint32_t)event->match_bits, &header);
     if (entry != NULL)
         run_joined_request(entry, reserve);
 }
@@ -363,19 +375,19 @@ static void reply_arrived(const struct ptl_event *event)
     uint64_t hdr = event->hdr_data;
     credit_reply_arrived(&gpc.credit_node, event->initiator, HDR_CREDIT_BYTE(hdr));
     if (HDR_NOOP(hdr)) {
-        gpc_chunk_put(&gpc.reqsb, chunk);
+        gpc_chunk_put(&gpc.reqsb_chunks, chunk);
         return;
     }
     struct am_message msg;
-    unpack_message(event, gpc_chunk_addr(&gpc.reqsb, chunk), &msg);
+    unpack_message(event, gpc_chunk_addr(&gpc.reqsb_chunks, chunk), &msg);
     if (!HDR_UNPACKED(hdr)) {
         run_reply(event->initiator, &msg);
-        gpc_chunk_put(&gpc.reqsb, chunk); /* after the handler: buf points into it */
+        gpc_chunk_put(&gpc.reqsb_chunks, chunk); /* after the handler: buf points into it */
         return;
     }
     struct gpc_lid_entry header;
     lid_header_from(&msg, &header);
-    gpc_chunk_put(&gpc.reqsb, chunk);
+    gpc_chunk_put(&gpc.reqsb_chunks, chunk);
     struct gpc_lid_entry *entry =
         gpc_lid_arrive(&gpc.reply_lids, event->initiator, (uint32_t)event->match_bits, &header);
     if (entry != NULL)
@@ -392,11 +404,11 @@ static void release_tmpmd(const struct ptl_event *event, const char *what)
                  "table would be lost)", what, ptl_strerror(rc));
 }
 
-static void send_completed(const struct ptl_event *event, uintptr_t role)
+static void send_completed(const struct ptl_event *event, enum gpc_md_role role)
 {
     switch (role) {
     case ROLE_RPLSB:
-        gpc_chunk_put(&gpc.rplsb, (uint32_t)(event->offset / GPC_CHUNK_BYTES));
+        gpc_chunk_put(&gpc.rplsb_chunks, (uint32_t)(event->offset / GPC_CHUNK_BYTES));
         gpc_give_tickets(1, 0);
         break;
     case ROLE_TMPMD:
@@ -415,7 +427,7 @@ static void send_completed(const struct ptl_event *event, uintptr_t role)
 
 void gpc_safe_event(const struct ptl_event *event)
 {
-    uintptr_t role = (uintptr_t)event->md_user_ptr;
+    enum gpc_md_role role = gpc_md_role_of(event);
     switch (event->type) {
     case PTL_EVENT_SEND_END:
         send_completed(event, role);
@@ -423,7 +435,7 @@ void gpc_safe_event(const struct ptl_event *event)
     case PTL_EVENT_PUT_END:
         if (role == ROLE_REQSB) {
             reply_arrived(event);
-        } else if (role == ROLE_SEGMENT) { /* the data half of an unpacked Long reply */
+        } else if (role == ROLE_RARSAFE) { /* the data half of an unpacked Long reply */
             struct gpc_lid_entry *entry = gpc_lid_arrive(&gpc.reply_lids, event->initiator,
                                                          (uint32_t)event->match_bits, NULL);
             if (entry != NULL)

@@ -46,8 +46,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conduit/am.h"
+#include "conduit/am_ring.h"
+#include "conduit/am_wire.h"
+#include "conduit/progress.h"
+#include "conduit/state.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -400,7 +406,7 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
     *more |= taken == (int)RING_SLOTS;
     if (taken) {
         gp_count_add(&p->received, taken);
-        gp_count_add(&gpc.am_events, taken);
+        gp_count_add(&gpc.am_events_taken, taken);
     }
     return taken;
 }
@@ -422,7 +428,7 @@ static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
     *more |= taken == (int)RING_SLOTS;
     if (taken) {
         gp_count_add(&p->received, taken);
-        gp_count_add(&gpc.safe_events, taken);
+        gp_count_add(&gpc.safe_events_taken, taken);
     }
     return taken;
 }

@@ -11,10 +11,30 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "config/config.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_ring.h"
+#include "conduit/am_wire.h"
+#include "conduit/attach.h"
+#include "conduit/barrier.h"
+#include "conduit/chunks.h"
+#include "conduit/coll.h"
+#include "conduit/credit_flow.h"
+#include "conduit/credits.h"
+#include "conduit/exit.h"
+#include "conduit/lid.h"
+#include "conduit/md_role.h"
+#include "conduit/nodeinfo.h"
+#include "conduit/progress.h"
+#include "conduit/reqrb.h"
+#include "conduit/rma_ops.h"
 #include "conduit/runtime.h"
+#include "conduit/state.h"
+#include "conduit/stats.h"
+#include "conduit/sys.h"
 #include "conduit/vis.h"
+#include "config/config.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 
 struct gpc_state gpc;
@@ -91,10 +111,11 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
 }
 
 static int attach_md(unsigned pt, void *start, uint64_t length, unsigned options,
-                     ptl_handle_eq_t eq, uintptr_t role, ptl_handle_md_t *md)
+                     ptl_handle_eq_t eq, enum gpc_md_role role, ptl_handle_md_t *md)
 {
     struct ptl_md_desc desc = { .start = start, .length = length, .threshold = PTL_MD_THRESH_INF,
-                                .options = options, .eq = eq, .user_ptr = (void *)role };
+                                .options = options, .eq = eq,
+                                .user_ptr = gpc_md_tag_role(role) };
     int rc = ptl_md_attach(gpc.ni, pt, 0, ~0ull, &desc, PTL_RETAIN, PTL_INS_AFTER,
                            PTL_INVALID_HANDLE, md);
     if (rc != PTL_OK)
@@ -104,7 +125,7 @@ static int attach_md(unsigned pt, void *start, uint64_t length, unsigned options
 
 static uint64_t region_bytes_for(uintptr_t segsize, uint32_t safe_events)
 {
-    return segsize + gpc.vis_area + PAGE +
+    return segsize + gpc.vis_area_bytes + PAGE +
            (uint64_t)(gp_cfg.portal_sb_chunks + gp_cfg.portal_rpl_chunks) * GPC_CHUNK_BYTES +
            (uint64_t)gpc.credit_plan.reqrb_buffers * gpc.credit_plan.reqrb_buffer_bytes +
            ptl_eq_bytes(safe_events) + ptl_eq_bytes(gpc.credit_plan.am_eq_events) +
@@ -140,25 +161,26 @@ static int setup_buffers(uintptr_t segsize)
 {
     gpc.segsize = segsize;
     /* The VIS area follows the client's bytes; only the AM MDs reach it. */
-    uint64_t reach = segsize ? ALIGN_VIS(segsize) + gpc.vis_area : 0;
+    uint64_t reach = segsize ? ALIGN_VIS(segsize) + gpc.vis_area_bytes : 0;
     gpc.segment = segsize ? ptl_region_alloc(gpc.ni, reach, PAGE) : NULL;
     char *reqsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES, 64);
     char *rplsb = ptl_region_alloc(gpc.ni, (uint64_t)gp_cfg.portal_rpl_chunks * GPC_CHUNK_BYTES, 64);
     if ((segsize && gpc.segment == NULL) || reqsb == NULL || rplsb == NULL)
         return GASNET_ERR_RESOURCE;
-    if (gpc_chunk_pool_init(&gpc.reqsb, reqsb, (uint32_t)gp_cfg.portal_sb_chunks) != GASNET_OK ||
-        gpc_chunk_pool_init(&gpc.rplsb, rplsb, (uint32_t)gp_cfg.portal_rpl_chunks) != GASNET_OK)
+    if (gpc_chunk_pool_init(&gpc.reqsb_chunks, reqsb, (uint32_t)gp_cfg.portal_sb_chunks) != GASNET_OK ||
+        gpc_chunk_pool_init(&gpc.rplsb_chunks, rplsb, (uint32_t)gp_cfg.portal_rpl_chunks) != GASNET_OK)
         return GASNET_ERR_RESOURCE;
     /* Permanent: transports with RDMA (ibv) may let initiators reach it directly. */
     unsigned seg_options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE | PTL_MD_PERMANENT;
     uint64_t reqsb_bytes = (uint64_t)gp_cfg.portal_sb_chunks * GPC_CHUNK_BYTES;
-    int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, 0, &gpc.rar_md);
+    int rc = attach_md(PT_RAR, gpc.segment, segsize, seg_options, PTL_EQ_NONE, ROLE_NONE,
+                       &gpc.rar_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_RARAM, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.am_eq, ROLE_RARAM, &gpc.raram_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_RARSAFE, gpc.segment, reach, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
-                       gpc.safe_eq, ROLE_SEGMENT, &gpc.rarsafe_md);
+                       gpc.safe_eq, ROLE_RARSAFE, &gpc.rarsafe_md);
     if (rc == GASNET_OK)
         rc = attach_md(PT_REQSB, reqsb, reqsb_bytes, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
                        gpc.safe_eq, ROLE_REQSB, &gpc.reqsb_md);
@@ -166,7 +188,7 @@ static int setup_buffers(uintptr_t segsize)
         return rc;
     struct ptl_md_desc rpl = { .start = rplsb, .length = (uint64_t)gp_cfg.portal_rpl_chunks * GPC_CHUNK_BYTES,
                                .threshold = PTL_MD_THRESH_INF, .eq = gpc.safe_eq,
-                               .user_ptr = (void *)(uintptr_t)ROLE_RPLSB };
+                               .user_ptr = gpc_md_tag_role(ROLE_RPLSB) };
     if (ptl_md_bind(gpc.ni, &rpl, &gpc.rplsb_md) != PTL_OK)
         return GASNET_ERR_RESOURCE;
     rc = gpc_sys_setup();
@@ -177,29 +199,29 @@ static int setup_buffers(uintptr_t segsize)
 
 static int setup_flow_control(void)
 {
-    gpc.conn = calloc(gpc.nodes, sizeof *gpc.conn);
-    if (gpc.conn == NULL)
+    gpc.credit_conns = calloc(gpc.nodes, sizeof *gpc.credit_conns);
+    if (gpc.credit_conns == NULL)
         return GASNET_ERR_RESOURCE;
     uint32_t banked = gpc.credit_plan.banked_credits;
     struct credit_limits limits = gpc_credit_limits(&gpc.credit_plan);
-    credit_node_init(&gpc.credit_node, gpc.rank, gpc.nodes, gpc.conn, gpc.credit_plan.credits_per_node,
-                     banked, &limits, gpc_sys_send_credit, NULL);
-    gp_count_set(&gpc.send_tickets, gp_cfg.portal_msg_limit);
-    gp_count_set(&gpc.tmpmd_tickets, gp_cfg.portal_num_tmpmd);
+    credit_node_init(&gpc.credit_node, gpc.rank, gpc.nodes, gpc.credit_conns,
+                     gpc.credit_plan.credits_per_node, banked, &limits, gpc_sys_send_credit, NULL);
+    gp_count_set(&gpc.send_tickets_free, gp_cfg.portal_msg_limit);
+    gp_count_set(&gpc.tmpmd_tickets_free, gp_cfg.portal_num_tmpmd);
     gpc.send_tickets_limit = gp_cfg.portal_msg_limit;
     gpc.tmpmd_tickets_limit = gp_cfg.portal_num_tmpmd;
     /* One pool above every transport: seed 000 puts the message limit in the conduit. */
     gp_debug("attach", "send tickets: %lld (GASNET_PORTAL_MSG_LIMIT), TMPMD tickets: %lld "
              "(GASNET_PORTAL_NUM_TMPMD)", (long long)gpc.send_tickets_limit,
              (long long)gpc.tmpmd_tickets_limit);
-    gpc.packed_long = gp_cfg.portal_packed_long;
+    gpc.packed_long_enabled = gp_cfg.portal_packed_long;
     /* seed 003's knob, on every transport: a Long packs only up to it (and to what a chunk holds) */
     gpc.packed_long_limit = (uint64_t)gp_cfg.packedlong_limit;
-    gpc.safe_limit = (int)gp_cfg.portal_safe_limit;
-    gpc.am_limit = (int)gp_cfg.portal_am_limit;
-    gpc.sys_limit = (int)gp_cfg.portal_sys_limit;
+    gpc.safe_events_per_poll = (int)gp_cfg.portal_safe_limit;
+    gpc.am_events_per_poll = (int)gp_cfg.portal_am_limit;
+    gpc.sys_events_per_poll = (int)gp_cfg.portal_sys_limit;
     /* Waiting halves are bounded by credits (requests) and chunks (replies). */
-    if (gpc_lid_cache_init(&gpc.am_lids, gpc.credit_plan.total_credits + 16) != GASNET_OK ||
+    if (gpc_lid_cache_init(&gpc.request_lids, gpc.credit_plan.total_credits + 16) != GASNET_OK ||
         gpc_lid_cache_init(&gpc.reply_lids, (uint32_t)gp_cfg.portal_sb_chunks + 16) != GASNET_OK)
         return GASNET_ERR_RESOURCE;
     return GASNET_OK;
@@ -251,7 +273,7 @@ int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)
     if (rc != GASNET_OK)
         gp_fatal("%s", why);
     publish_credit_plan();
-    gpc.vis_area = gpc_vis_area_bytes(segsize);
+    gpc.vis_area_bytes = gpc_vis_area_bytes(segsize);
     rc = open_network(segsize);
     if (rc == GASNET_OK)
         rc = setup_buffers(segsize);

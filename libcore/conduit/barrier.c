@@ -19,8 +19,13 @@
  */
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/barrier.h"
+#include "conduit/progress.h"
+#include "conduit/team.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 static struct barrier_value merge(struct barrier_value a, struct barrier_value b)
 {

@@ -15,7 +15,10 @@
 #include <sys/statfs.h>
 
 #include "boot/boot.h"
-#include "conduit/core.h"
+#include "conduit/bus_fault.h"
+#include "conduit/nodeinfo.h"
+#include "conduit/state.h"
+#include "ptl/ptl.h"
 #include "util/log.h"
 
 /* The peer's segment as mapped here (gpc_nodeinfo's offset), or NULL before attach. */

@@ -6,8 +6,10 @@
  */
 #include <stdlib.h>
 
-#include "conduit/core.h"
+#include "conduit/chunks.h"
+#include "conduit/progress.h"
 #include "util/slowwait.h"
+#include "util/thread.h"
 
 int gpc_chunk_pool_init(struct gpc_chunk_pool *pool, char *base, uint32_t count)
 {

@@ -40,8 +40,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/coll.h"
+#include "conduit/progress.h"
+#include "conduit/state.h"
+#include "conduit/team.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 enum tag { TAG_IN_UP = 1, TAG_IN_DOWN, TAG_OUT_UP, TAG_OUT_DOWN, TAG_UP, TAG_DOWN, TAG_EXCHANGE };
 

@@ -24,7 +24,10 @@
 
 #include "boot/boot.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "conduit/am_ring.h"
+#include "conduit/credit_flow.h"
+#include "conduit/credits.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 static void write_node_line(FILE *out, const struct credit_node *node)

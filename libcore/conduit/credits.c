@@ -20,7 +20,9 @@
 #include <stdio.h>
 
 #include "config/config.h"
-#include "conduit/core.h"
+#include "conduit/am_wire.h"
+#include "conduit/credit_flow.h"
+#include "conduit/credits.h"
 
 struct credit_row {
     uint32_t nodes;

@@ -38,8 +38,16 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
+#include "conduit/am.h"
+#include "conduit/bus_fault.h"
+#include "conduit/credits.h"
+#include "conduit/exit.h"
+#include "conduit/state.h"
+#include "conduit/stats.h"
+#include "conduit/sys.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 
 enum exit_role { ROLE_UNKNOWN = 0, ROLE_MASTER, ROLE_SLAVE };
@@ -246,7 +254,7 @@ static void exit_body(void)
     ptl_ni_report(gpc.ni);
     gp_info("exit", "exit code %d, %s, %lld system messages sent", exit_code,
             coordinated ? "coordinated" : "coordination timed out",
-            (long long)gp_count_get(&gpc.sys_sent));
+            (long long)gp_count_get(&gpc.sys_messages_sent));
     /* The transport is left to the process's end (doc/decisions.md): its
      * fini is collective, and peers may still be finishing their exit. */
     fflush(stdout);

@@ -4,7 +4,9 @@
  * one properly typed call per case.  Handlers run with the thread marked as
  * in handler context, which the API uses to refuse requests and polls.
  */
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/state.h"
 #include "util/log.h"
 
 _Thread_local int gpc_in_handler;

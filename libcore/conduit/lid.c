@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/lid.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 int gpc_lid_cache_init(struct gpc_lid_cache *cache, uint32_t capacity)
 {

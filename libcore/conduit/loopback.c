@@ -13,7 +13,9 @@
  */
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/state.h"
 
 /* A Medium's payload in a buffer of its own, aligned as GASNet aligns
  * Medium buffers: the handler may keep neither the sender's buffer nor

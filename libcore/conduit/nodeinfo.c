@@ -26,8 +26,11 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "conduit/am_wire.h"
+#include "conduit/nodeinfo.h"
+#include "conduit/state.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "ptl/ptl.h"
 #include "util/log.h"
 
 /* What each node says at attach: the lowest node whose segment it maps. */

@@ -8,24 +8,33 @@
  */
 #include <sched.h>
 
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_ring.h"
+#include "conduit/chunks.h"
+#include "conduit/exit.h"
+#include "conduit/progress.h"
+#include "conduit/state.h"
+#include "conduit/stats.h"
+#include "conduit/sys.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
 void gpc_give_tickets(int send_tickets, int tmpmd_tickets)
 {
     if (send_tickets)
-        gp_count_add(&gpc.send_tickets, send_tickets);
+        gp_count_add(&gpc.send_tickets_free, send_tickets);
     if (tmpmd_tickets)
-        gp_count_add(&gpc.tmpmd_tickets, tmpmd_tickets);
+        gp_count_add(&gpc.tmpmd_tickets_free, tmpmd_tickets);
 }
 
 static int try_take_tickets(int send_tickets, int tmpmd_tickets)
 {
-    if (!gp_count_take(&gpc.send_tickets, send_tickets))
+    if (!gp_count_take(&gpc.send_tickets_free, send_tickets))
         return 0;
-    if (tmpmd_tickets && !gp_count_take(&gpc.tmpmd_tickets, tmpmd_tickets)) {
-        gp_count_add(&gpc.send_tickets, send_tickets);
+    if (tmpmd_tickets && !gp_count_take(&gpc.tmpmd_tickets_free, tmpmd_tickets)) {
+        gp_count_add(&gpc.send_tickets_free, send_tickets);
         return 0;
     }
     return 1;
@@ -40,7 +49,7 @@ void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets)
                            "(%lld of %lld send tickets free; every ticket waits for a peer's "
                            "acknowledgement)", send_tickets,
                            tmpmd_tickets ? " and a TMPMD ticket" : "", dest,
-                           (long long)gp_count_get(&gpc.send_tickets), (long long)gpc.send_tickets_limit);
+                           (long long)gp_count_get(&gpc.send_tickets_free), (long long)gpc.send_tickets_limit);
     }
 }
 
@@ -48,7 +57,7 @@ static int reserve_reply(struct gpc_am_reserve *reserve)
 {
     if (!try_take_tickets(2, 1))
         return 0;
-    reserve->rplsb_chunk = gpc_chunk_get(&gpc.rplsb);
+    reserve->rplsb_chunk = gpc_chunk_get(&gpc.rplsb_chunks);
     if (reserve->rplsb_chunk < 0) {
         gpc_give_tickets(2, 1);
         return 0;
@@ -61,7 +70,7 @@ static int reserve_reply(struct gpc_am_reserve *reserve)
 static void release_reply(struct gpc_am_reserve *reserve)
 {
     if (reserve->rplsb_chunk >= 0)
-        gpc_chunk_put(&gpc.rplsb, (uint32_t)reserve->rplsb_chunk);
+        gpc_chunk_put(&gpc.rplsb_chunks, (uint32_t)reserve->rplsb_chunk);
     gpc_give_tickets(reserve->send_tickets, reserve->tmpmd_tickets);
 }
 
@@ -75,14 +84,14 @@ static int poll_safe(void)
 {
     struct ptl_event event;
     int taken;
-    for (taken = 0; gpc.safe_limit == 0 || taken < gpc.safe_limit; taken++) {
+    for (taken = 0; gpc.safe_events_per_poll == 0 || taken < gpc.safe_events_per_poll; taken++) {
         int rc = ptl_eq_get(gpc.ni, gpc.safe_eq, &event);
         if (rc == PTL_EQ_EMPTY)
             break;
         if (rc == PTL_EQ_DROPPED)
             queue_overflow("SAFE", "raise GASNET_PORTAL_MSG_LIMIT or GASNET_PORTAL_SB_CHUNKS");
         gpc_safe_event(&event);
-        gp_count_add(&gpc.safe_events, 1);
+        gp_count_add(&gpc.safe_events_taken, 1);
     }
     return taken;
 }
@@ -100,7 +109,7 @@ static int poll_am(void)
     struct ptl_event event;
     struct gpc_am_reserve reserve;
     int taken;
-    for (taken = 0; gpc.am_limit == 0 || taken < gpc.am_limit; taken++) {
+    for (taken = 0; gpc.am_events_per_poll == 0 || taken < gpc.am_events_per_poll; taken++) {
         if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
             break;
         int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
@@ -111,7 +120,7 @@ static int poll_am(void)
             break;
         }
         gpc_am_event(&event, &reserve);
-        gp_count_add(&gpc.am_events, 1);
+        gp_count_add(&gpc.am_events_taken, 1);
         release_reply(&reserve);
     }
     if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)

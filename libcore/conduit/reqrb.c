@@ -9,15 +9,21 @@
  */
 #include <stdlib.h>
 
-#include "conduit/core.h"
+#include "conduit/am_wire.h"
+#include "conduit/md_role.h"
+#include "conduit/reqrb.h"
+#include "conduit/state.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 static int link_buffer(struct gpc_reqrb_buffer *buffer)
 {
     struct ptl_md_desc desc = {
         .start = buffer->start, .length = gpc.reqrb.buffer_bytes, .threshold = PTL_MD_THRESH_INF,
         .max_size = GPC_CHUNK_BYTES, .options = PTL_MD_OP_PUT, .eq = gpc.am_eq,
-        .user_ptr = buffer,
+        .user_ptr = gpc_md_tag_reqrb_buffer(buffer),
     };
     gp_count_set(&buffer->processed, 0);
     gp_count_set(&buffer->unlink_count, -1);
@@ -43,7 +49,7 @@ int gpc_reqrb_setup(void)
     struct ptl_md_desc cb = { .start = space, .length = 0, .threshold = PTL_MD_THRESH_INF,
                               .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE | PTL_MD_MANAGE_REMOTE,
                               .eq = gpc.am_eq,
-                              .user_ptr = (void *)(uintptr_t)ROLE_CB };
+                              .user_ptr = gpc_md_tag_role(ROLE_CB) };
     int rc = ptl_md_attach(gpc.ni, PT_REQRB, 0, ~0ull, &cb, PTL_RETAIN, PTL_INS_AFTER,
                            PTL_INVALID_HANDLE, &reqrb->cb_md);
     if (rc != PTL_OK)
@@ -63,9 +69,19 @@ static void recycle_if_done(struct gpc_reqrb_buffer *buffer)
         link_buffer(buffer);
 }
 
+/* The buffer an AM_EQ event on PT_REQRB came from (the catch basin's are handled before). */
+static struct gpc_reqrb_buffer *event_buffer(const struct ptl_event *event)
+{
+    struct gpc_reqrb_buffer *buffer = gpc_md_reqrb_buffer(event);
+    if (buffer == NULL)
+        gp_fatal("an AM_EQ event (type %d) on an MD of role %d, not a ReqRB buffer",
+                 (int)event->type, (int)gpc_md_role_of(event));
+    return buffer;
+}
+
 void gpc_reqrb_processed(const struct ptl_event *event)
 {
-    struct gpc_reqrb_buffer *buffer = event->md_user_ptr;
+    struct gpc_reqrb_buffer *buffer = event_buffer(event);
     gp_mutex_lock(&gpc.reqrb.lock);
     gp_count_add(&buffer->processed, 1);
     recycle_if_done(buffer);
@@ -74,7 +90,7 @@ void gpc_reqrb_processed(const struct ptl_event *event)
 
 void gpc_reqrb_unlinked(const struct ptl_event *event)
 {
-    struct gpc_reqrb_buffer *buffer = event->md_user_ptr;
+    struct gpc_reqrb_buffer *buffer = event_buffer(event);
     gp_mutex_lock(&gpc.reqrb.lock);
     gp_count_set(&buffer->unlink_count, (int64_t)event->mlength);
     recycle_if_done(buffer);

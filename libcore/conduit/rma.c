@@ -16,10 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/chunks.h"
+#include "conduit/md_role.h"
+#include "conduit/progress.h"
+#include "conduit/rma_ops.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 #include "util/slowwait.h"
+#include "util/thread.h"
 
 _Thread_local struct gpc_op *gpc_thread_implicit;
 _Thread_local struct gpc_op *gpc_thread_region;
@@ -33,7 +43,7 @@ int gpc_rma_setup(void)
 {
     struct gpc_op_pool *pool = &gpc.op_pool;
     pool->count = GPC_OP_POOL_SIZE;
-    /* Zero pages until a record is first handed out (core.h, struct gpc_op_pool). */
+    /* Zero pages until a record is first handed out (rma_ops.h, struct gpc_op_pool). */
     pool->ops = calloc(pool->count, sizeof *pool->ops);
     if (pool->ops == NULL)
         return GASNET_ERR_RESOURCE;
@@ -51,8 +61,8 @@ int gpc_rma_setup(void)
                  "less a pointer), or exactly %u", (unsigned long long)gpc.get_bounce_limit,
                  GPC_CHUNK_BYTES - sizeof(void *), GPC_CHUNK_BYTES);
 
-    gpc.direct_segment = calloc(gpc.nodes, sizeof *gpc.direct_segment);
-    return gpc.direct_segment == NULL ? GASNET_ERR_RESOURCE : GASNET_OK;
+    gpc.mapped_segments = calloc(gpc.nodes, sizeof *gpc.mapped_segments);
+    return gpc.mapped_segments == NULL ? GASNET_ERR_RESOURCE : GASNET_OK;
 }
 
 /* After the attach barrier, when every peer's RAR is in place. */
@@ -60,7 +70,7 @@ void gpc_rma_connect(void)
 {
     for (gasnet_node_t node = 0; node < gpc.nodes && gp_cfg.gp_direct_rma; node++)
         if (gpc.seginfo[node].size > 0)
-            gpc.direct_segment[node] = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0,
+            gpc.mapped_segments[node] = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0,
                                                           0, gpc.seginfo[node].size);
 }
 
@@ -132,8 +142,7 @@ static uint64_t remote_offset(gasnet_node_t node, const void *addr, size_t nbyte
 {
     const char *base = gpc.seginfo[node].addr, *at = addr;
     uintptr_t size = gpc.seginfo[node].size;
-    if (node >= gpc.nodes || base == NULL || at < base || nbytes > size ||
-        (uintptr_t)(at - base) > size - nbytes)
+    if (node >= gpc.nodes || !gpc_segment_holds(base, size, addr, nbytes))
         gp_fatal("%s of %zu bytes at %p on node %u: outside that node's segment [%p, %p)", what,
                  nbytes, addr, node, (const void *)base, (const void *)(base + size));
     return (uint64_t)(at - base);
@@ -142,8 +151,7 @@ static uint64_t remote_offset(gasnet_node_t node, const void *addr, size_t nbyte
 static int in_local_segment(const void *addr, size_t nbytes, uint64_t *offset)
 {
     const char *at = addr;
-    if (gpc.segment == NULL || at < gpc.segment || nbytes > gpc.segsize ||
-        (uintptr_t)(at - gpc.segment) > gpc.segsize - nbytes)
+    if (!gpc_segment_holds(gpc.segment, gpc.segsize, addr, nbytes))
         return 0;
     *offset = (uint64_t)(at - gpc.segment);
     return 1;
@@ -151,13 +159,13 @@ static int in_local_segment(const void *addr, size_t nbytes, uint64_t *offset)
 
 static int64_t try_bounce_chunk(uint64_t nbytes, uint64_t limit)
 {
-    return nbytes <= limit ? gpc_chunk_get(&gpc.reqsb) : -1;
+    return nbytes <= limit ? gpc_chunk_get(&gpc.reqsb_chunks) : -1;
 }
 
 static ptl_handle_md_t bind_tmpmd(void *start, uint64_t nbytes)
 {
     struct ptl_md_desc desc = { .start = start, .length = nbytes, .threshold = 1, .eq = gpc.safe_eq,
-                                .user_ptr = (void *)(uintptr_t)ROLE_TMPMD };
+                                .user_ptr = gpc_md_tag_role(ROLE_TMPMD) };
     ptl_handle_md_t md;
     int rc = ptl_md_bind(gpc.ni, &desc, &md);
     if (rc != PTL_OK)
@@ -191,7 +199,7 @@ static char *choose_local_side(gasnet_node_t node, void *addr, uint64_t nbytes,
     } else {
         int64_t chunk = try_bounce_chunk(nbytes, bounce_limit);
         if (chunk >= 0) {
-            chunk_addr = gpc_chunk_addr(&gpc.reqsb, (uint32_t)chunk);
+            chunk_addr = gpc_chunk_addr(&gpc.reqsb_chunks, (uint32_t)chunk);
             side->md = gpc.reqsb_md;
             side->offset = (uint64_t)chunk * GPC_CHUNK_BYTES;
             side->chunk_plus_one = (uint32_t)chunk + 1;
@@ -241,19 +249,19 @@ static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t
 
 int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes)
 {
-    if (gpc.direct_segment[node] == NULL)
+    if (gpc.mapped_segments[node] == NULL)
         return 0;
     if (nbytes > 0)
-        memcpy(gpc.direct_segment[node] + remote_offset(node, dest, nbytes, "put"), src, nbytes);
+        memcpy(gpc.mapped_segments[node] + remote_offset(node, dest, nbytes, "put"), src, nbytes);
     return 1;
 }
 
 int gpc_get_direct(void *dest, gasnet_node_t node, const void *src, size_t nbytes)
 {
-    if (gpc.direct_segment[node] == NULL)
+    if (gpc.mapped_segments[node] == NULL)
         return 0;
     if (nbytes > 0)
-        memcpy(dest, gpc.direct_segment[node] + remote_offset(node, src, nbytes, "get"), nbytes);
+        memcpy(dest, gpc.mapped_segments[node] + remote_offset(node, src, nbytes, "get"), nbytes);
     return 1;
 }
 
@@ -262,8 +270,8 @@ void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, str
     if (nbytes == 0)
         return;
     uint64_t roffset = remote_offset(node, dest, nbytes, "put");
-    if (gpc.direct_segment[node] != NULL) {
-        memcpy(gpc.direct_segment[node] + roffset, src, nbytes);
+    if (gpc.mapped_segments[node] != NULL) {
+        memcpy(gpc.mapped_segments[node] + roffset, src, nbytes);
         return;
     }
     for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
@@ -277,8 +285,8 @@ void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, str
     if (nbytes == 0)
         return;
     uint64_t roffset = remote_offset(node, src, nbytes, "get");
-    if (gpc.direct_segment[node] != NULL) {
-        memcpy(dest, gpc.direct_segment[node] + roffset, nbytes);
+    if (gpc.mapped_segments[node] != NULL) {
+        memcpy(dest, gpc.mapped_segments[node] + roffset, nbytes);
         return;
     }
     for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
@@ -292,12 +300,12 @@ void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes
                    struct gpc_op *op)
 {
     uint64_t roffset = remote_offset(node, dest, nbytes, "value put");
-    if (gpc.direct_segment[node] != NULL) {
-        memcpy(gpc.direct_segment[node] + roffset, &value, nbytes); /* low bytes: little endian */
+    if (gpc.mapped_segments[node] != NULL) {
+        memcpy(gpc.mapped_segments[node] + roffset, &value, nbytes); /* low bytes: little endian */
         return;
     }
-    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb, "ReqSB", node);
-    memcpy(gpc_chunk_addr(&gpc.reqsb, chunk), &value, nbytes);
+    uint32_t chunk = gpc_chunk_wait(&gpc.reqsb_chunks, "ReqSB", node);
+    memcpy(gpc_chunk_addr(&gpc.reqsb_chunks, chunk), &value, nbytes);
     gpc_take_tickets(node, 1, 0);
     gp_count_add(&op->puts_pending, 1);
     int rc = ptl_put_region(gpc.ni, gpc.reqsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, nbytes,
@@ -313,8 +321,8 @@ void gpc_memset(gasnet_node_t node, void *dest, int value, size_t nbytes, struct
     if (nbytes == 0)
         return;
     uint64_t roffset = remote_offset(node, dest, nbytes, "memset");
-    if (gpc.direct_segment[node] != NULL) {
-        memset(gpc.direct_segment[node] + roffset, value, nbytes);
+    if (gpc.mapped_segments[node] != NULL) {
+        memset(gpc.mapped_segments[node] + roffset, value, nbytes);
         return;
     }
     gasnet_handlerarg_t args[6] = {
@@ -361,8 +369,8 @@ void gpc_rma_event(const struct ptl_event *event)
     uint32_t chunk_plus_one = RMA_CHUNK_PLUS_ONE(event->match_bits);
     if (event->type == PTL_EVENT_ACK) {
         if (chunk_plus_one)
-            gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
-        if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
+            gpc_chunk_put(&gpc.reqsb_chunks, chunk_plus_one - 1);
+        if (gpc_md_role_of(event) == ROLE_TMPMD) {
             release_tmpmd(event, "put");
             gpc_give_tickets(0, 1);
         }
@@ -371,13 +379,13 @@ void gpc_rma_event(const struct ptl_event *event)
     }
     /* REPLY_END: gets return their ticket here (a get has no SEND_END). */
     if (chunk_plus_one) {
-        char *at = gpc_chunk_addr(&gpc.reqsb, chunk_plus_one - 1);
+        char *at = gpc_chunk_addr(&gpc.reqsb_chunks, chunk_plus_one - 1);
         void *dest;
         memcpy(&dest, at + GPC_CHUNK_BYTES - sizeof dest, sizeof dest);
         memcpy(dest, at, event->mlength);
-        gpc_chunk_put(&gpc.reqsb, chunk_plus_one - 1);
+        gpc_chunk_put(&gpc.reqsb_chunks, chunk_plus_one - 1);
         gpc_give_tickets(1, 0);
-    } else if ((uintptr_t)event->md_user_ptr == ROLE_TMPMD) {
+    } else if (gpc_md_role_of(event) == ROLE_TMPMD) {
         release_tmpmd(event, "get");
         gpc_give_tickets(1, 1);
     } else {

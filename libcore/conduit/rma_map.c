@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 #include "util/export.h"
-#include "conduit/core.h"
+#include "conduit/rma_ops.h"
+#include "conduit/state.h"
 
 GP_EXPORT struct _gasnet_rma_map_v1 _gasnet_rma_map_v1;
 
@@ -18,8 +19,8 @@ void gpc_rma_map_publish(void)
     if (peers == NULL)
         return; /* nodes stays 0: every call takes the library's path, which is correct */
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
-        /* direct_segment is NULL wherever gpc_put/gpc_get would not copy directly. */
-        peers[node].local = gpc.direct_segment[node];
+        /* mapped_segments is NULL wherever gpc_put/gpc_get would not copy directly. */
+        peers[node].local = gpc.mapped_segments[node];
         peers[node].base = (uintptr_t)gpc.seginfo[node].addr;
         peers[node].size = gpc.seginfo[node].size;
     }

@@ -22,8 +22,10 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "conduit/nodeinfo.h"
+#include "conduit/state.h"
 #include "config/config.h"
-#include "conduit/core.h"
+#include "ptl/ptl.h"
 #include "util/log.h"
 
 #define PAGE_DOWN(x) ((uint64_t)(x) & ~((uint64_t)GASNET_PAGESIZE - 1))

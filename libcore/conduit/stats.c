@@ -11,9 +11,14 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "conduit/core.h"
+#include "conduit/chunks.h"
+#include "conduit/credit_flow.h"
+#include "conduit/state.h"
+#include "conduit/stats.h"
 #include "conduit/stats_page.h"
+#include "util/counter.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 #define PUBLISH_INTERVAL_NS 5000000ull /* 5 ms: fresh enough for a monitor */
 
@@ -112,23 +117,23 @@ static void copy_counters(uint64_t now)
     page->credits_returned = node->stats.credits_returned;
     page->credits_recovered = node->stats.credits_recovered;
     page->zero_replies = node->stats.zero_replies;
-    page->send_tickets_free = gp_count_get(&gpc.send_tickets);
+    page->send_tickets_free = gp_count_get(&gpc.send_tickets_free);
     page->send_tickets_limit = gpc.send_tickets_limit;
-    page->tmpmd_tickets_free = gp_count_get(&gpc.tmpmd_tickets);
+    page->tmpmd_tickets_free = gp_count_get(&gpc.tmpmd_tickets_free);
     page->tmpmd_tickets_limit = gpc.tmpmd_tickets_limit;
-    page->reqsb_free = gpc_chunk_free_count(&gpc.reqsb);
-    page->reqsb_total = gpc.reqsb.count;
-    page->rplsb_free = gpc_chunk_free_count(&gpc.rplsb);
-    page->rplsb_total = gpc.rplsb.count;
+    page->reqsb_free = gpc_chunk_free_count(&gpc.reqsb_chunks);
+    page->reqsb_total = gpc.reqsb_chunks.count;
+    page->rplsb_free = gpc_chunk_free_count(&gpc.rplsb_chunks);
+    page->rplsb_total = gpc.rplsb_chunks.count;
     page->reqrb_buffers = gpc.reqrb.buffers;
     uint32_t waiting = 0;
     for (uint32_t i = 0; i < gpc.reqrb.buffers; i++)
         waiting += gp_count_get(&gpc.reqrb.buffer[i].unlink_count) >= 0;
     page->reqrb_waiting = waiting;
-    page->cb_hits = (uint64_t)gp_count_get(&gpc.cb_hits);
-    page->am_events = (uint64_t)gp_count_get(&gpc.am_events);
-    page->safe_events = (uint64_t)gp_count_get(&gpc.safe_events);
-    page->sys_events = (uint64_t)gp_count_get(&gpc.sys_events);
+    page->cb_hits = (uint64_t)gp_count_get(&gpc.catch_basin_hits);
+    page->am_events = (uint64_t)gp_count_get(&gpc.am_events_taken);
+    page->safe_events = (uint64_t)gp_count_get(&gpc.safe_events_taken);
+    page->sys_events = (uint64_t)gp_count_get(&gpc.sys_events_taken);
     for (uint32_t peer = 0; peer < gpc.nodes; peer++) {
         struct credit_conn snapshot;
         const struct credit_conn *c = &snapshot;

@@ -10,7 +10,13 @@
  * Match bits: bits 0-7 the message type, bits 8-39 a 32-bit argument;
  * hdr_data: a 64-bit argument.
  */
-#include "conduit/core.h"
+#include "conduit/am_wire.h"
+#include "conduit/credit_flow.h"
+#include "conduit/exit.h"
+#include "conduit/state.h"
+#include "conduit/sys.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
 #include "util/log.h"
 
 #define SYS_TYPE(bits) ((unsigned)((bits) & 0xff))
@@ -25,11 +31,11 @@ int gpc_sys_setup(void)
     unsigned events = 6 * gpc.nodes + 64;
     if (ptl_eq_alloc(gpc.ni, events, &gpc.sys_eq) != PTL_OK)
         return GASNET_ERR_RESOURCE;
-    struct ptl_md_desc target = { .start = gpc.reqsb.base, .length = 0,
+    struct ptl_md_desc target = { .start = gpc.reqsb_chunks.base, .length = 0,
                                   .threshold = PTL_MD_THRESH_INF,
                                   .options = PTL_MD_OP_PUT | PTL_MD_TRUNCATE | PTL_MD_MANAGE_REMOTE,
                                   .eq = gpc.sys_eq };
-    struct ptl_md_desc source = { .start = gpc.reqsb.base, .length = 0,
+    struct ptl_md_desc source = { .start = gpc.reqsb_chunks.base, .length = 0,
                                   .threshold = PTL_MD_THRESH_INF,
                                   .options = PTL_MD_EVENT_DISABLE };
     ptl_handle_md_t target_md;
@@ -43,7 +49,7 @@ int gpc_sys_setup(void)
 void gpc_sys_send(gasnet_node_t node, enum gpc_sys_type type, uint32_t arg, uint64_t data)
 {
     uint64_t match = (uint64_t)type | ((uint64_t)arg << 8);
-    gp_count_add(&gpc.sys_sent, 1);
+    gp_count_add(&gpc.sys_messages_sent, 1);
     int rc = ptl_put_region(gpc.ni, gpc.sys_md, 0, 0, PTL_NOACK_REQ, node, PT_SYS, match, 0, data);
     if (rc != PTL_OK)
         gp_error("sys", "system message %u to node %u failed: %s", type, node, ptl_strerror(rc));
@@ -96,14 +102,14 @@ int gpc_poll_sys(void)
 {
     struct ptl_event event;
     int taken = 0;
-    while (gpc.sys_limit == 0 || taken < gpc.sys_limit) {
+    while (gpc.sys_events_per_poll == 0 || taken < gpc.sys_events_per_poll) {
         int rc = ptl_eq_get(gpc.ni, gpc.sys_eq, &event);
         if (rc == PTL_EQ_EMPTY)
             break;
         if (rc == PTL_EQ_DROPPED)
             gp_fatal("the SYS event queue overflowed and system messages were lost");
         taken++;
-        gp_count_add(&gpc.sys_events, 1);
+        gp_count_add(&gpc.sys_events_taken, 1);
         sys_received(event.initiator, (enum gpc_sys_type)SYS_TYPE(event.match_bits),
                          SYS_ARG(event.match_bits), event.hdr_data);
     }

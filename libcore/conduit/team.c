@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/core.h"
+#include "conduit/barrier.h"
+#include "conduit/coll.h"
+#include "conduit/state.h"
+#include "conduit/team.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 #define TEAM_LEAD_BITS 12
 #define TEAM_MAX_LED ((1u << TEAM_LEAD_BITS) - 1)

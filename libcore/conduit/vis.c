@@ -26,11 +26,18 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "config/config.h"
-#include "conduit/core.h"
+#include "conduit/am.h"
+#include "conduit/am_wire.h"
+#include "conduit/progress.h"
+#include "conduit/rma_ops.h"
+#include "conduit/segment_range.h"
+#include "conduit/state.h"
 #include "conduit/vis.h"
+#include "config/config.h"
+#include "util/counter.h"
 #include "util/log.h"
 #include "util/slowwait.h"
+#include "util/thread.h"
 
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "wire fields are read as size_t");
 _Static_assert(sizeof(gasnet_memvec_t) == 16, "a wire piece is a gasnet_memvec_t");
@@ -135,13 +142,13 @@ void gpc_vis_setup(void)
     if (vis.peers == NULL)
         gp_fatal("cannot allocate the VIS state of %u peers", gpc.nodes);
     gp_debug("vis", "VIS area: %llu bytes, %u request and %u reply slots of %llu bytes per peer",
-             (unsigned long long)gpc.vis_area, VIS_SLOTS, VIS_SLOTS,
+             (unsigned long long)gpc.vis_area_bytes, VIS_SLOTS, VIS_SLOTS,
              (unsigned long long)vis.slot_bytes);
 }
 
 int gpc_vis_direct(gasnet_node_t node)
 {
-    return gpc.direct_segment[node] != NULL;
+    return gpc.mapped_segments[node] != NULL;
 }
 
 /* A slot of the node's area, as an address of the node's segment space:
@@ -287,7 +294,7 @@ static const char *decode(const char *buf, uint64_t bytes, struct gpc_vis_side *
     for (size_t p = c->piece; p < c->end; p++) {
         uintptr_t off = (uintptr_t)gpc_vis_piece_addr(side, p);
         size_t len = gpc_vis_piece_len(side, p);
-        if (off > gpc.segsize || len > gpc.segsize - off)
+        if (!gpc_segment_holds_offset(gpc.segsize, off, len))
             gp_fatal("VIS message from node %u: piece %zu of %zu bytes at offset %llu lies "
                      "outside this node's segment of %llu bytes", from, p, len,
                      (unsigned long long)off, (unsigned long long)gpc.segsize);
@@ -388,7 +395,7 @@ static void per_span(gasnet_node_t node, struct gpc_vis_cursor *remote,
 
 static intptr_t mapped_delta(gasnet_node_t node)
 {
-    return (intptr_t)((uintptr_t)gpc.direct_segment[node] - (uintptr_t)gpc.seginfo[node].addr);
+    return (intptr_t)((uintptr_t)gpc.mapped_segments[node] - (uintptr_t)gpc.seginfo[node].addr);
 }
 
 void gpc_vis_put(gasnet_node_t node, const struct gpc_vis_side *dst,

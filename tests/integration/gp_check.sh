@@ -71,6 +71,11 @@ expect_rc "$T/nodefile_unresolvable_host" 1 30 env GASNET_SSH_NODEFILE="$tmp/nod
     contains "$T/nodefile_unresolvable_host" "^FAIL hostname: nosuchhost\.invalid \(from GASNET_SSH_NODEFILE\) does not resolve" &&
     contains "$T/nodefile_unresolvable_host" "^FAIL ssh: nosuchhost\.invalid: " &&
     lacks "$T/nodefile_unresolvable_host" "ignored\.invalid" && pass "$T/nodefile_unresolvable_host"
+# The parser gp-run uses (cmd/common/host_list.c): a bad entry is named, and nothing is tried.
+expect_rc "$T/servers_bad_name" 1 30 env GASNET_SSH_SERVERS='good.invalid a;b' \
+    "$GP_CHECK" --ssh-timeout 2 &&
+    contains "$T/servers_bad_name" "^FAIL hosts: GASNET_SSH_SERVERS='good\.invalid a;b': 'a;b' is not a host name" &&
+    lacks "$T/servers_bad_name" "^FAIL (hostname|ssh): good\.invalid" && pass "$T/servers_bad_name"
 expect_rc "$T/shm_missing" 1 60 "$GP_CHECK" --shm-dir "$tmp/none" &&
     contains "$T/shm_missing" "^FAIL shm: cannot examine $tmp/none: No such file or directory" &&
     pass "$T/shm_missing"

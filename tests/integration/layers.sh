@@ -1,8 +1,9 @@
 #!/bin/sh
 # The include rule (doc/architecture.md, "Layers"): tools/check-layers.sh
 # passes on this tree, and fails, naming the file and the layers, on a copy
-# with one include pointing up and one public header below the API.  Runs
-# once (seq): the sources are the same for every variant.
+# with one include pointing up, one public header below the API and one
+# cycle of includes.  Runs once (seq): the sources are the same for every
+# variant.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 T=layers
@@ -16,7 +17,7 @@ expect_rc "$T/tree" 0 60 sh "$top/tools/check-layers.sh" "$top/libcore" && pass 
 tmp=$(mktemp -d /tmp/gp-layers-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cp -r "$top/libcore" "$tmp/libcore"
-printf '#include "conduit/core.h"\n' >>"$tmp/libcore/config/rows.h"
+printf '#include "conduit/state.h"\n' >>"$tmp/libcore/config/rows.h"
 expect_rc "$T/upward_include" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
     check_line "$T/upward_include" "libcore/config/rows.h:[0-9]*: the config layer includes conduit, a layer above it"
 
@@ -26,6 +27,11 @@ expect_rc "$T/public_header_below_api" 1 60 sh "$top/tools/check-layers.sh" "$tm
     check_line "$T/public_header_below_api" "libcore/boot/boot.h:[0-9]*: the boot layer includes the public header gasnet.h"
 
 cp "$top/libcore/boot/boot.h" "$tmp/libcore/boot/boot.h"
+printf '#include "conduit/state.h"\n' >>"$tmp/libcore/conduit/am.h"
+expect_rc "$T/include_cycle" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
+    check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/am.h -> libcore/conduit/state.h -> "
+
+cp "$top/libcore/conduit/am.h" "$tmp/libcore/conduit/am.h"
 mkdir "$tmp/libcore/newlayer" && printf 'int x;\n' >"$tmp/libcore/newlayer/x.c"
 expect_rc "$T/unranked_directory" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
     check_line "$T/unranked_directory" "directory 'newlayer' has no rank"

@@ -6,9 +6,12 @@
 #include <gasnet.h>
 #include <stdlib.h>
 
+#include "conduit/am_wire.h"
+#include "conduit/credit_flow.h"
+#include "conduit/credits.h"
 #include "config/config.h"
-#include "conduit/core.h"
 #include "test.h"
+#include "util/counter.h"
 
 static void load_env(void)
 {

@@ -1,0 +1,19 @@
+/*
+ * progress.c: the poll loop (the AM rings, then SYS, SAFE and AM), blocking
+ * waits, and the send and TMPMD tickets a message holds while in flight.
+ */
+#ifndef GP_CONDUIT_PROGRESS_H
+#define GP_CONDUIT_PROGRESS_H
+
+#include <stdint.h>
+
+int gpc_poll(void);
+/* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
+void gpc_wait_turn(void);
+/* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */
+void gpc_rcv_poll_setup(void);
+/* Polls until the tickets are free; a long wait says so, naming node dest. */
+void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets);
+void gpc_give_tickets(int send_tickets, int tmpmd_tickets);
+
+#endif
