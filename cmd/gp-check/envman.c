@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The transports in the order of the page, with their section titles. */
+/* The transports in the order of the page, with their section titles; one not listed here
+ * gets a section titled by its name at the end (put_other_transports). */
 static const struct {
     const char *transport;
     const char *title;
@@ -220,6 +221,31 @@ static void put_footer(FILE *out)
           ".BR libgp (3)\n", out);
 }
 
+static int has_section(const char *transport)
+{
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (strcmp(transport, groups[g].transport) == 0)
+            return 1;
+    return 0;
+}
+
+/* A transport without a section of its own above (one added since): titled by its name, after
+ * the others, so that none of its rows is left off the page. */
+static void put_other_transports(const struct gp_cfg_row *rows, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        int first = !has_section(rows[i].transport);
+        for (size_t j = 0; first && j < i; j++)
+            first = strcmp(rows[j].transport, rows[i].transport) != 0;
+        if (!first)
+            continue;
+        printf(".SS Transport %s\n", rows[i].transport);
+        for (size_t j = i; j < count; j++)
+            if (strcmp(rows[j].transport, rows[i].transport) == 0)
+                put_row(stdout, &rows[j]);
+    }
+}
+
 void check_env_man(void)
 {
     size_t count;
@@ -239,5 +265,6 @@ void check_env_man(void)
             put_row(stdout, &rows[i]);
         }
     }
+    put_other_transports(rows, count);
     put_footer(stdout);
 }

@@ -65,12 +65,10 @@ static void number_by_first(const struct locality *all, gasnet_node_t *out)
     }
 }
 
-/* The transports that map the segments of every peer on this host. */
+/* Does the transport map the segments of every peer on this host? */
 static int maps_host_peers(void)
 {
-    const char *transport = gp_cfg.gp_transport;
-    return transport == NULL || strcmp(transport, "hybrid") == 0 ||
-           strcmp(transport, "shm") == 0 || strcmp(transport, "loop") == 0;
+    return ptl_transport_maps_peers(gp_cfg.gp_transport) != PTL_MAPS_NONE;
 }
 
 int gpc_nodeinfo_init(void)

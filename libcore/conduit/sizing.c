@@ -36,8 +36,8 @@
 /* The nodes that share this host (this one included). */
 static gasnet_node_t local_node_count(void)
 {
-    const char *transport = gp_cfg.gp_transport;
-    if (transport != NULL && strcmp(transport, "shm") == 0)
+    /* Every peer mapped: all share this host's memory, whatever hosts they name. */
+    if (ptl_transport_maps_peers(gp_cfg.gp_transport) == PTL_MAPS_EVERY_PEER)
         return gpc.nodes;
     const gasnet_nodeinfo_t *info = gpc_nodeinfo();
     gasnet_node_t count = 0;

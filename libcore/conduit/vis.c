@@ -122,11 +122,11 @@ static int one_host(void)
 /* Collective (every node calls it at attach, with the same configuration). */
 uint64_t gpc_vis_area_bytes(uintptr_t segsize)
 {
-    const char *transport = gp_cfg.gp_transport ? gp_cfg.gp_transport : "";
+    enum ptl_maps maps = ptl_transport_maps_peers(gp_cfg.gp_transport);
     vis.slot_bytes = 0;
     /* Every peer mapped: copies only, no area (the same answer on every node). */
-    if (gp_cfg.gp_direct_rma && (strcmp(transport, "shm") == 0 || gpc.nodes == 1 ||
-                                 (transport[0] == '\0' && one_host())))
+    if (gp_cfg.gp_direct_rma && (maps == PTL_MAPS_EVERY_PEER || gpc.nodes == 1 ||
+                                 (maps == PTL_MAPS_HOST_PEERS && one_host())))
         return 0;
     uint64_t window = VIS_AREA_BUDGET / gpc.nodes;
     window = window > VIS_WINDOW_MAX ? VIS_WINDOW_MAX : window < VIS_WINDOW_MIN ? VIS_WINDOW_MIN : window;

@@ -164,6 +164,7 @@ struct gp_config {
     /* gp's own */
     const char *gp_log_level;
     const char *gp_transport;
+    const char *gp_hybrid_order;       /* NULL: the registry's order */
     const char *gp_tcp_addr;
     const char *gp_tcp_connect; /* "lazy" or "eager" */
     int rcv_thread;

@@ -102,11 +102,19 @@ static int has_known_prefix(const char *name, size_t len)
            (len > 3 && strncmp(name, "GP_", 3) == 0);
 }
 
+/* "all", "launcher", or a transport GP_TRANSPORT may name (its choices are the transport
+ * registry's: a transport's rows need no line here). */
 static int known_transport(const char *transport)
 {
-    static const char *const names[] = { "all", "shm", "tcp", "ibv", "launcher" };
-    for (size_t i = 0; transport != NULL && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(transport, names[i]) == 0)
+    if (transport == NULL)
+        return 0;
+    if (strcmp(transport, "all") == 0 || strcmp(transport, "launcher") == 0)
+        return 1;
+    const struct gp_cfg_row *selector = gp_config_find("GP_TRANSPORT");
+    const char *word = selector != NULL ? selector->choices : NULL;
+    size_t len = strlen(transport);
+    for (; word != NULL && *word != '\0'; word += strcspn(word, "|"), word += *word == '|')
+        if (strncmp(word, transport, len) == 0 && (word[len] == '|' || word[len] == '\0'))
             return 1;
     return 0;
 }
@@ -153,7 +161,7 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
     if (row->doc == NULL || row->doc[0] == '\0')
         return "it has no documentation";
     if (!known_transport(row->transport))
-        return "its transport is not one of all, shm, tcp, ibv, launcher";
+        return "its transport is not all, launcher or a name GP_TRANSPORT accepts";
     if ((row->type == GP_CFG_INT || row->type == GP_CFG_SIZE || row->type == GP_CFG_DOUBLE) &&
         !(row->min <= row->max))
         return "its min exceeds its max";

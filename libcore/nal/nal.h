@@ -30,6 +30,41 @@ struct nal_op {
     int hold;                   /* PTL_*_DEFER: may wait for the transport's next pass */
 };
 
+/* Which peers' regions a transport maps into this process (its puts and gets to them are copies). */
+enum nal_maps {
+    NAL_MAPS_NONE,              /* none: every peer is reached through the transport (tcp, ibv) */
+    NAL_MAPS_HOST_PEERS,        /* those on this host (hybrid) */
+    NAL_MAPS_EVERY_PEER,        /* every peer, whatever host it names (shm; loop's only one) */
+};
+
+/*
+ * How a transport serves a subset of a job's peers over a region another
+ * transport made (the hybrid's shared-memory object): what the hybrid routes
+ * the peers on other hosts through.  A transport that fills this joins the
+ * routing; the registry's order is the order of preference (GP_HYBRID_ORDER
+ * may name another).  The state is the transport's own.
+ */
+struct nal_peer_ops {
+    /* Cheap, before the job's exchange, loading nothing: might this host serve peers this
+     * way?  (ibv: verbs devices are present.)  Two ranks are reached this way only when both
+     * say yes and both opened. */
+    int (*host_may_serve)(void);
+    /* Opens this rank's side: serving=1, to reach peers (NULL, quietly, when this host turns
+     * out unable to); serving=0, a state that only takes part in the collective set-up. */
+    void *(*open)(struct ptl_ni *ni, int serving);
+    /* Collective, called by every rank when any pair of the job goes this way: connects the
+     * peers marked in wanted[rank] (ni->peer_region is the caller's). */
+    int (*connect)(void *state, const uint8_t *wanted);
+    int (*put)(void *state, const struct nal_op *op);
+    int (*get)(void *state, const struct nal_op *op);
+    void (*progress)(void *state);
+    /* After connect: flushes what can leave now and closes. */
+    void (*close)(void *state);
+    void (*free)(void *state);
+    /* At the job's end, as nal_ops.report. */
+    void (*report)(void *state);
+};
+
 struct nal_ops {
     const char *name;
     /* 1: GP_TRANSPORT may name it for every peer of a job (shm, tcp, ibv); the
@@ -38,6 +73,13 @@ struct nal_ops {
     /* 1: this process's region is a /dev/shm object (shm_open), so /dev/shm's
      * free space bounds the segment and a page it cannot supply is a SIGBUS. */
     int region_in_dev_shm;
+    /* Whose regions connect maps here; the conduit numbers supernodes and sizes
+     * its per-host shares by it. */
+    enum nal_maps maps_peer_regions;
+    /* 1: a job of this one process, started without a launcher (loop, the test double). */
+    int one_process_world;
+    /* Non-NULL: the hybrid may route peers on other hosts through it. */
+    const struct nal_peer_ops *peers;
     /* Creates this process's registered region of the given size: sets ni->region. */
     int (*region_create)(struct ptl_ni *ni, uint64_t bytes);
     /* Collective: learns every peer's region (shm maps them) and makes itself reachable. */
@@ -52,14 +94,27 @@ struct nal_ops {
     void (*report)(struct ptl_ni *ni);
 };
 
-/* The transports, in one explicit list (registry.c). */
+/* The transports, in one explicit list (registry.c), fastest first. */
 const struct nal_ops *nal_find(const char *name);
 /* Names of the transports built in, in the registry's order, separated by '|'
- * ("hybrid|shm|tcp|ibv|loop"): for error messages. */
+ * ("hybrid|shm|ibv|tcp|loop"): for error messages. */
 const char *nal_names(void);
-/* The names GP_TRANSPORT accepts (user_selectable), the same way ("shm|tcp|ibv"):
+/* The names GP_TRANSPORT accepts (user_selectable), the same way ("shm|ibv|tcp"):
  * the configuration row's choices, gp-check's --transport, their messages. */
 const char *nal_selectable_names(void);
+/* The names of the transports the hybrid may route through (peers != NULL), the
+ * same way ("ibv|tcp"): GP_HYBRID_ORDER's choices, and its default order. */
+const char *nal_routable_names(void);
+/* The most transports a preference list may name. */
+#define NAL_ROUTES_MAX 8
+/*
+ * A preference list of routable transports, comma-separated ("tcp" or "ibv,tcp";
+ * NULL: every routable one in the registry's order), into out[]: their count,
+ * or -1 with one sentence in errbuf naming the variable, the value and the
+ * accepted names (an unknown or repeated name, an empty list).
+ */
+int nal_route_order(const char *variable, const char *text, const struct nal_ops **out,
+                    char *errbuf, size_t errlen);
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
 int nal_no_progress(struct ptl_ni *ni);

@@ -1,10 +1,14 @@
 /*
  * The transports built into libgp, in one explicit list: adding one is a
  * line here and a file set of its own, never an #ifdef in shared code.
+ * The order is the order of preference, fastest first: among those that
+ * can serve peers on other hosts (nal_ops.peers), the hybrid takes the
+ * first that both ends can use unless GP_HYBRID_ORDER says otherwise.
  */
 #include "nal/nal.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -12,8 +16,8 @@
 static const struct nal_ops *const transports[] = {
     &nal_hybrid_ops,
     &nal_shm_ops,
-    &nal_tcp_ops,
     &nal_ibv_ops,
+    &nal_tcp_ops,
     &nal_loop_ops,
 };
 #define TRANSPORT_COUNT (sizeof transports / sizeof transports[0])
@@ -27,7 +31,7 @@ const struct nal_ops *nal_find(const char *name)
 }
 
 /* Room for every name the registry holds; a list that outgrew it is an error naming the name. */
-static char all_names[256], selectable_names[256];
+static char all_names[256], selectable_names[256], routable_names[256];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static void append_name(char *list, size_t size, const char *name)
@@ -49,6 +53,8 @@ static void join_names(void)
         append_name(all_names, sizeof all_names, transports[i]->name);
         if (transports[i]->user_selectable)
             append_name(selectable_names, sizeof selectable_names, transports[i]->name);
+        if (transports[i]->peers != NULL)
+            append_name(routable_names, sizeof routable_names, transports[i]->name);
     }
 }
 
@@ -62,6 +68,57 @@ const char *nal_selectable_names(void)
 {
     pthread_once(&names_once, join_names);
     return selectable_names;
+}
+
+const char *nal_routable_names(void)
+{
+    pthread_once(&names_once, join_names);
+    return routable_names;
+}
+
+/* The routable transport named by the len bytes at name; NULL if none. */
+static const struct nal_ops *find_routable(const char *name, size_t len)
+{
+    for (unsigned i = 0; i < TRANSPORT_COUNT; i++)
+        if (transports[i]->peers != NULL && strlen(transports[i]->name) == len &&
+            strncmp(transports[i]->name, name, len) == 0)
+            return transports[i];
+    return NULL;
+}
+
+int nal_route_order(const char *variable, const char *text, const struct nal_ops **out,
+                    char *errbuf, size_t errlen)
+{
+    int count = 0;
+    if (text == NULL) {
+        for (unsigned i = 0; i < TRANSPORT_COUNT && count < NAL_ROUTES_MAX; i++)
+            if (transports[i]->peers != NULL)
+                out[count++] = transports[i];
+        return count;
+    }
+    const char *at = text;
+    do {
+        size_t len = strcspn(at, ",");
+        const struct nal_ops *nal = find_routable(at, len);
+        const char *problem = nal == NULL ? "is not a transport the hybrid routes through"
+                                          : "is named twice";
+        for (int i = 0; nal != NULL && i < count; i++)
+            if (out[i] == nal)
+                nal = NULL;
+        if (count == NAL_ROUTES_MAX) {
+            nal = NULL;
+            problem = "is one more than a list holds";
+        }
+        if (nal == NULL) {
+            snprintf(errbuf, errlen, "%s='%s' is not valid: '%.*s' %s; expected names from %s, "
+                     "comma-separated, the preferred first", variable, text, (int)len, at,
+                     problem, nal_routable_names());
+            return -1;
+        }
+        out[count++] = nal;
+        at += len;
+    } while (*at++ == ',');
+    return count;
 }
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op)

@@ -159,10 +159,9 @@ int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out)
         return PTL_NO_SPACE;
     gp_mutex_init(&ni->lock);
     ni->nal = nal;
-    /* The loopback transport is a one-process world and needs no launcher. */
-    int loopback = (nal == &nal_loop_ops);
-    ni->rank = loopback ? 0 : gp_boot_rank();
-    ni->size = loopback ? 1 : gp_boot_size();
+    /* A one-process world (the loopback test double) needs no launcher. */
+    ni->rank = nal->one_process_world ? 0 : gp_boot_rank();
+    ni->size = nal->one_process_world ? 1 : gp_boot_size();
     rc = alloc_tables(ni, params);
     if (rc != PTL_OK)
         goto err_free;
@@ -210,6 +209,15 @@ int ptl_transport_region_in_dev_shm(const char *transport)
 {
     const struct nal_ops *nal = nal_find(transport != NULL ? transport : "hybrid");
     return nal != NULL && nal->region_in_dev_shm;
+}
+
+enum ptl_maps ptl_transport_maps_peers(const char *transport)
+{
+    const struct nal_ops *nal = nal_find(transport != NULL ? transport : "hybrid");
+    if (nal == NULL || nal->maps_peer_regions == NAL_MAPS_NONE)
+        return PTL_MAPS_NONE;
+    return nal->maps_peer_regions == NAL_MAPS_HOST_PEERS ? PTL_MAPS_HOST_PEERS
+                                                         : PTL_MAPS_EVERY_PEER;
 }
 
 int ptl_region_hit(const struct ptl_ni *ni, const void *addr, struct ptl_region_hit *hit)

@@ -151,6 +151,13 @@ int ptl_ni_size(const struct ptl_ni *ni);
 const char *ptl_ni_transport(const struct ptl_ni *ni);
 /* Whether a transport keeps the region in a /dev/shm object (NULL: the default, hybrid). */
 int ptl_transport_region_in_dev_shm(const char *transport);
+/* Whose regions a transport maps into each process (NULL: the default, hybrid). */
+enum ptl_maps {
+    PTL_MAPS_NONE,              /* none: tcp, ibv (or a name not built in) */
+    PTL_MAPS_HOST_PEERS,        /* the peers on the same host: hybrid */
+    PTL_MAPS_EVERY_PEER,        /* every peer, whatever host it names: shm */
+};
+enum ptl_maps ptl_transport_maps_peers(const char *transport);
 
 /*
  * Where an address lies when it is inside a region mapped here that is a

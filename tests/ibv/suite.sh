@@ -227,6 +227,26 @@ t_hybrid_hosts() {
     fi
 }
 
+# GP_HYBRID_ORDER=tcp: the same hosts, where verbs would be chosen, go by tcp
+# (the order's only transport); ibv,tcp chooses verbs again.
+t_hybrid_order() {
+    ibv_only "$name" || return
+    wrap=$(mktemp /tmp/gp-hostwrap.XXXXXX)
+    printf '#!/bin/sh\nGP_HOST_ID=h$((GP_RANK / 2)) exec "$@"\n' >"$wrap"
+    chmod +x "$wrap"
+    for order in tcp ibv,tcp; do
+        expect_rc "$name" 0 "$job_limit" env -u GP_TRANSPORT GP_HYBRID_ORDER=$order \
+            GP_LOG_LEVEL=debug "$GP_RUN" -n 4 "$wrap" "$GPTEST_ITEST/ext_core" "$barriers" 64K || break
+        taken=${order%%,*}
+        if ! printf '%s\n' "$out" | grep -q "debug hybrid: 2 hosts: shm to this host's peers, $taken to the others"; then
+            fail "$name" "GP_HYBRID_ORDER=$order did not choose $taken between the hosts"
+            break
+        fi
+        [ "$order" = tcp ] || check_line "$name" "ext_core: 4 nodes, every put/get/memset form verified"
+    done
+    rm -f "$wrap"
+}
+
 # A failed work completion (a wrong remote key, forced): reported with the
 # verbs status, the operation and the peer, then the job ends non-zero and
 # nothing hangs.
@@ -357,6 +377,7 @@ run_case vis_n3 t_vis_n3
 run_case vis_zeroseg t_vis_zeroseg
 run_case ports_rxe0 t_ports_rxe0
 run_case hybrid_hosts t_hybrid_hosts
+run_case hybrid_order t_hybrid_order
 run_case rcv_thread t_rcv_thread
 run_case rcv_thread_am_core t_rcv_thread_am_core
 run_case rcv_thread_am_pollers t_rcv_thread_am_pollers

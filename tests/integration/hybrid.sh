@@ -54,4 +54,35 @@ run "$T/ext_protocol_n4_per2" 4 2 "ext_core: 4 nodes, every put/get/memset form 
     env GP_DIRECT_RMA=0 "$GPTEST_ITEST/ext_core" 20
 run "$T/am_flood_n4_per2" 4 2 "am_flood: 300 requests from each of 4 nodes arrived exactly once" \
     env GASNET_PORTAL_AMRECV_SPACE=64K "$GPTEST_ITEST/am_flood" 300 1
+
+# GP_HYBRID_ORDER, the order in which the hybrid tries the routable transports
+# (the registry's names) for peers on other hosts: a pair of hosts takes the
+# first that both can use.  tests/ibv/suite.sh shows "tcp" winning over verbs.
+order_job() { # NAME ORDER RC N PER_HOST
+    expect_rc "$1" "$3" 120 env GP_HYBRID_ORDER="$2" GP_LOG_LEVEL=debug "$GP_RUN" -n "$4" \
+        "$tmp/as-host" "$5" "$GPTEST_ITEST/am_core" 1
+}
+# Verbs first, but no host here can use them: tcp, the next, carries the job.
+if order_job "$T/order_ibv_then_tcp" ibv,tcp 0 4 2; then
+    check_line "$T/order_ibv_then_tcp" "debug hybrid: 2 hosts: shm to this host's peers, tcp to the others"
+fi
+if order_job "$T/order_tcp" tcp 0 4 2; then
+    check_line "$T/order_tcp" "am_core: 4 nodes, 1 rounds, every category"
+fi
+if ls /sys/class/infiniband_verbs 2>/dev/null | grep -q '^uverbs'; then
+    echo "skip $T/order_no_route: this host has verbs devices (the case needs a host without)"
+elif order_job "$T/order_no_route" ibv 1 4 2; then
+    # Neither pretended host can use verbs, the only transport allowed: an error naming
+    # the variable, its value, the unreached pair and the transports built in.
+    check_line "$T/order_no_route" "error hybrid: no transport of GP_HYBRID_ORDER='ibv' reaches rank [0-3] on host [01] from rank [0-3] on host [01] (both ends must be able to use one: ibv|tcp are built in"
+fi
+# One host: nothing is routed, so an order no host could follow does not matter.
+if order_job "$T/order_one_host" ibv 0 2 2; then
+    check_line "$T/order_one_host" "debug hybrid: 2 processes on one host: shm only"
+fi
+# A name the registry does not route through: refused before the job starts, naming the
+# value and the accepted names.
+if order_job "$T/order_unknown" ibv,udp 2 2 1; then
+    check_line "$T/order_unknown" "GP_HYBRID_ORDER='ibv,udp' is not valid: 'udp' is not a transport the hybrid routes through; expected names from ibv|tcp"
+fi
 end_tests

@@ -207,8 +207,8 @@ static void test_table_rows(void)
                 gp_test_fail(__FILE__, __LINE__, "%s and %s share a field", rows[i].name,
                              rows[j].name);
     }
-    /* One row per field of struct gp_config: 76 fields today; adding a field means a row. */
-    CHECK_EQ(stored, 76);
+    /* One row per field of struct gp_config: 77 fields today; adding a field means a row. */
+    CHECK_EQ(stored, 77);
     for (size_t i = 0; i < count; i++) {
         if (rows[i].doc == NULL || rows[i].doc[0] == '\0')
             gp_test_fail(__FILE__, __LINE__, "%s has no doc", rows[i].name);
@@ -549,11 +549,11 @@ static void test_string_choices(void)
 {
     clear_our_environment();
     expect_rejected(__LINE__, "GP_TRANSPORT", "foo",
-                    "GP_TRANSPORT='foo' is not valid: expected one of shm|tcp|ibv");
+                    "GP_TRANSPORT='foo' is not valid: expected one of shm|ibv|tcp");
     expect_rejected(__LINE__, "GP_TRANSPORT", "",
-                    "GP_TRANSPORT='' is not valid: expected one of shm|tcp|ibv");
+                    "GP_TRANSPORT='' is not valid: expected one of shm|ibv|tcp");
     expect_rejected(__LINE__, "GP_TRANSPORT", "sh",
-                    "GP_TRANSPORT='sh' is not valid: expected one of shm|tcp|ibv");
+                    "GP_TRANSPORT='sh' is not valid: expected one of shm|ibv|tcp");
     expect_rejected(__LINE__, "GP_LOG_LEVEL", "verbose", "GP_LOG_LEVEL='verbose' is not valid: "
                     "expected one of error|warn|info|debug|trace");
     set_and_load("GP_TRANSPORT", "TCP");
@@ -1226,13 +1226,59 @@ static void test_transport_choices_from_registry(void)
                          row->choices);
         }
     }
-    CHECK_EQ(selectable, 3);   /* shm, tcp, ibv */
+    CHECK_EQ(selectable, 3);   /* shm, ibv, tcp */
     CHECK(nal_find("hybrid") != NULL && !nal_find("hybrid")->user_selectable);
+}
+
+/* GP_HYBRID_ORDER: names the registry's routable transports only, each once; unset is every
+ * routable one in the registry's order, which is what nal_routable_names lists. */
+static void test_hybrid_order(void)
+{
+    const struct nal_ops *order[NAL_ROUTES_MAX];
+    char err[512] = "", joined[128] = "";
+    int count = nal_route_order("GP_HYBRID_ORDER", NULL, order, err, sizeof err);
+    CHECK(count >= 2);
+    for (int i = 0; i < count; i++) {
+        CHECK(order[i]->peers != NULL);
+        size_t used = strlen(joined);
+        snprintf(joined + used, sizeof joined - used, "%s%s", i ? "|" : "", order[i]->name);
+    }
+    CHECK_STR_EQ(joined, nal_routable_names());
+    CHECK_STR_EQ(nal_routable_names(), "ibv|tcp");  /* verbs first: the faster */
+    CHECK_EQ(nal_route_order("GP_HYBRID_ORDER", "tcp", order, err, sizeof err), 1);
+    CHECK(order[0] == nal_find("tcp"));
+    CHECK_EQ(nal_route_order("GP_HYBRID_ORDER", "tcp,ibv", order, err, sizeof err), 2);
+    CHECK(order[0] == nal_find("tcp") && order[1] == nal_find("ibv"));
+
+    clear_our_environment();
+    expect_rejected(__LINE__, "GP_HYBRID_ORDER", "udp",
+                    "GP_HYBRID_ORDER='udp' is not valid: 'udp' is not a transport the hybrid "
+                    "routes through; expected names from ibv|tcp, comma-separated, the "
+                    "preferred first");
+    expect_rejected(__LINE__, "GP_HYBRID_ORDER", "tcp,shm",
+                    "GP_HYBRID_ORDER='tcp,shm' is not valid: 'shm' is not a transport the hybrid "
+                    "routes through; expected names from ibv|tcp, comma-separated, the "
+                    "preferred first");
+    expect_rejected(__LINE__, "GP_HYBRID_ORDER", "tcp,ibv,tcp",
+                    "GP_HYBRID_ORDER='tcp,ibv,tcp' is not valid: 'tcp' is named twice; expected "
+                    "names from ibv|tcp, comma-separated, the preferred first");
+    expect_rejected(__LINE__, "GP_HYBRID_ORDER", "",
+                    "GP_HYBRID_ORDER='' is not valid: '' is not a transport the hybrid routes "
+                    "through; expected names from ibv|tcp, comma-separated, the preferred first");
+    expect_rejected(__LINE__, "GP_HYBRID_ORDER", "ibv,",
+                    "GP_HYBRID_ORDER='ibv,' is not valid: '' is not a transport the hybrid routes "
+                    "through; expected names from ibv|tcp, comma-separated, the preferred first");
+    set_and_load("GP_HYBRID_ORDER", "tcp,ibv");
+    CHECK_STR_EQ(gp_cfg.gp_hybrid_order, "tcp,ibv");
+    CHECK_EQ(unsetenv("GP_HYBRID_ORDER"), 0);
+    load_ok();
+    CHECK(gp_cfg.gp_hybrid_order == NULL);
 }
 
 static const struct gp_test tests[] = {
     { "defaults", test_defaults, 0 },
     { "transport_choices_from_registry", test_transport_choices_from_registry, 0 },
+    { "hybrid_order", test_hybrid_order, 0 },
     { "defaults_standard", test_defaults_standard, 0 },
     { "defaults_sources", test_defaults_sources, 0 },
     { "table_rows", test_table_rows, 0 },

@@ -1,43 +1,54 @@
 /*
- * hybrid: the default transport.  Peers on this host are reached the shm
- * way (their regions mapped here, operations are copies by the initiator);
- * peers on other hosts through InfiniBand verbs when both hosts have an
- * active port (ibv.c), else through the tcp transport's sockets.  The conduit
- * above sees one ptl layer: which path an operation takes is decided per
- * target by whether its region is mapped here (ni->peer_region).
+ * hybrid: the default transport, a router.  Peers on this host are reached
+ * the shm way (their regions mapped here, operations are copies by the
+ * initiator); each peer on another host through the first transport of a
+ * preference order that both hosts can use (nal_ops.peers: the registry's
+ * order, fastest first, or GP_HYBRID_ORDER's): with the transports built
+ * in, InfiniBand verbs when both hosts have an active port, else tcp
+ * sockets.  The conduit above sees one ptl layer: which path an operation
+ * takes is decided per target, by whether its region is mapped here
+ * (ni->peer_region), else by the route chosen at connect.
  *
  * This process's region is a shared-memory object, as on shm, so that the
- * local peers can map it; the tcp progress engine runs the target side of
- * remote operations on the same region.  Both kinds of initiator reserve
- * MD space with the same atomic claims (ptl/target.c), so they may act on
- * one region at once.
+ * local peers can map it; the routed transports' progress engines run the
+ * target side of remote operations on the same region.  Every kind of
+ * initiator reserves MD space with the same atomic claims (ptl/target.c),
+ * so they may act on one region at once.
  *
  * Hosts are the bootstrap's numbering (boot/hosts.c, by gp_boot_host_identity).
- * When every process is on one host no socket is opened at all, and the job
- * runs exactly as on shm.
+ * When every process is on one host no transport is opened at all, and the
+ * job runs exactly as on shm.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/boot.h"
 #include "config/config.h"
-#include "nal/ibv/ibv.h"
+#include "nal/nal.h"
 #include "nal/shm/shm.h"
-#include "nal/tcp/tcp.h"
 #include "util/log.h"
 
 /* What each process publishes at connect time. */
 struct hybrid_address {
     uint64_t region_bytes;
-    uint8_t has_ibv;            /* verbs devices on this host, and GP_TRANSPORT does not say otherwise */
+    uint8_t may_serve;          /* bit i: route i's host_may_serve() said yes here */
+};
+
+/* One transport of the preference order, as this rank uses it. */
+struct hybrid_route {
+    const struct nal_ops *nal;
+    const struct nal_peer_ops *ops;
+    void *state;                /* NULL until opened; kept only when the job needs it */
+    uint8_t *wanted;            /* wanted[rank]: rank is reached this way */
+    int connected;              /* its connect ran: it has a progress engine and a close */
 };
 
 struct hybrid_state {
     struct shm_object object;
-    struct tcp_state *tcp;      /* NULL when no peer is reached by tcp */
-    struct ibv_state *ibv;      /* NULL when no peer is reached by ibv */
-    uint8_t *remote;            /* remote[rank]: on another host, reached by tcp */
-    uint8_t *remote_ibv;        /* remote_ibv[rank]: on another host, reached by ibv */
+    struct hybrid_route route[NAL_ROUTES_MAX];
+    int routes;
+    uint8_t *route_of;          /* route_of[rank]: for a rank on another host, its route */
     int *host_index;            /* host_index[rank]: which host (the bootstrap's numbering) */
     int hosts;
 };
@@ -57,9 +68,28 @@ static int hybrid_region_create(struct ptl_ni *ni, uint64_t bytes)
     return shm_object_create(ni, &state->object);
 }
 
+/* The preference order, or PTL_FAIL after naming the variable, its value and the choices. */
+static int take_order(struct hybrid_state *state)
+{
+    const struct nal_ops *order[NAL_ROUTES_MAX];
+    char why[512];
+    state->routes = nal_route_order("GP_HYBRID_ORDER", gp_cfg.gp_hybrid_order, order, why,
+                                    sizeof why);
+    if (state->routes < 0) {
+        gp_error("hybrid", "%s", why);
+        state->routes = 0;
+        return PTL_FAIL;
+    }
+    for (int i = 0; i < state->routes; i++) {
+        state->route[i].nal = order[i];
+        state->route[i].ops = order[i]->peers;
+    }
+    return PTL_OK;
+}
+
 /*
- * Maps the local peers; marks the others remote.  Returns the number of
- * hosts.  Hosts are the bootstrap's (boot/hosts.c), numbered once per job.
+ * Maps the local peers.  Returns the number of hosts.  Hosts are the
+ * bootstrap's (boot/hosts.c), numbered once per job.
  */
 static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
                       const struct hybrid_address *all, int *rc)
@@ -70,9 +100,7 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
     for (int rank = 0; rank < ni->size; rank++) {
         if (rank == ni->rank) {
             ni->peer_region[rank] = ni->region;
-        } else if (state->host_index[rank] != mine) {
-            state->remote[rank] = 1;
-        } else if (*rc == PTL_OK) {
+        } else if (state->host_index[rank] == mine && *rc == PTL_OK) {
             ni->peer_region[rank] = shm_map_peer(rank, all[rank].region_bytes);
             if (ni->peer_region[rank] == NULL)
                 *rc = PTL_FAIL;
@@ -81,95 +109,141 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
     return gp_boot_host_count();
 }
 
-/* Is some pair of processes on different hosts reached by ibv (both=1) / by tcp (both=0)? */
-static int some_pair(struct ptl_ni *ni, const uint8_t *all_ibv, const int *host_of, int both)
+/* Do the ranks whose mask has this bit span two hosts or more? */
+static int spans_hosts(const struct ptl_ni *ni, const struct hybrid_state *state,
+                       const uint8_t *mask, uint8_t bit)
 {
-    for (int a = 0; a < ni->size; a++)
-        for (int b = a + 1; b < ni->size; b++)
-            if (host_of[a] != host_of[b] && (all_ibv[a] && all_ibv[b]) == both)
-                return 1;
+    int first_host = -1;
+    for (int rank = 0; rank < ni->size; rank++) {
+        if (!(mask[rank] & bit))
+            continue;
+        if (first_host < 0)
+            first_host = state->host_index[rank];
+        else if (state->host_index[rank] != first_host)
+            return 1;
+    }
     return 0;
 }
 
 /*
- * Collective: the verbs and socket set-ups, each run by every rank when any
- * pair needs it (so each is a collective every rank takes part in), each
- * rank wanting only its own peers.
+ * Collective, in a job on more than one host: the first exchange said only
+ * which hosts might serve each way (mask[rank], cheaply: no library
+ * loaded).  A way that two hosts might serve is opened there, and every
+ * rank publishes what came of it, so that mask says who really can; a way
+ * that no two hosts might serve is opened nowhere (a job on one host never
+ * gets here, and never maps a library).
  */
-static int connect_remote(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
-                          int mine_ibv)
+static int confirm_routes(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *mask)
 {
-    state->remote_ibv = calloc((size_t)ni->size, 1);
-    if (state->remote_ibv == NULL) {
-        free(all_ibv);
-        return PTL_NO_SPACE;
-    }
-    for (int rank = 0; rank < ni->size; rank++) {
-        if (!state->remote[rank] || !mine_ibv || !all_ibv[rank])
+    uint8_t opened = 0, worth = 0;
+    for (int i = 0; i < state->routes; i++) {
+        uint8_t bit = (uint8_t)(1u << i);
+        if (!spans_hosts(ni, state, mask, bit))
             continue;
-        state->remote_ibv[rank] = 1;
-        state->remote[rank] = 0;
+        worth |= bit;
+        struct hybrid_route *route = &state->route[i];
+        if (mask[ni->rank] & bit)
+            route->state = route->ops->open(ni, 1);
+        if (route->state != NULL)
+            opened |= bit;
     }
-    /* Two ranks are on one host exactly when one maps the other: our own view of hosts
-     * (sort_peers, as wide as the job: a job may span as many hosts as it has ranks). */
-    int need_ibv = some_pair(ni, all_ibv, state->host_index, 1);
-    int need_tcp = some_pair(ni, all_ibv, state->host_index, 0);
-    free(all_ibv);
-    int rc = PTL_OK;
-    if (need_ibv) {
-        if (state->ibv == NULL)
-            state->ibv = ibv_state_participant(ni);
-        if (state->ibv == NULL)
-            return PTL_NO_SPACE;
-        rc = ibv_state_connect(state->ibv, state->remote_ibv);
-    } else if (state->ibv != NULL) {
-        ibv_state_free(state->ibv);
-        state->ibv = NULL;
+    if (worth == 0) {
+        memset(mask, 0, (size_t)ni->size);
+        return PTL_OK;
     }
-    if (need_tcp) {
-        state->tcp = tcp_state_new(ni);
-        if (state->tcp == NULL)
-            return PTL_NO_SPACE;
-        int tcp_rc = tcp_state_connect(state->tcp, state->remote);
-        if (rc == PTL_OK)
-            rc = tcp_rc;
-    }
-    gp_debug("hybrid", "%d hosts: shm to this host's peers, %s to the others", state->hosts,
-             need_ibv && need_tcp ? "ibv or tcp" : need_ibv ? "ibv" : "tcp");
-    return rc;
+    return gp_boot_allgather(&opened, mask, 1) == 0 ? PTL_OK : PTL_FAIL;
+}
+
+/* The first route both ranks can take; -1 when none. */
+static int pair_route(const uint8_t *mask, int a, int b)
+{
+    uint8_t both = mask[a] & mask[b];
+    return both == 0 ? -1 : __builtin_ctz(both);
 }
 
 /*
- * Collective, in a job on more than one host: the first exchange said only
- * which hosts show verbs devices.  When two of them are different hosts,
- * the ranks there open their devices (loading libibverbs: ibv_verbs.h) and
- * every rank publishes what came of it, so that all_ibv and *mine say who
- * really has an active port; otherwise nobody loads anything and all say
- * no.  A job on one host never gets here, and never maps the library.
+ * Which routes some pair of ranks on different hosts takes (bit i: route i),
+ * the same answer on every rank (all know every mask); a pair that none
+ * reaches is reported (by a rank of the pair) and makes *unreached 1.
  */
-static int confirm_ibv(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *all_ibv,
-                       uint8_t *mine)
+static unsigned routes_taken(const struct ptl_ni *ni, const struct hybrid_state *state,
+                             const uint8_t *mask, int *unreached)
 {
-    int first_host = -1, hosts_with_devices = 0;
-    for (int rank = 0; rank < ni->size && hosts_with_devices < 2; rank++) {
-        if (!all_ibv[rank])
+    unsigned taken = 0;
+    *unreached = 0;
+    for (int a = 0; a < ni->size; a++)
+        for (int b = a + 1; b < ni->size; b++) {
+            if (state->host_index[a] == state->host_index[b])
+                continue;
+            int route = pair_route(mask, a, b);
+            if (route >= 0) {
+                taken |= 1u << route;
+                continue;
+            }
+            if (!*unreached && (a == ni->rank || b == ni->rank))
+                gp_error("hybrid", "no transport of GP_HYBRID_ORDER='%s' reaches rank %d on host "
+                         "%d from rank %d on host %d (both ends must be able to use one: %s "
+                         "are built in, tcp reaches every host)",
+                         gp_cfg.gp_hybrid_order ? gp_cfg.gp_hybrid_order : nal_routable_names(),
+                         a == ni->rank ? b : a, state->host_index[a == ni->rank ? b : a],
+                         ni->rank, state->host_index[ni->rank], nal_routable_names());
+            *unreached = 1;
+        }
+    return taken;
+}
+
+/* " or "-joined names of the routes taken, for the debug line. */
+static void taken_names(const struct hybrid_state *state, unsigned taken, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int i = 0; i < state->routes; i++) {
+        if (!(taken & (1u << i)))
             continue;
-        if (first_host < 0)
-            first_host = state->host_index[rank];
-        hosts_with_devices = state->host_index[rank] != first_host ? 2 : 1;
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", used ? " or " : "", state->route[i].nal->name);
     }
-    uint8_t opened = 0;
-    if (hosts_with_devices < 2) {
-        memset(all_ibv, 0, (size_t)ni->size);
-        *mine = 0;
-        return PTL_OK;
+}
+
+/*
+ * Collective: each route that some pair takes is set up by every rank (so
+ * each is a collective every rank takes part in), each rank wanting only
+ * its own peers; a route nobody takes is released.
+ */
+static int connect_routes(struct ptl_ni *ni, struct hybrid_state *state, const uint8_t *mask)
+{
+    int unreached;
+    unsigned taken = routes_taken(ni, state, mask, &unreached);
+    if (unreached)
+        return PTL_FAIL;
+    int mine = state->host_index[ni->rank];
+    for (int rank = 0; rank < ni->size; rank++)
+        if (state->host_index[rank] != mine)
+            state->route_of[rank] = (uint8_t)pair_route(mask, ni->rank, rank);
+    int rc = PTL_OK;
+    for (int i = 0; i < state->routes; i++) {
+        struct hybrid_route *route = &state->route[i];
+        if (!(taken & (1u << i))) {
+            if (route->state != NULL)
+                route->ops->free(route->state);
+            route->state = NULL;
+            continue;
+        }
+        route->wanted = calloc((size_t)ni->size, 1);
+        if (route->state == NULL)
+            route->state = route->ops->open(ni, 0);
+        if (route->state == NULL || route->wanted == NULL)
+            return PTL_NO_SPACE;
+        for (int rank = 0; rank < ni->size; rank++)
+            route->wanted[rank] = state->host_index[rank] != mine && state->route_of[rank] == i;
+        int route_rc = route->ops->connect(route->state, route->wanted);
+        route->connected = 1;
+        if (rc == PTL_OK)
+            rc = route_rc;
     }
-    if (*mine) {
-        state->ibv = ibv_state_new(ni, 1);
-        opened = state->ibv != NULL;
-    }
-    *mine = opened;
-    return gp_boot_allgather(&opened, all_ibv, 1) == 0 ? PTL_OK : PTL_FAIL;
+    char names[128];
+    taken_names(state, taken, names, sizeof names);
+    gp_debug("hybrid", "%d hosts: shm to this host's peers, %s to the others", state->hosts, names);
+    return rc;
 }
 
 static int hybrid_connect(struct ptl_ni *ni)
@@ -178,46 +252,48 @@ static int hybrid_connect(struct ptl_ni *ni)
     struct hybrid_address mine;
     memset(&mine, 0, sizeof mine);
     mine.region_bytes = ni->region_bytes;
-    /* Verbs across hosts unless GP_TRANSPORT chose otherwise (hybrid is its default); for
-     * now only whether this host has devices: confirm_ibv opens them if the job crosses hosts. */
-    if (gp_cfg.gp_transport == NULL || strcmp(gp_cfg.gp_transport, "hybrid") == 0)
-        mine.has_ibv = (uint8_t)ibv_verbs_devices_present();
+    int rc = take_order(state);
+    /* For now only whether this host might serve each way: confirm_routes opens them if
+     * the job crosses hosts. */
+    for (int i = 0; i < state->routes; i++)
+        if (state->route[i].ops->host_may_serve())
+            mine.may_serve |= (uint8_t)(1u << i);
     struct hybrid_address *all = calloc((size_t)ni->size, sizeof *all);
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
-    state->remote = calloc((size_t)ni->size, 1);
+    state->route_of = calloc((size_t)ni->size, 1);
     state->host_index = calloc((size_t)ni->size, sizeof *state->host_index);
-    int rc = (all == NULL || ni->peer_region == NULL || state->remote == NULL ||
-              state->host_index == NULL) ? PTL_NO_SPACE : PTL_OK;
+    if ((all == NULL || ni->peer_region == NULL || state->route_of == NULL ||
+         state->host_index == NULL) && rc == PTL_OK)
+        rc = PTL_NO_SPACE;
     /* Every rank takes part in every collective below, even after a local failure.  The
      * hosts are numbered by now when gasnet_init ran; a ptl-level program numbers them here. */
     if (gp_boot_hosts_init() != GP_BOOT_OK && rc == PTL_OK)
         rc = PTL_FAIL;
     if (gp_boot_allgather(&mine, all, sizeof mine) != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
-    if (rc == PTL_OK)
+    if (all != NULL && state->host_index != NULL && ni->peer_region != NULL)
         state->hosts = sort_peers(ni, state, all, &rc);
-    uint8_t *all_ibv = calloc((size_t)(unsigned)ni->size, 1);
-    for (int rank = 0; all_ibv && rc == PTL_OK && rank < ni->size; rank++)
-        all_ibv[rank] = all[rank].has_ibv;
+    uint8_t *mask = calloc((size_t)(unsigned)ni->size, 1);
+    for (int rank = 0; mask && all && rank < ni->size; rank++)
+        mask[rank] = all[rank].may_serve;
     free(all);
     /* Every local peer has mapped this region (or failed): the name can go. */
     if (gp_boot_barrier() != 0 && rc == PTL_OK)
         rc = PTL_FAIL;
     shm_object_unlink(&state->object);
-    if (rc == PTL_OK && all_ibv == NULL)
+    if (rc == PTL_OK && mask == NULL)
         rc = PTL_NO_SPACE;
     if (rc != PTL_OK || state->hosts <= 1) {
         gp_debug("hybrid", "%d process%s on one host: shm only", ni->size,
                  ni->size == 1 ? "" : "es");
-        free(all_ibv);
+        free(mask);
         return rc;
     }
-    rc = confirm_ibv(ni, state, all_ibv, &mine.has_ibv);
-    if (rc != PTL_OK) {
-        free(all_ibv);
-        return rc;
-    }
-    return connect_remote(ni, state, all_ibv, mine.has_ibv);
+    rc = confirm_routes(ni, state, mask);
+    if (rc == PTL_OK)
+        rc = connect_routes(ni, state, mask);
+    free(mask);
+    return rc;
 }
 
 static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
@@ -226,9 +302,8 @@ static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
     if (region != NULL)
         return ptl_direct_put(ni, region, op);
     struct hybrid_state *state = hybrid_of(ni);
-    if (state->remote_ibv != NULL && state->remote_ibv[op->target])
-        return ibv_state_put(state->ibv, op);
-    return tcp_state_put(state->tcp, op);
+    struct hybrid_route *route = &state->route[state->route_of[op->target]];
+    return route->ops->put(route->state, op);
 }
 
 static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
@@ -237,18 +312,16 @@ static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
     if (region != NULL)
         return ptl_direct_get(ni, region, op);
     struct hybrid_state *state = hybrid_of(ni);
-    if (state->remote_ibv != NULL && state->remote_ibv[op->target])
-        return ibv_state_get(state->ibv, op);
-    return tcp_state_get(state->tcp, op);
+    struct hybrid_route *route = &state->route[state->route_of[op->target]];
+    return route->ops->get(route->state, op);
 }
 
 static int hybrid_progress(struct ptl_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
-    if (state->tcp != NULL)
-        tcp_state_progress(state->tcp);
-    if (state->ibv != NULL && state->remote_ibv != NULL)
-        ibv_state_progress(state->ibv);
+    for (int i = 0; i < state->routes; i++)
+        if (state->route[i].connected)
+            state->route[i].ops->progress(state->route[i].state);
     return PTL_OK;
 }
 
@@ -257,19 +330,17 @@ static void hybrid_fini(struct ptl_ni *ni)
     struct hybrid_state *state = hybrid_of(ni);
     if (state == NULL)
         return;
-    if (state->tcp != NULL) {
-        tcp_state_close(state->tcp);
-        tcp_state_free(state->tcp);
+    for (int i = 0; i < state->routes; i++) {
+        struct hybrid_route *route = &state->route[i];
+        if (route->connected)
+            route->ops->close(route->state);
+        if (route->state != NULL)
+            route->ops->free(route->state);
+        free(route->wanted);
     }
-    if (state->ibv != NULL) {
-        if (state->remote_ibv != NULL)
-            ibv_state_close(state->ibv);
-        ibv_state_free(state->ibv);
-    }
-    free(state->remote_ibv);
+    free(state->route_of);
     free(state->host_index);
     shm_unmap_all(ni, &state->object);
-    free(state->remote);
     free(state);
     ni->nal_state = NULL;
 }
@@ -277,13 +348,15 @@ static void hybrid_fini(struct ptl_ni *ni)
 static void hybrid_report(struct ptl_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
-    if (state != NULL && state->ibv != NULL && state->remote_ibv != NULL)
-        ibv_state_report(state->ibv);
+    for (int i = 0; state != NULL && i < state->routes; i++)
+        if (state->route[i].connected)
+            state->route[i].ops->report(state->route[i].state);
 }
 
 const struct nal_ops nal_hybrid_ops = {
     .name = "hybrid",
     .region_in_dev_shm = 1,
+    .maps_peer_regions = NAL_MAPS_HOST_PEERS,
     .region_create = hybrid_region_create,
     .connect = hybrid_connect,
     .put = hybrid_put,

@@ -14,6 +14,7 @@
  * inside an operation that waits for credits, slots or queue room.
  */
 #include "nal/ibv/ibv.h"
+#include "nal/ibv/ibv_verbs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -359,9 +360,44 @@ static void ibv_report(struct ptl_ni *ni)
         ibv_state_report(ibv_state_of(ni));
 }
 
+/* ---- serving the peers the hybrid routes here (nal_peer_ops) ------------------------------ */
+
+/* Reads /sys only: a job on one host never loads libibverbs. */
+static int ibv_host_may_serve(void)
+{
+    return ibv_verbs_devices_present();
+}
+
+/* Serving: the devices and an active port, or NULL (quietly: tcp serves instead). */
+static void *ibv_peers_open(struct ptl_ni *ni, int serving)
+{
+    return serving ? ibv_state_new(ni, 1) : ibv_state_participant(ni);
+}
+
+static int ibv_peers_connect(void *st, const uint8_t *wanted) { return ibv_state_connect(st, wanted); }
+static int ibv_peers_put(void *st, const struct nal_op *op) { return ibv_state_put(st, op); }
+static int ibv_peers_get(void *st, const struct nal_op *op) { return ibv_state_get(st, op); }
+static void ibv_peers_progress(void *st) { ibv_state_progress(st); }
+static void ibv_peers_close(void *st) { ibv_state_close(st); }
+static void ibv_peers_free(void *st) { ibv_state_free(st); }
+static void ibv_peers_report(void *st) { ibv_state_report(st); }
+
+static const struct nal_peer_ops ibv_peer_ops = {
+    .host_may_serve = ibv_host_may_serve,
+    .open = ibv_peers_open,
+    .connect = ibv_peers_connect,
+    .put = ibv_peers_put,
+    .get = ibv_peers_get,
+    .progress = ibv_peers_progress,
+    .close = ibv_peers_close,
+    .free = ibv_peers_free,
+    .report = ibv_peers_report,
+};
+
 const struct nal_ops nal_ibv_ops = {
     .name = "ibv",
     .user_selectable = 1,
+    .peers = &ibv_peer_ops,
     .region_create = ibv_region_create,
     .connect = ibv_connect,
     .put = ibv_put,

@@ -32,6 +32,8 @@ static void loop_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_loop_ops = {
     .name = "loop",
+    .maps_peer_regions = NAL_MAPS_EVERY_PEER,
+    .one_process_world = 1,
     .region_create = loop_region_create,
     .connect = loop_connect,
     .put = loop_put,

@@ -199,6 +199,7 @@ const struct nal_ops nal_shm_ops = {
     .name = "shm",
     .user_selectable = 1,
     .region_in_dev_shm = 1,
+    .maps_peer_regions = NAL_MAPS_EVERY_PEER,
     .region_create = shm_region_create,
     .connect = shm_connect,
     .put = shm_put,

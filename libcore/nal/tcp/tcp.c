@@ -500,9 +500,43 @@ static void tcp_fini(struct ptl_ni *ni)
     ptl_ni_private_region_free(ni);
 }
 
+/* ---- serving the peers the hybrid routes here (nal_peer_ops) -------------------- */
+
+static int tcp_host_may_serve(void)
+{
+    return 1; /* every host has sockets */
+}
+
+static void *tcp_peers_open(struct ptl_ni *ni, int serving)
+{
+    (void)serving; /* a rank that reaches nobody by tcp still listens for the set-up */
+    return tcp_state_new(ni);
+}
+
+static int tcp_peers_connect(void *st, const uint8_t *wanted) { return tcp_state_connect(st, wanted); }
+static int tcp_peers_put(void *st, const struct nal_op *op) { return tcp_state_put(st, op); }
+static int tcp_peers_get(void *st, const struct nal_op *op) { return tcp_state_get(st, op); }
+static void tcp_peers_progress(void *st) { tcp_state_progress(st); }
+static void tcp_peers_close(void *st) { tcp_state_close(st); }
+static void tcp_peers_free(void *st) { tcp_state_free(st); }
+static void tcp_peers_report(void *st) { tcp_state_report(st); }
+
+static const struct nal_peer_ops tcp_peer_ops = {
+    .host_may_serve = tcp_host_may_serve,
+    .open = tcp_peers_open,
+    .connect = tcp_peers_connect,
+    .put = tcp_peers_put,
+    .get = tcp_peers_get,
+    .progress = tcp_peers_progress,
+    .close = tcp_peers_close,
+    .free = tcp_peers_free,
+    .report = tcp_peers_report,
+};
+
 const struct nal_ops nal_tcp_ops = {
     .name = "tcp",
     .user_selectable = 1,
+    .peers = &tcp_peer_ops,
     .region_create = tcp_region_create,
     .connect = tcp_connect,
     .put = tcp_put,
