@@ -184,6 +184,11 @@ case "${GPTEST_VARIANT:-seq}" in
 par|pasan)
     job "$T/am_pollers_n4" "each run exactly once with intact data" 120 \
         "$GP_RUN" -n 4 "$GPTEST_ITEST/am_pollers" 2 2 600
+    # A thread stuck sending to a node that reads nothing; another thread's
+    # round trips to a third node go on (a hang here: they were blocked).
+    rm -f "$tmp/stall_go"
+    job "$T/stalled_peer_n3" "round trips to node 2 while a thread was stuck sending to node 1" 120 \
+        "$GP_RUN" -n 3 "$GPTEST_ITEST/tcp_stall" "$tmp/stall_go"
     ;;
 esac
 end_tests
