@@ -115,7 +115,7 @@ const char *tcp_frame_type_str(unsigned type);
  * output ring from overflowing in the read path. */
 #define TCP_INFLIGHT_PER_PEER 128
 /* Puts and get requests queued per peer (callers wait for room). */
-#define TCP_OUT_REQUESTS 64
+#define TCP_OUT_REQUESTS 128
 /* Output ring size: room for every possible reply plus every request. */
 #define TCP_OUT_SLOTS 256
 /* Frames gathered into one sendmsg, and the iovecs they may take. */
@@ -129,7 +129,7 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_ARENA_BYTES (32u * 1024)
 /* Frames (bytes) a connection holds back before it writes without waiting
  * for the next progress pass. */
-#define TCP_DEFER_FRAMES 32
+#define TCP_DEFER_FRAMES 64
 #define TCP_DEFER_BYTES (16u * 1024)
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)

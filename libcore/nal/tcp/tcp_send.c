@@ -95,11 +95,11 @@ void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn, struct ptl_
 
 /* ---- the output ring --------------------------------------------------------- */
 
-static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_frame *frame,
-                                      enum tcp_out_kind kind, const void *data, uint64_t len)
+/* An entry at the head of the ring; its header is the caller's to fill. */
+static struct tcp_out_entry *out_claim(struct tcp_conn *conn, enum tcp_out_kind kind,
+                                       const void *data, uint64_t len)
 {
     struct tcp_out_entry *entry = &conn->out[conn->out_head % TCP_OUT_SLOTS];
-    tcp_frame_encode(frame, entry->hdr);
     entry->kind = (uint8_t)kind;
     entry->ack_run = 0;
     entry->ack_count = 0;
@@ -107,6 +107,14 @@ static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_fr
     entry->data_len = len;
     conn->out_head++;
     conn->out_bytes += TCP_FRAME_HDR_LEN + len;
+    return entry;
+}
+
+static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_frame *frame,
+                                      enum tcp_out_kind kind, const void *data, uint64_t len)
+{
+    struct tcp_out_entry *entry = out_claim(conn, kind, data, len);
+    tcp_frame_encode(frame, entry->hdr);
     return entry;
 }
 
@@ -141,7 +149,8 @@ static struct tcp_out_entry *out_push_copy(struct tcp_conn *conn, const struct t
     if (len > 0)
         memcpy(at + TCP_FRAME_HDR_LEN, data, len);
     conn->arena_head = end;
-    struct tcp_out_entry *entry = out_push(conn, frame, TCP_OUT_COPY, at, len);
+    /* The header lies in the arena, before the data: gather sends it from there. */
+    struct tcp_out_entry *entry = out_claim(conn, TCP_OUT_COPY, at, len);
     entry->arena_end = end;
     return entry;
 }
