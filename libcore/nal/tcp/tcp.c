@@ -67,6 +67,7 @@ void tcp_unwatch(struct tcp_state *st, int fd)
     watch_ctl(st, EPOLL_CTL_DEL, fd, 0, 0);
 }
 
+/* Caller holds progress_lock and conn->lock (the staged list is the pass's own). */
 void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn)
 {
     if (!conn->on_staged && st->staged != NULL && tcp_recv_staged(conn)) {
@@ -75,12 +76,22 @@ void tcp_note_staged(struct tcp_state *st, struct tcp_conn *conn)
     }
 }
 
+/* Caller holds conn->lock (on_dirty is the connection's; the list is shared). */
 void tcp_note_dirty(struct tcp_state *st, struct tcp_conn *conn)
 {
     if (!conn->on_dirty && st->dirty != NULL) {
         conn->on_dirty = 1;
-        st->dirty[st->ndirty++] = conn->rank;
+        gp_mutex_lock(&st->small_lock);
+        st->dirty[st->ndirty] = conn->rank;
+        /* Stored atomically: a pass reads the count without the lock (tcp_work_waiting). */
+        __atomic_store_n(&st->ndirty, st->ndirty + 1, __ATOMIC_RELAXED);
+        gp_mutex_unlock(&st->small_lock);
     }
+}
+
+int tcp_work_waiting(struct tcp_state *st)
+{
+    return st->nstaged > 0 || __atomic_load_n(&st->ndirty, __ATOMIC_RELAXED) > 0;
 }
 
 /* The listener reports only while a pending slot is free: it would stay readable. */
@@ -95,6 +106,13 @@ static void arm_listener(struct tcp_state *st)
 
 /* ---- hot connections ---------------------------------------------------------- */
 
+/*
+ * Whether a connection's socket is in the epoll set follows its hot flag and
+ * status; the flag, want_out and the hot list change only under both the
+ * connection's lock and small_lock, so a sender (holding the connection's
+ * lock) and a pass (reading the hot list under small_lock) agree on it.
+ */
+
 static uint32_t cold_events(const struct tcp_conn *conn)
 {
     return EPOLLIN | (conn->want_out ? EPOLLOUT : 0);
@@ -104,13 +122,16 @@ void tcp_want_out(struct tcp_state *st, struct tcp_conn *conn, int want)
 {
     if (conn->want_out == want)
         return;
+    gp_mutex_lock(&st->small_lock);
     conn->want_out = (uint8_t)want;
     if (!conn->hot) /* a hot one's next poll asks for it */
         tcp_watch_change(st, conn->fd, conn->rank, cold_events(conn));
+    gp_mutex_unlock(&st->small_lock);
 }
 
-/* The hot connection at index i goes back to the epoll set. */
-static void make_cold(struct tcp_state *st, int i)
+/* The hot connection at index i goes back to the epoll set.  Caller holds
+ * that connection's lock and small_lock. */
+static void make_cold_at(struct tcp_state *st, int i)
 {
     struct tcp_conn *conn = &st->conns[st->hot[i]];
     st->hot[i] = st->hot[--st->nhot];
@@ -119,60 +140,100 @@ static void make_cold(struct tcp_state *st, int i)
         tcp_watch(st, conn->fd, conn->rank, cold_events(conn));
 }
 
-/* conn had news: polled directly from now on (the quietest hot one makes room). */
-static void make_hot(struct tcp_state *st, struct tcp_conn *conn)
+/* rank's connection goes back to the epoll set, if it is still hot.  Caller
+ * holds progress_lock only. */
+static void make_cold(struct tcp_state *st, int rank)
 {
-    if (conn->hot || conn->status != TCP_CONN_UP)
-        return;
-    if (st->nhot == TCP_HOT_MAX) {
-        int quietest = 0;
-        for (int i = 1; i < st->nhot; i++)
-            if (st->conns[st->hot[i]].quiet_passes > st->conns[st->hot[quietest]].quiet_passes)
-                quietest = i;
-        make_cold(st, quietest);
-    }
-    tcp_unwatch(st, conn->fd);
-    conn->hot = 1;
-    conn->quiet_passes = 0;
-    st->hot[st->nhot++] = conn->rank;
-}
-
-void tcp_forget(struct tcp_state *st, struct tcp_conn *conn)
-{
-    if (!conn->hot) {
-        tcp_unwatch(st, conn->fd);
-        return;
-    }
+    struct tcp_conn *conn = &st->conns[rank];
+    gp_mutex_lock(&conn->lock);
+    gp_mutex_lock(&st->small_lock);
     for (int i = 0; i < st->nhot; i++)
-        if (st->hot[i] == conn->rank) {
-            st->hot[i] = st->hot[--st->nhot];
+        if (st->hot[i] == rank) {
+            make_cold_at(st, i);
             break;
         }
-    conn->hot = 0;
+    gp_mutex_unlock(&st->small_lock);
+    gp_mutex_unlock(&conn->lock);
 }
 
-/* The hot sockets, then the epoll set (readable when a member is ready). */
-static nfds_t hot_pollfds(struct tcp_state *st, struct pollfd *pfds)
+/* Makes room in the hot list (the quietest goes).  Caller holds progress_lock only. */
+static void hot_make_room(struct tcp_state *st)
 {
-    for (int i = 0; i < st->nhot; i++) {
+    gp_mutex_lock(&st->small_lock);
+    int quietest = -1;
+    if (st->nhot == TCP_HOT_MAX) {
+        quietest = st->hot[0];
+        for (int i = 1; i < st->nhot; i++)
+            if (st->conns[st->hot[i]].quiet_passes > st->conns[quietest].quiet_passes)
+                quietest = st->hot[i];
+    }
+    gp_mutex_unlock(&st->small_lock);
+    if (quietest >= 0)
+        make_cold(st, quietest);
+}
+
+/* conn had news: polled directly from now on.  Caller holds progress_lock and
+ * conn->lock, and made room (hot_make_room) before taking conn->lock. */
+static void make_hot(struct tcp_state *st, struct tcp_conn *conn)
+{
+    gp_mutex_lock(&st->small_lock);
+    if (!conn->hot && conn->status == TCP_CONN_UP && st->nhot < TCP_HOT_MAX) {
+        tcp_unwatch(st, conn->fd);
+        conn->hot = 1;
+        conn->quiet_passes = 0;
+        st->hot[st->nhot++] = conn->rank;
+    }
+    gp_mutex_unlock(&st->small_lock);
+}
+
+/* Caller holds conn->lock. */
+void tcp_forget(struct tcp_state *st, struct tcp_conn *conn)
+{
+    gp_mutex_lock(&st->small_lock);
+    if (!conn->hot) {
+        tcp_unwatch(st, conn->fd);
+    } else {
+        for (int i = 0; i < st->nhot; i++)
+            if (st->hot[i] == conn->rank) {
+                st->hot[i] = st->hot[--st->nhot];
+                break;
+            }
+        conn->hot = 0;
+    }
+    gp_mutex_unlock(&st->small_lock);
+}
+
+/* The hot sockets, then the epoll set (readable when a member is ready); the
+ * ranks polled go to hot[].  A connection closed after this (its socket gone
+ * from the list) is skipped when its report is read: it is no longer hot. */
+static nfds_t hot_pollfds(struct tcp_state *st, struct pollfd *pfds, int *hot)
+{
+    int body_rank = __atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED);
+    gp_mutex_lock(&st->small_lock);
+    int nhot = st->nhot;
+    for (int i = 0; i < nhot; i++) {
         const struct tcp_conn *conn = &st->conns[st->hot[i]];
         /* While another connection's PUT body is read, this one is not (put_body_rank). */
-        int readable = st->put_body_rank < 0 || st->put_body_rank == conn->rank;
+        int readable = body_rank < 0 || body_rank == conn->rank;
+        if (hot != NULL)
+            hot[i] = conn->rank;
         pfds[i] = (struct pollfd){ .fd = conn->fd,
                                    .events = (short)((readable ? POLLIN : 0) |
                                                      (conn->want_out ? POLLOUT : 0)) };
     }
-    pfds[st->nhot] = (struct pollfd){ .fd = st->epfd, .events = POLLIN };
-    return (nfds_t)st->nhot + 1;
+    gp_mutex_unlock(&st->small_lock);
+    pfds[nhot] = (struct pollfd){ .fd = st->epfd, .events = POLLIN };
+    return (nfds_t)nhot + 1;
 }
 
 nfds_t tcp_sleep_pollfds(struct tcp_state *st, struct pollfd *pfds)
 {
-    return hot_pollfds(st, pfds);
+    return hot_pollfds(st, pfds, NULL);
 }
 
 /* ---- progress ----------------------------------------------------------------- */
 
+/* Caller holds progress_lock and conn->lock. */
 static void service_conn(struct tcp_state *st, struct tcp_conn *conn, int readable, int writable)
 {
     if (readable)
@@ -197,16 +258,29 @@ static void service_cold(struct tcp_state *st, int count)
             tcp_conn_accept(st);
         } else if (owner < 0) {
             int k = -2 - owner;
-            if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0)
+            if (k < TCP_MAX_PENDING && st->pending[k].fd >= 0) {
                 tcp_conn_pending_step(st, k);
-            else if (k >= TCP_MAX_PENDING && k - TCP_MAX_PENDING < st->ni->size)
-                tcp_dial_step(st, k - TCP_MAX_PENDING);
-        } else if (owner < st->ni->size && st->conns[owner].status == TCP_CONN_UP &&
-                   !st->conns[owner].hot) {
+            } else if (k >= TCP_MAX_PENDING && k - TCP_MAX_PENDING < st->ni->size) {
+                struct tcp_conn *conn = &st->conns[k - TCP_MAX_PENDING];
+                gp_mutex_lock(&conn->lock);
+                tcp_dial_step(st, conn->rank);
+                gp_mutex_unlock(&conn->lock);
+            }
+        } else if (owner < st->ni->size) {
             struct tcp_conn *conn = &st->conns[owner];
-            make_hot(st, conn);
-            service_conn(st, conn, (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
-                         (revents & EPOLLOUT) != 0);
+            gp_mutex_lock(&conn->lock);
+            int wanted = conn->status == TCP_CONN_UP && !conn->hot;
+            gp_mutex_unlock(&conn->lock);
+            if (!wanted)
+                continue;
+            hot_make_room(st);
+            gp_mutex_lock(&conn->lock);
+            if (conn->status == TCP_CONN_UP && !conn->hot) {
+                make_hot(st, conn);
+                service_conn(st, conn, (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
+                             (revents & EPOLLOUT) != 0);
+            }
+            gp_mutex_unlock(&conn->lock);
         }
     }
 }
@@ -215,9 +289,8 @@ static void service_cold(struct tcp_state *st, int count)
 static void service(struct tcp_state *st)
 {
     int hot[TCP_HOT_MAX];
-    int nhot = st->nhot;
-    memcpy(hot, st->hot, (size_t)nhot * sizeof hot[0]);
-    nfds_t count = hot_pollfds(st, st->hot_pfds);
+    nfds_t count = hot_pollfds(st, st->hot_pfds, hot);
+    int nhot = (int)count - 1;
     if (poll(st->hot_pfds, count, 0) <= 0) {
         for (int i = 0; i < nhot; i++)
             st->conns[hot[i]].quiet_passes++;
@@ -227,11 +300,15 @@ static void service(struct tcp_state *st)
             short revents = st->hot_pfds[i].revents;
             if (revents == 0) {
                 conn->quiet_passes++;
-            } else if (conn->hot && conn->status == TCP_CONN_UP) {
+                continue;
+            }
+            gp_mutex_lock(&conn->lock);
+            if (conn->hot && conn->status == TCP_CONN_UP) {
                 conn->quiet_passes = 0;
                 service_conn(st, conn, (revents & (POLLIN | POLLHUP | POLLERR)) != 0,
                              (revents & POLLOUT) != 0);
             }
+            gp_mutex_unlock(&conn->lock);
         }
         if (st->hot_pfds[nhot].revents) {
             int ready = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
@@ -240,9 +317,9 @@ static void service(struct tcp_state *st)
         }
     }
     /* A hot connection quiet for long goes back to the set. */
-    for (int i = st->nhot - 1; i >= 0; i--)
-        if (st->conns[st->hot[i]].quiet_passes > TCP_HOT_IDLE_PASSES)
-            make_cold(st, i);
+    for (int i = 0; i < nhot; i++)
+        if (st->conns[hot[i]].quiet_passes > TCP_HOT_IDLE_PASSES)
+            make_cold(st, hot[i]);
 }
 
 /* Connections whose stage holds frames already read: no socket will report them. */
@@ -253,80 +330,100 @@ static void serve_staged(struct tcp_state *st)
     st->nstaged = 0;
     for (int i = 0; i < count; i++) {
         struct tcp_conn *conn = &st->conns[st->staged_work[i]];
+        gp_mutex_lock(&conn->lock);
         conn->on_staged = 0;
         if (tcp_recv_staged(conn))
             service_conn(st, conn, 1, 0);
+        gp_mutex_unlock(&conn->lock);
     }
 }
 
 /* Connections with frames to write: answers read this pass, requests held back. */
 static void flush_dirty(struct tcp_state *st)
 {
+    int *work = st->staged_work; /* free again: serve_staged is done */
+    gp_mutex_lock(&st->small_lock);
     int count = st->ndirty;
-    st->ndirty = 0;
+    memcpy(work, st->dirty, (size_t)count * sizeof *work);
+    __atomic_store_n(&st->ndirty, 0, __ATOMIC_RELAXED);
+    gp_mutex_unlock(&st->small_lock);
     for (int i = 0; i < count; i++) {
-        struct tcp_conn *conn = &st->conns[st->dirty[i]];
+        struct tcp_conn *conn = &st->conns[work[i]];
+        gp_mutex_lock(&conn->lock);
+        /* Cleared under the lock before the flush: a frame queued after it
+         * puts the connection on the list again, or is written by this flush. */
         conn->on_dirty = 0;
         /* What the socket does not take now waits for POLLOUT (tcp_flush asks for it). */
         if (conn->status == TCP_CONN_UP && conn->out_tail != conn->out_head)
             tcp_flush(st, conn);
+        gp_mutex_unlock(&conn->lock);
     }
 }
 
 void tcp_progress_locked(struct tcp_state *st)
 {
-    st->pass++; /* the next request to each peer is written at once again */
+    /* The next request to each peer is written at once again. */
+    __atomic_store_n(&st->pass, st->pass + 1, __ATOMIC_RELAXED);
     service(st);
     if (st->nstaged > 0)
         serve_staged(st);
     /* Answers queued by what was just read, and requests held back since the
      * last pass, go out now. */
-    if (st->ndirty > 0)
+    if (__atomic_load_n(&st->ndirty, __ATOMIC_RELAXED) > 0)
         flush_dirty(st);
     if (!st->listen_armed)
         arm_listener(st);
     tcp_conn_pending_expire(st);
 }
 
-void tcp_wait_locked(struct tcp_state *st)
+void tcp_wait(struct tcp_state *st, struct tcp_conn *conn)
 {
+    if (conn != NULL)
+        gp_mutex_unlock(&conn->lock);
+    gp_mutex_lock(&st->progress_lock);
     if (st->sleeper_busy) {
         /* PAR: another thread sleeps on the sockets; it, or we next time, will progress. */
-        gp_mutex_unlock(&st->lock);
+        gp_mutex_unlock(&st->progress_lock);
         sched_yield();
-        gp_mutex_lock(&st->lock);
+        gp_mutex_lock(&st->progress_lock);
     } else {
         st->sleeper_busy = 1;
         /* Staged frames and held-back frames are work to do now: no sleep then. */
-        int sleep_ms = st->nstaged > 0 || st->ndirty > 0 ? 0 : TCP_SLEEP_MS;
-        nfds_t count = hot_pollfds(st, st->sleep_pfds);
-        gp_mutex_unlock(&st->lock);
+        int sleep_ms = tcp_work_waiting(st) ? 0 : TCP_SLEEP_MS;
+        nfds_t count = hot_pollfds(st, st->sleep_pfds, NULL);
+        gp_mutex_unlock(&st->progress_lock);
         while (poll(st->sleep_pfds, count, sleep_ms) < 0 && errno == EINTR)
             ;
-        gp_mutex_lock(&st->lock);
+        gp_mutex_lock(&st->progress_lock);
         st->sleeper_busy = 0;
     }
     tcp_progress_locked(st);
+    gp_mutex_unlock(&st->progress_lock);
+    if (conn != NULL)
+        gp_mutex_lock(&conn->lock);
 }
 
 void tcp_state_progress(struct tcp_state *st)
 {
     /* Lazy: the listener is served from the start, peers dial in any time. */
-    if (st->conns == NULL || (st->peers_up == 0 && !st->serving))
+    if (st->conns == NULL ||
+        (__atomic_load_n(&st->peers_up, __ATOMIC_RELAXED) == 0 && !st->serving))
         return;
     /* Another thread moving data now is as good as this one doing it. */
-    if (gp_mutex_trylock(&st->lock) != 0)
+    if (gp_mutex_trylock(&st->progress_lock) != 0)
         return;
     tcp_progress_locked(st);
-    gp_mutex_unlock(&st->lock);
+    gp_mutex_unlock(&st->progress_lock);
 }
 
 /* ---- the state ------------------------------------------------------------------ */
 
 void tcp_state_free(struct tcp_state *st)
 {
-    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++) {
         tcp_conn_free_queues(&st->conns[rank]);
+        gp_mutex_destroy(&st->conns[rank].lock);
+    }
     free(st->conns);
     free(st->pfds);
     free(st->staged);
@@ -336,7 +433,8 @@ void tcp_state_free(struct tcp_state *st)
     free(st->peer_addr);
     if (st->epfd >= 0)
         close(st->epfd);
-    gp_mutex_destroy(&st->lock);
+    gp_mutex_destroy(&st->progress_lock);
+    gp_mutex_destroy(&st->small_lock);
     free(st);
 }
 
@@ -345,7 +443,8 @@ struct tcp_state *tcp_state_new(struct ptl_ni *ni)
     struct tcp_state *st = calloc(1, sizeof *st);
     if (st == NULL)
         return NULL;
-    gp_mutex_init(&st->lock);
+    gp_mutex_init(&st->progress_lock);
+    gp_mutex_init(&st->small_lock);
     st->ni = ni;
     st->listen_fd = -1;
     st->epfd = -1;
@@ -378,6 +477,7 @@ static int alloc_connections(struct tcp_state *st)
         return PTL_FAIL;
     }
     for (int rank = 0; rank < size; rank++) {
+        gp_mutex_init(&st->conns[rank].lock);
         st->conns[rank].fd = -1;
         st->conns[rank].rank = rank;
         if (!st->lazy && tcp_wanted(st, rank) &&
@@ -413,9 +513,13 @@ void tcp_state_close(struct tcp_state *st)
 {
     tcp_rcv_stop(st);
     /* Best effort: answers still queued go out if the socket takes them now. */
-    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++)
-        if (st->conns[rank].status == TCP_CONN_UP)
-            tcp_flush(st, &st->conns[rank]);
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++) {
+        struct tcp_conn *conn = &st->conns[rank];
+        gp_mutex_lock(&conn->lock);
+        if (conn->status == TCP_CONN_UP)
+            tcp_flush(st, conn);
+        gp_mutex_unlock(&conn->lock);
+    }
 
     tcp_conn_close_all(st);
 }
@@ -470,17 +574,30 @@ static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
 
 void tcp_state_report(struct tcp_state *st)
 {
-    /* The exit may come from a signal while this thread holds the lock: then no report. */
-    if (gp_mutex_trylock(&st->lock) != 0)
+    /* The exit may come from a signal while this thread holds a lock: then no report. */
+    if (gp_mutex_trylock(&st->small_lock) != 0)
         return;
+    unsigned peak = st->budget.peak;
+    gp_mutex_unlock(&st->small_lock);
+    uint64_t frames = 0, writes = 0, acks = 0, ack_frames = 0;
+    for (int rank = 0; st->conns != NULL && rank < st->ni->size; rank++) {
+        struct tcp_conn *conn = &st->conns[rank];
+        if (gp_mutex_trylock(&conn->lock) != 0)
+            return;
+        frames += conn->frames_written;
+        writes += conn->writes;
+        acks += conn->acks_written;
+        ack_frames += conn->ack_frames_written;
+        gp_mutex_unlock(&conn->lock);
+    }
     gp_debug("tcp", "at most %u operations awaited an answer at once (GASNET_NETWORKDEPTH_TOTAL=%u)",
-             st->budget.peak, st->budget.cap);
-    gp_debug("tcp", "%d connections (%d dialled on first use, GP_TCP_CONNECT=%s)", st->peers_up,
-             st->dialled, st->lazy ? "lazy" : "eager");
+             peak, st->budget.cap);
+    gp_debug("tcp", "%d connections (%d dialled on first use, GP_TCP_CONNECT=%s)",
+             __atomic_load_n(&st->peers_up, __ATOMIC_RELAXED),
+             __atomic_load_n(&st->dialled, __ATOMIC_RELAXED), st->lazy ? "lazy" : "eager");
     gp_debug("tcp", "wrote %llu frames in %llu sendmsg calls; %llu ACKs in %llu frames",
-             (unsigned long long)st->frames_written, (unsigned long long)st->writes,
-             (unsigned long long)st->acks_written, (unsigned long long)st->ack_frames_written);
-    gp_mutex_unlock(&st->lock);
+             (unsigned long long)frames, (unsigned long long)writes, (unsigned long long)acks,
+             (unsigned long long)ack_frames);
 }
 
 static void tcp_report(struct ptl_ni *ni)

@@ -28,13 +28,35 @@
  * descriptors, whatever the number of connections.  POLLOUT is asked for
  * only while a connection's socket is full.
  *
- * Locking: one mutex (PAR builds only) guards all of it; the receive
- * thread takes it too.  Progress takes it with trylock (another thread already moving data is as good); a put or
- * get takes it to queue its frame and drops it while it sleeps in poll().
- * Events go to lock-free rings, and nothing here calls back into the
- * conduit, so holding it while posting events is safe.  (The receive
+ * Locking (PAR builds only; in SEQ every gp_mutex_t compiles to nothing,
+ * and the atomics below are plain loads and stores on x86):
+ *
+ *   st->progress_lock   one progress pass at a time: the poll sets (events,
+ *                       hot_pfds, sleep_pfds, sleeper_busy), the staged list,
+ *                       quiet_passes, the listener and the pending handshakes,
+ *                       the scratch sink, the pass counter's writes.
+ *                       Progress takes it with trylock (another thread already
+ *                       moving data is as good); a waiter takes it to sleep.
+ *   conn->lock          everything in one struct tcp_conn: its output ring,
+ *                       send arena, in-flight table and ACK FIFO, its receive
+ *                       state, its dial, its status and socket.  A put or get
+ *                       takes only its peer's lock; the receive thread takes
+ *                       the lock of the socket it is servicing, so senders to
+ *                       other peers go on meanwhile.
+ *   st->small_lock      a leaf, held for a few instructions: the hot list and
+ *                       each connection's hot / want_out flags (with the epoll
+ *                       set's membership they decide), the dirty list, the
+ *                       in-flight budget shared by all the tables, peers_up.
+ *
+ * Order: progress_lock, then one conn->lock, then small_lock.  No thread
+ * holds two connection locks at once, and a thread holding a connection's
+ * lock never waits for progress_lock: to wait (tcp_wait) it drops the
+ * connection's lock first.  put_body_rank and pass are read without locks
+ * (__atomic); a stale value costs a pass, never a wrong read.  Events go
+ * to the EQs' multi-producer rings, and nothing here calls back into the
+ * conduit, so holding a lock while posting events is safe.  (The receive
  * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
- * dropping it.)
+ * dropping its locks.)
  */
 #ifndef GP_NAL_TCP_H
 #define GP_NAL_TCP_H
@@ -93,7 +115,7 @@ const char *tcp_frame_type_str(unsigned type);
  * output ring from overflowing in the read path. */
 #define TCP_INFLIGHT_PER_PEER 128
 /* Puts and get requests queued per peer (callers wait for room). */
-#define TCP_OUT_REQUESTS 64
+#define TCP_OUT_REQUESTS 128
 /* Output ring size: room for every possible reply plus every request. */
 #define TCP_OUT_SLOTS 256
 /* Frames gathered into one sendmsg, and the iovecs they may take. */
@@ -107,7 +129,7 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_ARENA_BYTES (32u * 1024)
 /* Frames (bytes) a connection holds back before it writes without waiting
  * for the next progress pass. */
-#define TCP_DEFER_FRAMES 32
+#define TCP_DEFER_FRAMES 64
 #define TCP_DEFER_BYTES (16u * 1024)
 /* Bytes thrown away per read when a put matched nothing or was truncated. */
 #define TCP_SCRATCH_BYTES (64u * 1024)
@@ -256,6 +278,12 @@ struct tcp_conn {
     uint8_t hot;                /* polled directly, out of the epoll set (st->hot) */
     uint32_t quiet_passes;      /* hot: passes since it last had news */
     struct tcp_dial dial;       /* lazy: this end dialling the peer */
+    /* What the writes carried, for the debug line at close (tcp.sh checks the batching). */
+    uint64_t frames_written;
+    uint64_t writes;
+    uint64_t acks_written;      /* ACKs, an ACK_RUN counting for all it stands for */
+    uint64_t ack_frames_written;
+    gp_mutex_t lock;            /* guards all of the above and rx (see the top of this file) */
     struct tcp_rx rx;
 };
 
@@ -294,7 +322,7 @@ struct tcp_state {
     int lazy;                   /* GP_TCP_CONNECT=lazy: connections made on first use */
     int serving;                /* progress serves the listener (lazy, with tcp peers) */
     struct sockaddr_in *peer_addr; /* lazy: where each rank listens */
-    int dialled;                /* connections this process dialled (for the close line) */
+    int dialled;                /* connections this process dialled (for the close line; __atomic) */
     struct tcp_pending pending[TCP_MAX_PENDING];
     struct pollfd *pfds;        /* set-up: listener and pending */
     /* Progress (doc/wire-tcp.md, "Progress"): the epoll set; what one pass
@@ -318,13 +346,9 @@ struct tcp_state {
     int *staged_work;
     int *dirty;
     int ndirty;
-    /* What the writes carried, for the debug line at close (tcp.sh checks the batching). */
-    uint64_t frames_written;
-    uint64_t writes;
-    uint64_t acks_written;      /* ACKs, an ACK_RUN counting for all it stands for */
-    uint64_t ack_frames_written;
     char *scratch;
-    gp_mutex_t lock;
+    gp_mutex_t progress_lock;   /* the order: progress_lock, one conn->lock, small_lock */
+    gp_mutex_t small_lock;
     /* The receive thread (tcp_rcv_thread.c), when GASNET_RCV_THREAD=1. */
     pthread_t rcv_thread;
     int rcv_running;
@@ -366,7 +390,9 @@ void tcp_state_report(struct tcp_state *st);
 /* Collective: listen, exchange addresses, connect every pair, prove the key. */
 int tcp_conn_setup(struct tcp_state *st);
 void tcp_conn_close_all(struct tcp_state *st);
-/* Closes a connection after an error (logged here, naming the peer). */
+/* Closes a connection after an error (logged here, naming the peer).  These
+ * three, tcp_flush, tcp_recv and the queueing functions below: the caller
+ * holds conn->lock. */
 void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The peer closed its end: it has left the job. */
@@ -381,14 +407,15 @@ void tcp_set_nodelay(int fd, const char *peer);
 
 /* ---- tcp_lazy.c ------------------------------------------------------------- */
 
-/* Caller holds st->lock; conn is a wanted peer not connected yet: dials it (or
+/* Caller holds conn->lock; conn is a wanted peer not connected yet: dials it (or
  * waits for the dial under way, or for the peer's own), running progress.
  * Returns the connection's status then (TCP_CONN_UP, or why not). */
 int tcp_lazy_connect(struct tcp_state *st, struct tcp_conn *conn);
-/* The epoll set reported the socket of the dial to rank. */
+/* The epoll set reported the socket of the dial to rank (caller holds its lock). */
 void tcp_dial_step(struct tcp_state *st, int rank);
 /* A HELLO from rank proved the key while conn has no connection: 1 to adopt
- * it, 0 to refuse it (a crossed dial: ours, from the lower rank, survives). */
+ * it, 0 to refuse it (a crossed dial: ours, from the lower rank, survives).
+ * Caller holds the rank's connection lock. */
 int tcp_lazy_take_hello(struct tcp_state *st, int rank);
 /* Closes the dial's socket, if any (at close, or once the peer's dial won). */
 void tcp_dial_close(struct tcp_state *st, struct tcp_conn *conn);
@@ -455,10 +482,19 @@ int tcp_rcv_start(struct tcp_state *st);
 /* Stops and joins it (before the sockets close). */
 void tcp_rcv_stop(struct tcp_state *st);
 
-/* One pass: flush, read, accept, handshakes.  Caller holds st->lock. */
+/* One pass: flush, read, accept, handshakes.  Caller holds st->progress_lock only. */
 void tcp_progress_locked(struct tcp_state *st);
-/* Progress, then sleep in poll() (lock dropped) until a socket is ready. */
-void tcp_wait_locked(struct tcp_state *st);
+/* Caller holds conn->lock (conn may be NULL: no lock): drops it, sleeps in
+ * poll() until a socket is ready (unless another thread sleeps there), makes
+ * a progress pass, takes conn->lock again. */
+void tcp_wait(struct tcp_state *st, struct tcp_conn *conn);
+/* Whether staged or held-back frames wait for a pass (no sleep then). */
+int tcp_work_waiting(struct tcp_state *st);
+/* Operation records: taken and released with the shared budget's lock. */
+struct ptl_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
+                                         unsigned kind, const struct nal_op *op);
+void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn,
+                        struct ptl_inflight_rec *rec);
 int64_t tcp_now_ms(void);
 
 #endif

@@ -99,15 +99,11 @@ static void take_response(struct tcp_pending *p)
     p->want = GP_WIRE_HDR_LEN;
 }
 
-/* The HELLO is in: a peer of this job we still wait for becomes a connection. */
-static void take_hello(struct tcp_state *st, struct tcp_pending *p)
+/* The HELLO from rank is in: a peer of this job we still wait for becomes a
+ * connection.  Caller holds the rank's connection lock. */
+static void take_rank_hello(struct tcp_state *st, struct tcp_pending *p, int rank)
 {
     struct ptl_ni *ni = st->ni;
-    int rank = tcp_hello_rank(p->buf + GP_WIRE_HDR_LEN, ni->size);
-    if (rank < 0) {
-        refuse(p, "proved the key but its HELLO names no rank of this job");
-        return;
-    }
     if (st->lazy && tcp_wanted(st, rank) &&
         (st->conns[rank].status != TCP_CONN_NONE || !tcp_lazy_take_hello(st, rank))) {
         /* A job member whose dial crossed ours (tcp_lazy.c): not a stranger, no warning. */
@@ -141,6 +137,18 @@ static void take_hello(struct tcp_state *st, struct tcp_pending *p)
     tcp_unwatch(st, p->fd); /* watched again as rank's connection */
     tcp_adopt(st, rank, p->fd);
     p->fd = -1;
+}
+
+static void take_hello(struct tcp_state *st, struct tcp_pending *p)
+{
+    int rank = tcp_hello_rank(p->buf + GP_WIRE_HDR_LEN, st->ni->size);
+    if (rank < 0) {
+        refuse(p, "proved the key but its HELLO names no rank of this job");
+        return;
+    }
+    gp_mutex_lock(&st->conns[rank].lock);
+    take_rank_hello(st, p, rank);
+    gp_mutex_unlock(&st->conns[rank].lock);
 }
 
 /*

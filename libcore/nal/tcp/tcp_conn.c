@@ -87,8 +87,10 @@ static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
     conn->fd = -1;
     conn->status = status;
     conn->rx.in_body = 0;
-    if (st->put_body_rank == conn->rank)
-        st->put_body_rank = -1;
+    /* A sender may close a connection (a failed write) while a pass reads another. */
+    int body_rank = conn->rank;
+    __atomic_compare_exchange_n(&st->put_body_rank, &body_rank, -1, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
     tcp_conn_drain(st, conn);
 }
 
@@ -150,12 +152,13 @@ int tcp_hello_rank(const uint8_t in[TCP_HELLO_LEN], int size)
     return (int)rank;
 }
 
+/* Caller holds the rank's connection lock. */
 void tcp_adopt(struct tcp_state *st, int rank, int fd)
 {
     struct tcp_conn *conn = &st->conns[rank];
     conn->fd = fd;
     conn->status = TCP_CONN_UP;
-    st->peers_up++;
+    __atomic_add_fetch(&st->peers_up, 1, __ATOMIC_RELAXED);
     tcp_watch(st, fd, rank, EPOLLIN);
     /* Lazy: queues for the peers this process talks to, not for every rank at attach. */
     if (conn->out == NULL && tcp_conn_alloc_queues(conn, &st->budget) != PTL_OK)
@@ -258,7 +261,9 @@ static int dial(struct tcp_state *st, int rank, const struct tcp_address *addr)
         close(fd);
         return PTL_FAIL;
     }
+    gp_mutex_lock(&conn->lock);
     tcp_adopt(st, rank, fd);
+    gp_mutex_unlock(&conn->lock);
     return PTL_OK;
 }
 
@@ -272,7 +277,7 @@ static int serve_higher_ranks(struct tcp_state *st)
     int expected = 0;
     for (int rank = 0; rank < st->ni->size; rank++)
         expected += tcp_wanted(st, rank);
-    while (st->peers_up < expected) {
+    while (__atomic_load_n(&st->peers_up, __ATOMIC_RELAXED) < expected) {
         int64_t left = deadline - tcp_now_ms();
         if (left <= 0) {
             int missing = expected;

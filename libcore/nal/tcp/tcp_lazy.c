@@ -5,7 +5,7 @@
  * Attach only opens the listener and exchanges addresses; the first put or
  * get to a peer dials it.  The dialler is a state machine driven by the
  * progress engine, like the accepting side (tcp_accept.c): its socket sits
- * in the epoll set, and the sender waits in tcp_wait_locked, which keeps
+ * in the epoll set, and the sender waits in tcp_wait, which keeps
  * serving the listener, the handshakes of peers dialling this process and
  * every open connection.  Two processes dialling each other at once
  * therefore each answer the other's challenge, and neither waits on a peer
@@ -19,8 +19,9 @@
  * rank refuses the higher one's HELLO; the higher rank adopts the lower
  * one's connection and lets its own dial finish quietly (it is refused).
  * A dial the lower rank refused waits for that rank's connection, which is
- * on its way (AWAIT_PEER).  Both decisions are made under the transport's
- * lock, in the same order on both sides, so exactly one socket survives.
+ * on its way (AWAIT_PEER).  Both decisions are made under the peer's
+ * connection lock, in the same order on both sides, so exactly one socket
+ * survives.
  *
  * A peer whose listener refuses the connection, or that closes or resets
  * it before WELCOME (other than a crossed dial's refusal), has left the
@@ -116,7 +117,7 @@ static void dial_start(struct tcp_state *st, struct tcp_conn *conn)
     dial->fd = fd;
     dial->step = TCP_DIAL_CONNECTING;
     dial->deadline_ms = tcp_now_ms() + TCP_SETUP_MS;
-    st->dialled++;
+    __atomic_add_fetch(&st->dialled, 1, __ATOMIC_RELAXED);
     tcp_watch(st, fd, TCP_OWNER_DIAL(conn->rank), EPOLLOUT);
     if (connect(fd, (const struct sockaddr *)sin, sizeof *sin) != 0 && errno != EINPROGRESS) {
         dial_closed(st, conn, errno);
@@ -283,7 +284,7 @@ int tcp_lazy_connect(struct tcp_state *st, struct tcp_conn *conn)
         }
         gp_slow_wait_check(&wait, "tcp", "the connection to rank %d at %s (dialled on first use)",
                            conn->rank, conn->addr_text);
-        tcp_wait_locked(st);
+        tcp_wait(st, conn);
     }
     return conn->status;
 }

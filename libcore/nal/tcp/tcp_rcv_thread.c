@@ -6,7 +6,7 @@
  * one is ready, makes a progress pass: peers' puts and gets on this
  * process's region are served, AM deposits land in the ReqRB with their
  * events queued, ACKs and replies go back.  Then, outside the transport's
- * lock, it hands itself to the layer above (ptl_ni_rcv_poll), which takes
+ * locks, it hands itself to the layer above (ptl_ni_rcv_poll), which takes
  * the queued events and runs their AM handlers on this thread.  A process
  * that computes for a long time between calls into the library so never
  * stalls a peer's RMA, and never leaves a peer's AM unanswered.
@@ -39,10 +39,10 @@ static void *rcv_main(void *arg)
     struct tcp_state *st = arg;
     for (;;) {
         struct pollfd pfds[TCP_HOT_MAX + 2];
-        gp_mutex_lock(&st->lock);
-        int staged = st->nstaged > 0 || st->ndirty > 0;
+        gp_mutex_lock(&st->progress_lock);
+        int staged = tcp_work_waiting(st);
         nfds_t count = tcp_sleep_pollfds(st, pfds);
-        gp_mutex_unlock(&st->lock);
+        gp_mutex_unlock(&st->progress_lock);
         pfds[count] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
         /* A second's sleep at most: a listener full of pending peers is not watched.
          * Frames already read into a stage, or held back, are work now: no sleep then. */
@@ -56,9 +56,11 @@ static void *rcv_main(void *arg)
             break;
         if (ready <= 0)
             continue;
-        gp_mutex_lock(&st->lock);
+        /* The pass holds one connection's lock at a time: senders to the
+         * others go on while it services a socket (tcp.h, locking). */
+        gp_mutex_lock(&st->progress_lock);
         tcp_progress_locked(st);
-        gp_mutex_unlock(&st->lock);
+        gp_mutex_unlock(&st->progress_lock);
         ptl_ni_rcv_poll(st->ni); /* the layer above takes what the pass queued */
     }
     return NULL;

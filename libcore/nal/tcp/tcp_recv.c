@@ -93,7 +93,7 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
     struct nal_op *op = &rx->op->op;
     if (ptl_md_still_valid(st->ni, op))
         ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, rx->frame.length, rx->frame.offset);
-    ptl_inflight_release(&conn->inflight, rx->op);
+    tcp_record_release(st, conn, rx->op);
     rx->op = NULL;
     return 1;
 }
@@ -101,8 +101,8 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
 static int finish_frame(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.in_body = 0;
-    if (st->put_body_rank == conn->rank)
-        st->put_body_rank = -1;
+    if (__atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED) == conn->rank)
+        __atomic_store_n(&st->put_body_rank, -1, __ATOMIC_RELAXED);
     return conn->rx.frame.type == TCP_FRAME_PUT ? finish_put(st, conn) : finish_reply(st, conn);
 }
 
@@ -113,7 +113,7 @@ static int begin_body(struct tcp_state *st, struct tcp_conn *conn)
         return finish_frame(st, conn);
     conn->rx.in_body = 1;
     if (conn->rx.frame.type == TCP_FRAME_PUT)
-        st->put_body_rank = conn->rank;
+        __atomic_store_n(&st->put_body_rank, conn->rank, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -189,7 +189,7 @@ static int ack_one(struct tcp_state *st, struct tcp_conn *conn, uint32_t op_id, 
     if (event && ptl_md_still_valid(st->ni, &rec->op))
         ptl_initiator_event(st->ni, &rec->op, PTL_EVENT_ACK, whole ? rec->op.length : mlength,
                             whole ? rec->op.remote_offset : offset);
-    ptl_inflight_release(&conn->inflight, rec);
+    tcp_record_release(st, conn, rec);
     return 1;
 }
 
@@ -235,7 +235,7 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
         return -1;
     }
     if (!(in->flags & TCP_FLAG_EVENT)) {
-        ptl_inflight_release(&conn->inflight, rec); /* matched nothing: no event, as on shm */
+        tcp_record_release(st, conn, rec); /* matched nothing: no event, as on shm */
         return 1;
     }
     rx->op = rec;
@@ -360,7 +360,8 @@ int tcp_recv_staged(const struct tcp_conn *conn)
 
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
-    if (st->put_body_rank >= 0 && st->put_body_rank != conn->rank)
+    int body_rank = __atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED);
+    if (body_rank >= 0 && body_rank != conn->rank)
         return; /* another put's body first: see put_body_rank */
     conn->rx.drained = 0;
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {

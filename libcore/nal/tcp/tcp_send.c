@@ -73,13 +73,33 @@ void tcp_conn_free_queues(struct tcp_conn *conn)
     ptl_inflight_fini(&conn->inflight);
 }
 
+/* ---- operation records ---------------------------------------------------------- */
+
+/* The tables share the node's budget (GASNET_NETWORKDEPTH_TOTAL): its counts
+ * change under small_lock, whichever connection's lock the caller holds. */
+struct ptl_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
+                                         unsigned kind, const struct nal_op *op)
+{
+    gp_mutex_lock(&st->small_lock);
+    struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, kind, op);
+    gp_mutex_unlock(&st->small_lock);
+    return rec;
+}
+
+void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn, struct ptl_inflight_rec *rec)
+{
+    gp_mutex_lock(&st->small_lock);
+    ptl_inflight_release(&conn->inflight, rec);
+    gp_mutex_unlock(&st->small_lock);
+}
+
 /* ---- the output ring --------------------------------------------------------- */
 
-static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_frame *frame,
-                                      enum tcp_out_kind kind, const void *data, uint64_t len)
+/* An entry at the head of the ring; its header is the caller's to fill. */
+static struct tcp_out_entry *out_claim(struct tcp_conn *conn, enum tcp_out_kind kind,
+                                       const void *data, uint64_t len)
 {
     struct tcp_out_entry *entry = &conn->out[conn->out_head % TCP_OUT_SLOTS];
-    tcp_frame_encode(frame, entry->hdr);
     entry->kind = (uint8_t)kind;
     entry->ack_run = 0;
     entry->ack_count = 0;
@@ -87,6 +107,14 @@ static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_fr
     entry->data_len = len;
     conn->out_head++;
     conn->out_bytes += TCP_FRAME_HDR_LEN + len;
+    return entry;
+}
+
+static struct tcp_out_entry *out_push(struct tcp_conn *conn, const struct tcp_frame *frame,
+                                      enum tcp_out_kind kind, const void *data, uint64_t len)
+{
+    struct tcp_out_entry *entry = out_claim(conn, kind, data, len);
+    tcp_frame_encode(frame, entry->hdr);
     return entry;
 }
 
@@ -121,7 +149,8 @@ static struct tcp_out_entry *out_push_copy(struct tcp_conn *conn, const struct t
     if (len > 0)
         memcpy(at + TCP_FRAME_HDR_LEN, data, len);
     conn->arena_head = end;
-    struct tcp_out_entry *entry = out_push(conn, frame, TCP_OUT_COPY, at, len);
+    /* The header lies in the arena, before the data: gather sends it from there. */
+    struct tcp_out_entry *entry = out_claim(conn, TCP_OUT_COPY, at, len);
     entry->arena_end = end;
     return entry;
 }
@@ -238,10 +267,10 @@ static void advance(struct tcp_state *st, struct tcp_conn *conn, uint64_t n)
             return;
         }
         n -= left;
-        st->frames_written++;
+        conn->frames_written++;
         if (entry->ack_count > 0) {
-            st->acks_written += entry->ack_count;
-            st->ack_frames_written++;
+            conn->acks_written += entry->ack_count;
+            conn->ack_frames_written++;
         }
         out_complete(st, conn, entry);
     }
@@ -254,7 +283,7 @@ int tcp_flush(struct tcp_state *st, struct tcp_conn *conn)
         struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)gather(conn, iov) };
         ssize_t n = sendmsg(conn->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n > 0) {
-            st->writes++;
+            conn->writes++;
             advance(st, conn, (uint64_t)n);
             continue;
         }
@@ -296,17 +325,25 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn)
 
 /*
  * Waits (with progress) until conn can take a request (and copy_len bytes
- * into its arena, when copy_len > 0); the connection's status otherwise.
+ * into its arena, when copy_len > 0) and, for kind != 0, takes the
+ * request's operation record (*rec); the connection's status otherwise.
  * What is held back is written first: the room may be there once it is.
+ * Caller holds conn->lock (dropped while waiting).
  */
-static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, int needs_record,
-                         uint64_t copy_len)
+static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, unsigned kind,
+                         const struct nal_op *op, uint64_t copy_len,
+                         struct ptl_inflight_rec **rec)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     while (conn->status == TCP_CONN_UP) {
-        int no_record = needs_record && !ptl_inflight_room(&conn->inflight);
         int no_slot = conn->out_requests >= TCP_OUT_REQUESTS;
         int no_arena = copy_len > 0 && !arena_fits(conn, copy_len);
+        /* The record last: it is taken (from the node's budget too) when all else is there. */
+        int no_record = 0;
+        if (!no_slot && !no_arena && kind != 0) {
+            *rec = tcp_record_take(st, conn, kind, op);
+            no_record = *rec == NULL;
+        }
         if (!no_record && !no_slot && !no_arena)
             break;
         if ((no_slot || no_arena) && conn->out_tail != conn->out_head) {
@@ -315,23 +352,25 @@ static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, int needs_
             if (conn->out_tail != before)
                 continue;
         }
-        if (no_record)
+        if (no_record) {
+            gp_mutex_lock(&st->small_lock);
             ptl_inflight_wait_note(&wait, "tcp", &conn->inflight, conn->rank);
-        else if (no_slot)
+            gp_mutex_unlock(&st->small_lock);
+        } else if (no_slot) {
             gp_slow_wait_check(&wait, "tcp", "room to queue requests to rank %d (%d queued)",
                                conn->rank, TCP_OUT_REQUESTS);
-        else
+        } else {
             gp_slow_wait_check(&wait, "tcp", "room in the send arena to rank %d (%u bytes)",
                                conn->rank, TCP_ARENA_BYTES);
-        tcp_wait_locked(st);
+        }
+        tcp_wait(st, conn);
     }
     return conn->status;
 }
 
-/* A record for op (wait_for_room made sure there is one); its id goes in the request. */
-static uint32_t record_op(struct tcp_conn *conn, const struct nal_op *op, unsigned kind)
+/* The request's record (taken by wait_for_room): its id goes in the request. */
+static uint32_t record_op(struct tcp_conn *conn, const struct ptl_inflight_rec *rec, unsigned kind)
 {
-    struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, kind, op);
     uint32_t id = ptl_inflight_id(&conn->inflight, rec);
     if (kind == TCP_INFLIGHT_PUT) /* ACKs come back in this order (a record bounds the FIFO) */
         conn->ack_fifo[conn->ack_fifo_head++ % TCP_INFLIGHT_PER_PEER] = id;
@@ -371,9 +410,10 @@ static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn, int defer
             tcp_note_dirty(st, conn);
         return;
     }
-    if (conn->direct_pass != st->pass || conn->out_bytes >= TCP_DEFER_BYTES ||
+    uint64_t pass = __atomic_load_n(&st->pass, __ATOMIC_RELAXED);
+    if (conn->direct_pass != pass || conn->out_bytes >= TCP_DEFER_BYTES ||
         conn->out_head - conn->out_tail >= TCP_DEFER_FRAMES) {
-        conn->direct_pass = st->pass;
+        conn->direct_pass = pass;
         tcp_flush(st, conn);
     } else {
         tcp_note_dirty(st, conn);
@@ -383,17 +423,18 @@ static void write_or_hold(struct tcp_state *st, struct tcp_conn *conn, int defer
 int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
-    int needs_record = op->ack_req == PTL_ACK_REQ;
+    unsigned kind = op->ack_req == PTL_ACK_REQ ? TCP_INFLIGHT_PUT : 0;
     int copy = op->length <= TCP_COPY_MAX;
-    gp_mutex_lock(&st->lock);
+    struct ptl_inflight_rec *rec = NULL;
+    gp_mutex_lock(&conn->lock);
     if (conn->status == TCP_CONN_NONE && st->lazy)
         tcp_lazy_connect(st, conn);
-    int status = wait_for_room(st, conn, needs_record, copy ? op->length : 0);
+    int status = wait_for_room(st, conn, kind, op, copy ? op->length : 0, &rec);
     if (status != TCP_CONN_UP) {
-        gp_mutex_unlock(&st->lock);
+        gp_mutex_unlock(&conn->lock);
         return status == TCP_CONN_GONE ? put_to_departed(st, op) : PTL_FAIL;
     }
-    uint32_t op_id = needs_record ? record_op(conn, op, TCP_INFLIGHT_PUT) : 0;
+    uint32_t op_id = kind != 0 ? record_op(conn, rec, kind) : 0;
     struct tcp_frame frame;
     put_frame(op, op_id, &frame);
     conn->out_requests++;
@@ -402,31 +443,32 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
         out_push_copy(conn, &frame, op->local_addr, op->length);
         ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
         write_or_hold(st, conn, op->hold);
-        gp_mutex_unlock(&st->lock);
+        gp_mutex_unlock(&conn->lock);
         return PTL_OK;
     }
     uint64_t seq = conn->out_head;
     struct tcp_out_entry *entry = out_push(conn, &frame, TCP_OUT_PUT, op->local_addr, op->length);
     entry->u.op = *op;
-    conn->direct_pass = st->pass;
+    conn->direct_pass = __atomic_load_n(&st->pass, __ATOMIC_RELAXED);
     tcp_flush(st, conn);
     /* Not before the data has left the source buffer. */
     while (conn->out_tail <= seq && conn->status == TCP_CONN_UP)
-        tcp_wait_locked(st);
+        tcp_wait(st, conn);
     status = conn->status;
-    gp_mutex_unlock(&st->lock);
+    gp_mutex_unlock(&conn->lock);
     return status == TCP_CONN_FAILED ? PTL_FAIL : PTL_OK;
 }
 
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
-    gp_mutex_lock(&st->lock);
+    struct ptl_inflight_rec *rec = NULL;
+    gp_mutex_lock(&conn->lock);
     if (conn->status == TCP_CONN_NONE && st->lazy)
         tcp_lazy_connect(st, conn);
-    int status = wait_for_room(st, conn, 1, 0);
+    int status = wait_for_room(st, conn, TCP_INFLIGHT_GET, op, 0, &rec);
     if (status == TCP_CONN_UP) {
-        uint32_t op_id = record_op(conn, op, TCP_INFLIGHT_GET);
+        uint32_t op_id = record_op(conn, rec, TCP_INFLIGHT_GET);
         struct tcp_frame frame = {
             .type = TCP_FRAME_GET, .pt_index = op->pt_index, .op_id = op_id,
             .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,
@@ -435,7 +477,7 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
         conn->out_requests++;
         write_or_hold(st, conn, 0);
     }
-    gp_mutex_unlock(&st->lock);
+    gp_mutex_unlock(&conn->lock);
     /* Unlike a put, a get from a peer that left could only wait for ever. */
     if (status == TCP_CONN_GONE)
         gp_error("tcp", "get of %llu bytes from rank %u at %s: it has left the job",
