@@ -77,7 +77,7 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The table takes every layer's rows: their group files come along, data and checks only.
 CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv/ibv_config.c \
              libcore/nal/ibv/ibv_ports.c libcore/nal/config_rows.c libcore/nal/tcp/tcp_config.c \
-             libcore/boot/config_rows.c
+             libcore/nal/ofi/ofi_config.c libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
              libcore/tools/standalone/nal_names.c

@@ -20,7 +20,7 @@
 /* The one list of groups: the table's order, so the echo and gp-env(7) follow the layers. */
 static const struct gp_cfg_group *const groups[] = {
     &gp_cfg_group_conduit, &gp_cfg_group_ibv, &gp_cfg_group_nal, &gp_cfg_group_tcp,
-    &gp_cfg_group_boot,
+    &gp_cfg_group_ofi, &gp_cfg_group_boot,
 };
 
 static struct gp_cfg_row table[GP_CFG_MAX_ROWS];
@@ -104,7 +104,7 @@ static int has_known_prefix(const char *name, size_t len)
 
 static int known_transport(const char *transport)
 {
-    static const char *const names[] = { "all", "shm", "tcp", "ibv", "launcher" };
+    static const char *const names[] = { "all", "shm", "tcp", "ibv", "ofi", "launcher" };
     for (size_t i = 0; transport != NULL && i < sizeof names / sizeof names[0]; i++)
         if (strcmp(transport, names[i]) == 0)
             return 1;
@@ -153,7 +153,7 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
     if (row->doc == NULL || row->doc[0] == '\0')
         return "it has no documentation";
     if (!known_transport(row->transport))
-        return "its transport is not one of all, shm, tcp, ibv, launcher";
+        return "its transport is not one of all, shm, tcp, ibv, ofi, launcher";
     if ((row->type == GP_CFG_INT || row->type == GP_CFG_SIZE || row->type == GP_CFG_DOUBLE) &&
         !(row->min <= row->max))
         return "its min exceeds its max";
