@@ -3,6 +3,7 @@
  * endpoint per process on the provider GP_OFI_PROVIDER or FI_PROVIDER
  * names (ofi_info.c).  This file is the ops table and the state's life.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,28 @@ static uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Some providers' libraries install handlers for fatal signals when libfabric
+ * initializes them (libpsm2 prints a backtrace and exits with 1 on SIGSEGV), which
+ * would take the job's exit on a fatal signal (seed 003: the signal's own code) from
+ * the conduit.  The handlers gp had are put back after every call that may load one.
+ */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT, SIGTERM,
+                                     SIGQUIT, SIGHUP };
+#define FATAL_SIGNALS (sizeof fatal_signals / sizeof fatal_signals[0])
+
+static void signals_save(struct sigaction *saved)
+{
+    for (size_t i = 0; i < FATAL_SIGNALS; i++)
+        sigaction(fatal_signals[i], NULL, &saved[i]);
+}
+
+static void signals_restore(const struct sigaction *saved)
+{
+    for (size_t i = 0; i < FATAL_SIGNALS; i++)
+        sigaction(fatal_signals[i], &saved[i], NULL);
 }
 
 static void state_free(struct ofi_state *st)
@@ -90,7 +113,10 @@ static int alloc_pools(struct ofi_state *st)
 
 static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
 {
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
     ofi_fabric_load("GP_TRANSPORT=ofi", 1);
+    signals_restore(saved);
     struct ofi_state *st = calloc(1, sizeof *st);
     if (st == NULL)
         return PTL_NO_SPACE;
@@ -118,11 +144,14 @@ static int ofi_connect(struct ptl_ni *ni)
     int rc = alloc_pools(st);
     if (rc != PTL_OK)
         return rc;
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
     st->info = ofi_info_choose();
     /* Whatever failed here, the exchange below is collective: it tells the others. */
     if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||
                              ofi_msg_post_receives(st) != PTL_OK))
         ofi_ep_close(st);
+    signals_restore(saved);
     rc = ofi_ep_exchange(st);
     if (rc != PTL_OK)
         return rc;
@@ -191,9 +220,10 @@ static void ofi_report(struct ptl_ni *ni)
     if (st == NULL || st->info == NULL || gp_mutex_trylock(&st->lock) != 0)
         return;
     drain(st);
-    gp_debug("ofi", "provider %s: %llu messages sent, %llu operations straight into windows",
-             st->info->fabric_attr->prov_name, (unsigned long long)st->messages_sent,
-             (unsigned long long)st->rma_ops);
+    gp_debug("ofi", "provider %s: %llu messages sent (%llu CREDIT), %llu operations straight "
+             "into windows, %llu requests waited for a credit", st->info->fabric_attr->prov_name,
+             (unsigned long long)st->messages_sent, (unsigned long long)st->credit_messages,
+             (unsigned long long)st->rma_ops, (unsigned long long)st->credit_waits);
     gp_mutex_unlock(&st->lock);
 }
 

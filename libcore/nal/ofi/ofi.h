@@ -193,6 +193,7 @@ struct ofi_state {
     char fatal_text[512];
     int fatal_raised;
     uint64_t rma_ops, messages_sent, rma_started;
+    uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
     gp_mutex_t lock;
 };
 

@@ -33,7 +33,7 @@ const char *ofi_provider_wanted(void)
     return env != NULL && env[0] != '\0' ? env : NULL;
 }
 
-static struct fi_info *hints_new(int full)
+static struct fi_info *hints_new(void)
 {
     struct fi_info *hints = fi_allocinfo();
     if (hints == NULL)
@@ -42,8 +42,6 @@ static struct fi_info *hints_new(int full)
     hints->caps = FI_MSG | FI_RMA;
     if (gp_cfg.gp_ofi_provider != NULL && gp_cfg.gp_ofi_provider[0] != '\0')
         hints->fabric_attr->prov_name = strdup(gp_cfg.gp_ofi_provider);
-    if (!full)
-        return hints;
     if (ofi_provider_wanted() == NULL)
         hints->caps |= FI_REMOTE_COMM;
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
@@ -88,7 +86,7 @@ static void describe(const struct fi_info *list, char *out, size_t len)
 
 struct fi_info *ofi_info_choose(void)
 {
-    struct fi_info *hints = hints_new(1), *info = NULL;
+    struct fi_info *hints = hints_new(), *info = NULL;
     if (hints == NULL) {
         gp_error("ofi", "fi_allocinfo failed: out of memory");
         return NULL;
@@ -97,15 +95,10 @@ struct fi_info *ofi_info_choose(void)
     fi_freeinfo(hints);
     if (rc == 0 && info != NULL)
         return info;
-    /* What there is: the same question without the finer needs, or none at all. */
-    struct fi_info *loose = hints_new(0), *found = NULL;
-    if (loose != NULL) {
-        loose->caps = 0;
-        loose->ep_attr->type = FI_EP_UNSPEC;
-        if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, loose, &found) != 0)
-            found = NULL;
-        fi_freeinfo(loose);
-    }
+    /* What there is: every provider libfabric lists here (FI_PROVIDER still filters). */
+    struct fi_info *found = NULL;
+    if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &found) != 0)
+        found = NULL;
     char what[2048];
     describe(found, what, sizeof what);
     if (found != NULL)
@@ -127,7 +120,7 @@ void ofi_info_list(char *out, size_t len)
     struct fi_info *all = NULL, *fit = NULL;
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) != 0)
         all = NULL;
-    struct fi_info *hints = hints_new(1);
+    struct fi_info *hints = hints_new();
     if (hints != NULL && fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &fit) != 0)
         fit = NULL;
     if (hints != NULL)

@@ -84,6 +84,8 @@ static int send_request(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr,
 {
     struct ofi_peer *peer = &st->peers[rank];
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
+    if (peer->send_credits == 0)
+        st->credit_waits++;
     while (peer->send_credits == 0) {
         if (peer->failed || st->fatal_pending)
             return PTL_FAIL;
@@ -192,7 +194,8 @@ void ofi_msg_flush_credits(struct ofi_state *st)
         st->peers[rank].owing_listed = 0;
         if (st->peers[rank].owed_credits > 0) {
             struct ofi_msg_hdr hdr = { .type = OFI_MSG_CREDIT };
-            send_msg(st, rank, &hdr, NULL, 0);
+            if (send_msg(st, rank, &hdr, NULL, 0) == PTL_OK)
+                st->credit_messages++;
         }
     }
 }
