@@ -218,8 +218,9 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
 const char *ofi_provider_wanted(void);
 /* fi_getinfo with gp's needs; NULL after an error naming what was asked and what was found. */
 struct fi_info *ofi_info_choose(void);
-/* Every provider libfabric lists here, one line each, into out (gp-check). */
-void ofi_info_list(char *out, size_t len);
+/* For gp-check: every provider libfabric lists here into out, those offering what gp
+ * needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would open ("" if none). */
+void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len);
 
 /* ---- ofi_ep.c --------------------------------------------------------------------------- */
 

@@ -114,9 +114,10 @@ struct fi_info *ofi_info_choose(void)
     return NULL;
 }
 
-void ofi_info_list(char *out, size_t len)
+void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len)
 {
     out[0] = '\0';
+    chosen[0] = '\0';
     struct fi_info *all = NULL, *fit = NULL;
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) != 0)
         all = NULL;
@@ -125,6 +126,9 @@ void ofi_info_list(char *out, size_t len)
         fit = NULL;
     if (hints != NULL)
         fi_freeinfo(hints);
+    if (fit != NULL) /* what ofi_info_choose would take */
+        snprintf(chosen, chosen_len, "%s (fabric %s, domain %s)", fit->fabric_attr->prov_name,
+                 fit->fabric_attr->name, fit->domain_attr->name);
     /* Each provider once, marked when it offers what gp needs. */
     for (const struct fi_info *cur = all; cur != NULL; cur = cur->next) {
         int seen = 0, usable = 0;
@@ -136,7 +140,7 @@ void ofi_info_list(char *out, size_t len)
             usable = strcmp(f->fabric_attr->prov_name, cur->fabric_attr->prov_name) == 0;
         char line[160];
         snprintf(line, sizeof line, "%s%s%s", out[0] ? " " : "", cur->fabric_attr->prov_name,
-                 usable ? "(rdm+rma)" : "");
+                 usable ? " (rdm+rma)" : "");
         append(out, len, line);
     }
     if (all != NULL)
