@@ -43,7 +43,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
              -Ilibcore/include -Ilibcore -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 OPT      ?= -O2
-# libibverbs and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
+# libibverbs, libfabric and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
 LIBS     := -lpthread -lrt -lm -ldl
 POPT_LIBS := -lpopt
 

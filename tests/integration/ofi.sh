@@ -117,4 +117,18 @@ if fi_info -p sockets -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
         check_line "$T/failed_completion" "FATAL ERROR on node [01]/2: aborting on a failed RMA operation into a window to node [01] on provider sockets: "
     fi
 fi
+# A libfabric.so.1 that is not a library, found first: the error names the library and
+# what wanted it (libfabric is opened only when a job asks for ofi: footprint.sh).
+mkdir -p "$log.badlib"
+echo "not a library" >"$log.badlib/libfabric.so.1"
+if expect_rc "$T/library_missing" 1 60 env GASNET_EXITTIMEOUT=3 LD_LIBRARY_PATH="$log.badlib" \
+        "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
+    check_line "$T/library_missing" "GP_TRANSPORT=ofi needs the libfabric library libfabric.so.1, which cannot be loaded: .*badlib/libfabric.so.1"
+fi
+rm -rf "$log.badlib"
+
+# gp-check lists the providers and names the one gp would open.
+# (Its exit status depends on the other checks of this host: only the line is looked at.)
+out=$(GP_OFI_PROVIDER="net;ofi_rxm" timeout 120 "$GPTEST_BIN/gp-check" -n 2 2>&1)
+check_line "$T/gp_check" "^ok libfabric: providers: .*net;ofi_rxm (rdm+rma).*GP_TRANSPORT=ofi would use net;ofi_rxm (fabric"
 end_tests
