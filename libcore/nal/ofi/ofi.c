@@ -84,7 +84,7 @@ static int alloc_pools(struct ofi_state *st)
     st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
     st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
     st->owing = calloc((size_t)st->ni->size, sizeof *st->owing);
-    size_t bytes = (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES;
+    size_t bytes = ofi_bufs_bytes(st);
     /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
     st->bufs = aligned_alloc(4096, bytes);
     if (st->peers == NULL || st->rx_ctx == NULL || st->ctx == NULL || st->done_served == NULL ||
@@ -101,6 +101,9 @@ static int alloc_pools(struct ofi_state *st)
     for (int i = 0; i < OFI_TX_BUFS; i++)
         st->tx_free[i] = OFI_TX_BUFS - 1 - i;
     st->tx_free_count = OFI_TX_BUFS;
+    for (int i = 0; i < OFI_BOUNCE_COUNT; i++)
+        st->bounce_free[i] = OFI_BOUNCE_COUNT - 1 - i;
+    st->bounce_free_count = OFI_BOUNCE_COUNT;
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
         if (rank != st->ni->rank &&
@@ -208,7 +211,9 @@ static int ofi_progress(struct ptl_ni *ni)
 static void drain(struct ofi_state *st)
 {
     uint64_t until = now_ns() + OFI_DRAIN_NS;
-    while (st->ep != NULL && st->tx_free_count < OFI_TX_BUFS && !st->fatal_pending &&
+    while (st->ep != NULL &&
+           (st->tx_free_count < OFI_TX_BUFS || st->bounce_free_count < OFI_BOUNCE_COUNT) &&
+           !st->fatal_pending &&
            now_ns() < until)
         ofi_progress_locked(st);
 }

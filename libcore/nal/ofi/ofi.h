@@ -39,6 +39,11 @@
 #define OFI_ADDR_MAX 128          /* an endpoint name, as fi_getname gives it */
 #define OFI_PROV_NAME_MAX 48
 #define OFI_TX_BUFS 256           /* tx buffers (messages out, bounced RMA parts) */
+#define OFI_BOUNCE_BYTES 65536    /* a bounce buffer: a window put's part, copied */
+#define OFI_BOUNCE_COUNT 32
+/* Window puts up to this size are copied through bounce buffers, so the put returns
+ * at once and the next one overlaps it (larger ones wait for their completion). */
+#define OFI_PUT_BOUNCE_LIMIT (64ull << 20)
 #define OFI_REGION_KEY 1          /* the region's key where gp picks keys (no FI_MR_PROV_KEY) */
 
 /* ---- messages (ofi_msg.c) ---------------------------------------------------------------- */
@@ -109,6 +114,7 @@ struct ofi_ctx {
     uint8_t kind;            /* enum ofi_ctx_kind */
     int peer;
     int buf;                 /* tx or rx buffer index, -1: none */
+    int bounce;              /* bounce buffer index, -1: none */
     uint32_t op_id;          /* OFI_CTX_RMA: the operation record */
     void *copy_to;           /* a bounced get part: where the bytes go at completion */
     uint64_t copy_len;
@@ -181,6 +187,8 @@ struct ofi_state {
     /* tx buffers and send contexts */
     int tx_free[OFI_TX_BUFS];
     unsigned tx_free_count;
+    int bounce_free[OFI_BOUNCE_COUNT];
+    unsigned bounce_free_count;
     struct ofi_ctx *ctx;
     unsigned ctx_count;
     uint32_t ctx_free;            /* index + 1 */
@@ -205,6 +213,17 @@ static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
 static inline uint8_t *ofi_buf_addr(const struct ofi_state *st, unsigned index)
 {
     return st->bufs + (size_t)index * OFI_BUF_BYTES;
+}
+/* The message buffers' allocation: rx buffers, tx buffers, then the bounce buffers. */
+static inline size_t ofi_bufs_bytes(const struct ofi_state *st)
+{
+    return (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES +
+           (size_t)OFI_BOUNCE_COUNT * OFI_BOUNCE_BYTES;
+}
+static inline uint8_t *ofi_bounce_addr(const struct ofi_state *st, int index)
+{
+    return st->bufs + (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES +
+           (size_t)index * OFI_BOUNCE_BYTES;
 }
 /* Buffer indices: the rx buffers first, then the tx buffers. */
 static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
@@ -287,6 +306,8 @@ void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
 /* A tx buffer, waiting (reaping tx completions only) while none is free; -1 when failing. */
 int ofi_tx_take(struct ofi_state *st);
 void ofi_tx_put(struct ofi_state *st, int tx);
+/* A bounce buffer, waiting the same way; -1 when failing. */
+int ofi_bounce_take(struct ofi_state *st);
 /*
  * Posts with post(st, arg), retrying on -FI_EAGAIN with tx-side progress only (so
  * that nothing re-enters message handling).  PTL_OK or PTL_FAIL (logged with what).

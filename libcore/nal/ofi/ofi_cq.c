@@ -49,6 +49,7 @@ struct ofi_ctx *ofi_ctx_take(struct ofi_state *st)
     st->ctx_free = ctx->next_free;
     memset(ctx, 0, sizeof *ctx);
     ctx->buf = -1;
+    ctx->bounce = -1;
     return ctx;
 }
 
@@ -95,6 +96,8 @@ static void tx_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
     }
     if (ctx->buf >= 0)
         ofi_tx_put(st, ctx->buf);
+    if (ctx->bounce >= 0)
+        st->bounce_free[st->bounce_free_count++] = ctx->bounce;
     ofi_ctx_put(st, ctx);
 }
 
@@ -185,6 +188,19 @@ int ofi_tx_take(struct ofi_state *st)
         gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %d are in flight)", OFI_TX_BUFS);
     }
     return st->tx_free[--st->tx_free_count];
+}
+
+int ofi_bounce_take(struct ofi_state *st)
+{
+    struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
+    while (st->bounce_free_count == 0) {
+        if (st->fatal_pending)
+            return -1;
+        poll_tx(st);
+        gp_slow_wait_check(&wait, "ofi", "a bounce buffer (all %d are in flight)",
+                           OFI_BOUNCE_COUNT);
+    }
+    return st->bounce_free[--st->bounce_free_count];
 }
 
 int ofi_post_retry(struct ofi_state *st, int peer, const char *what,

@@ -102,7 +102,7 @@ int ofi_ep_register(struct ofi_state *st)
         return PTL_FAIL;
     st->region_desc = fi_mr_desc(st->region_mr);
     st->region_key = fi_mr_key(st->region_mr);
-    size_t bytes = (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES;
+    size_t bytes = ofi_bufs_bytes(st);
     if (reg(st, st->bufs, bytes, FI_SEND | FI_RECV | FI_READ | FI_WRITE, OFI_REGION_KEY + 1,
             &st->buf_mr, "the message buffers") != PTL_OK)
         return PTL_FAIL;

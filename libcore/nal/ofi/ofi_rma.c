@@ -122,13 +122,17 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
     if (rec == NULL)
         return PTL_FAIL;
     uint32_t id = ofi_inflight_id(peer, rec);
-    /* Small puts are copied (the put returns at once); so are parts FI_MR_LOCAL would need
-     * registered. */
+    /* Puts up to OFI_PUT_BOUNCE_LIMIT are copied (the put returns at once, the next
+     * overlaps it), through bounce buffers; so are get parts FI_MR_LOCAL would need
+     * registered, through tx buffers. */
     void *desc = NULL;
-    int rc = is_put && op->length <= OFI_BUF_BYTES ? 1
-                                                   : local_desc(st, rec, op->local_addr,
-                                                                op->length, &desc);
+    int rc = is_put && op->length <= OFI_PUT_BOUNCE_LIMIT ? 1
+                                                         : local_desc(st, rec, op->local_addr,
+                                                                      op->length, &desc);
     int bounce = rc == 1;
+    uint64_t part_max = !bounce ? st->max_msg : is_put ? OFI_BOUNCE_BYTES : OFI_BUF_BYTES;
+    if (part_max > st->max_msg)
+        part_max = st->max_msg;
     if (rc == PTL_FAIL) {
         ofi_inflight_release(st, rank, rec);
         return PTL_FAIL;
@@ -138,8 +142,8 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
     rc = PTL_OK;
     while (done < op->length && rc == PTL_OK) {
         uint64_t len = op->length - done;
-        if (len > (bounce ? OFI_BUF_BYTES : st->max_msg))
-            len = bounce ? OFI_BUF_BYTES : st->max_msg;
+        if (len > part_max)
+            len = part_max;
         struct ofi_ctx *ctx = ofi_ctx_take(st);
         if (ctx == NULL) {
             ofi_fail(st, rank, "aborting: no context left for an RMA part to node %d", rank);
@@ -154,13 +158,17 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
                                   peer->region_base + win->region_offset + op->remote_offset + done,
                                   ofi_fault_key(st, peer->region_key), ctx };
         if (bounce) {
-            ctx->buf = ofi_tx_take(st);
-            if (ctx->buf < 0) {
+            if (is_put)
+                ctx->bounce = ofi_bounce_take(st);
+            else
+                ctx->buf = ofi_tx_take(st);
+            if (ctx->buf < 0 && ctx->bounce < 0) {
                 ofi_ctx_put(st, ctx);
                 rc = PTL_FAIL;
                 break;
             }
-            args.local = ofi_buf_addr(st, ofi_tx_index(st, ctx->buf));
+            args.local = is_put ? ofi_bounce_addr(st, ctx->bounce)
+                                : ofi_buf_addr(st, ofi_tx_index(st, ctx->buf));
             args.desc = st->buf_desc;
             if (is_put) {
                 memcpy(args.local, local, len);
@@ -175,6 +183,8 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
             rec->parts_left--;
             if (ctx->buf >= 0)
                 ofi_tx_put(st, ctx->buf);
+            if (ctx->bounce >= 0)
+                st->bounce_free[st->bounce_free_count++] = ctx->bounce;
             ofi_ctx_put(st, ctx);
         }
         done += len;
