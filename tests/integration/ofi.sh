@@ -37,6 +37,8 @@ job() { # NAME PATTERN TIMEOUT CMD...
     check_line "$name" "$pattern"
 }
 
+# Time limits are generous: a process waiting on ofi polls (it does not sleep on the CQ
+# yet), so on a loaded machine a job takes several times what it takes over tcp.
 tested=0
 for prov in "tcp;ofi_rxm" "net;ofi_rxm" net shm; do
     if ! fi_info -p "$prov" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
@@ -47,11 +49,11 @@ for prov in "tcp;ofi_rxm" "net;ofi_rxm" net shm; do
     P="$T/$prov"
     tested=$((tested + 1))
     # The job really runs over this provider: its debug line names it.
-    if expect_rc "$P/opened" 0 60 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
+    if expect_rc "$P/opened" 0 180 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
         check_line "$P/opened" "debug ofi: provider $prov: [0-9]* receive buffers"
     fi
     for n in 2 4 8; do
-        job "$P/am_core_n$n" "am_core: $n nodes, 1 rounds, every category" 60 \
+        job "$P/am_core_n$n" "am_core: $n nodes, 1 rounds, every category" 240 \
             "$GP_RUN" -n $n "$GPTEST_ITEST/am_core" 1
     done
     for n in 2 4; do
