@@ -18,8 +18,13 @@
 T=ofi
 export GP_TRANSPORT=ofi
 log=$(mktemp /tmp/gp-ofi-test.XXXXXX)
-trap 'rm -f "$log"' EXIT INT TERM
+trap 'rm -f "$log" "$log.lsan"' EXIT INT TERM
 case "$GPTEST_VARIANT" in *asan) barriers=200 stress=500 ;; *) barriers=1000 stress=2000 ;; esac
+# A job ends without closing its transport (doc/decisions.md); objects libfabric's providers
+# allocate for themselves (fi_dupinfo'd copies a connection keeps, seen on net) are then
+# reported by LeakSanitizer, from inside libfabric only: those are not gp's to free.
+printf 'leak:libfabric.so\n' >"$log.lsan"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$log.lsan"
 
 if ! command -v fi_info >/dev/null 2>&1; then
     echo "skip $T: no fi_info (install libfabric-bin and libfabric-dev: tools/deps.sh)"
