@@ -9,11 +9,12 @@
  * A put's completion is asked for as FI_DELIVERY_COMPLETE, so the ACK event
  * means the bytes are visible at the target, as a put's ACK must.  The local
  * side: region memory has the region's descriptor; other memory needs none
- * where the provider does not demand FI_MR_LOCAL; where it does, parts up
- * to a buffer's size go through tx buffers and larger ones are registered
- * for the operation.  A put returns with its source copied or consumed
- * (the conduit reuses it at once): a bounced put at once, others at their
- * completion.
+ * where the provider does not demand FI_MR_LOCAL; where it does, get parts up
+ * to a buffer's size go through tx buffers and larger ones are registered for
+ * the operation.  A put returns with its source copied or consumed (the
+ * conduit reuses it at once): up to OFI_PUT_BOUNCE_LIMIT it is copied through
+ * 64 KiB bounce buffers and returns once its last part is posted, so that
+ * back-to-back puts overlap; a larger one returns at its completion.
  */
 #include <string.h>
 
