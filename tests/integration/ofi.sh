@@ -6,6 +6,7 @@
 # capabilities but lose a message under ext_core at 4 nodes: left out, see
 # doc/performance.md's ofi section).  Per provider: the core API (am_core),
 # the extended API through the protocol and through windows (ext_core),
+# threads at once (am_threads, ext_threads: 4 per process in PAR builds),
 # the random mix (ext_stress), the ways a job ends (exit_cases), the
 # conduit's credits under a hot spot (credit_dyn) and the transport's own
 # credit flow at its tightest (GP_OFI_CREDITS_PP=2: requests must wait, and
@@ -67,6 +68,9 @@ for prov in "tcp;ofi_rxm" "net;ofi_rxm" net shm; do
         job "$P/ext_core_protocol_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
             env GP_DIRECT_RMA=0 "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" 100
     done
+    # Threads issuing AMs, puts and gets at once (PAR builds: 4 threads; SEQ: 1).
+    job "$P/am_threads_n2" "each run exactly once" 240 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_threads" 4 200
+    job "$P/ext_threads_n2" "puts and gets verified" 240 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_threads" 4 20
     for n in 4 8; do
         job "$P/ext_stress_n$n" "every area's checksum matched" 300 \
             "$GP_RUN" -n $n "$GPTEST_ITEST/ext_stress" $stress $n
