@@ -4,7 +4,7 @@
 # FI_EP_RDM endpoint with FI_MSG and FI_RMA and carries these jobs:
 # tcp;ofi_rxm, net;ofi_rxm, net and shm (sockets and udp;ofi_rxd list the
 # capabilities but lose a message under ext_core at 4 nodes: left out, see
-# doc/performance.md's ofi section).  Per provider: the core API (am_core),
+# doc/wire-ofi.md, "Status").  Per provider: the core API (am_core),
 # the extended API through the protocol and through windows (ext_core),
 # threads at once (am_threads, ext_threads: 4 per process in PAR builds),
 # the random mix (ext_stress), the ways a job ends (exit_cases), the
