@@ -43,7 +43,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden -pthread $(WARN) -MMD -MP \
              -Ilibcore/include -Ilibcore -Icmd -Itests/harness -DGP_VERSION='"$(VERSION)"' $(PMIX_CFLAGS)
 OPT      ?= -O2
-# libibverbs and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
+# libibverbs, libfabric and libpmix are opened when a job needs them (libcore/util/dynlib.h): not linked.
 LIBS     := -lpthread -lrt -lm -ldl
 POPT_LIBS := -lpopt
 
@@ -79,7 +79,7 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The table takes every layer's rows: their group files come along, data and checks only.
 CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv/ibv_config.c \
              libcore/nal/ibv/ibv_ports.c libcore/nal/config_rows.c libcore/nal/tcp/tcp_config.c \
-             libcore/boot/config_rows.c
+             libcore/nal/ofi/ofi_config.c libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
              libcore/tools/standalone/nal_names.c
@@ -215,6 +215,22 @@ scale: seq
 .PHONY: bench
 bench: seq
 	python3 bench/compare
+
+# check-ofi: the ofi transport's suite (tests/integration/ofi.sh) over every provider it
+# knows (tcp;ofi_rxm, net;ofi_rxm, net, shm) in every variant; make check runs all four in
+# SEQ and tcp;ofi_rxm in the others.  Ends with "N passed, N failed" like check.
+.PHONY: check-ofi
+check-ofi: deps
+	$(MAKE) -j2 seq par asan pasan
+	@for v in seq par asan pasan; do \
+	    GP_OFI_TEST_PROVIDERS="tcp;ofi_rxm net;ofi_rxm net shm" GPTEST_VARIANT=$$v \
+	    GPTEST_BIN=$(CURDIR)/$(BUILD)/$$v/bin GPTEST_ITEST=$(CURDIR)/$(BUILD)/$$v/tests/integration \
+	    sh tests/integration/ofi.sh | sed "s#^\(ok\|FAIL\|skip\) #\1 $$v:#"; \
+	done | tee $(BUILD)/check-ofi.log; \
+	ends=$$(grep -c '^# end of tests' $(BUILD)/check-ofi.log); \
+	[ "$$ends" -eq 4 ] || echo "FAIL check-ofi: $$ends of 4 variants' runs reached their end" | tee -a $(BUILD)/check-ofi.log; \
+	echo "$$(grep -c '^ok ' $(BUILD)/check-ofi.log) passed, $$(grep -c '^FAIL ' $(BUILD)/check-ofi.log) failed"; \
+	! grep -q '^FAIL ' $(BUILD)/check-ofi.log
 
 # check-ibv: boots the Soft-RoCE VM once and runs tests/ibv/suite.sh in it
 # over the SEQ build (tests/ibv/check.sh); here, unlike in make check, a VM

@@ -12,6 +12,7 @@
 # day (remove $vm_failed to try again at once).
 set -e
 packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libibverbs1 ibverbs-providers
+          libfabric-dev libfabric1 libfabric-bin
           libncurses-dev libpmix-dev cmake
           procps psmisc groff-base tmux openssh-server openssh-client iproute2"
 vm_packages="qemu-system-x86 busybox-static kmod cpio bc rdma-core ibverbs-utils perftest"

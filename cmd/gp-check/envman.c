@@ -30,6 +30,9 @@ static const struct {
       "Read by the ibv transport; accepted and checked on every transport.  Some are "
       "trimmed, once the HCA is open, to what it supports (seed 003 says which); a value "
       "you set that is trimmed draws a warning." },
+    { "ofi", "libfabric (ofi)",
+      "Read by the ofi transport (GP_TRANSPORT=ofi); FI_PROVIDER and the providers' own FI_* "
+      "variables are libfabric's and reach it unchanged." },
     { "launcher", "Launcher",
       "The GP_BOOT_ADDR, GP_RANK, GP_SIZE, GP_JOBID and GP_BOOT_KEY_FD variables are set "
       "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER, "

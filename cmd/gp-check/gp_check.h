@@ -85,6 +85,7 @@ void check_env(void);
 void check_shm(const struct check_opts *opts);
 void check_memlock(const struct check_opts *opts);
 void check_rdma(void);
+void check_fabric(void);
 
 /* What a process of an N-process job may map, from the configuration (shm.c). */
 uint64_t check_segment_limit(int nprocs);

@@ -23,6 +23,7 @@ static int system_checks(const struct check_opts *opts)
     check_shm(opts);
     check_memlock(opts);
     check_rdma();
+    check_fabric();
     struct host_list hosts;
     int hosts_read = hosts_load(&hosts) == 0;
     check_hostname(hosts_read ? &hosts : NULL);

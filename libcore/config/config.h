@@ -167,6 +167,10 @@ struct gp_config {
     const char *gp_hybrid_order;       /* NULL: the registry's order */
     const char *gp_tcp_addr;
     const char *gp_tcp_connect; /* "lazy" or "eager" */
+    const char *gp_ofi_provider;       /* GP_OFI_PROVIDER; NULL: FI_PROVIDER or libfabric's first */
+    int64_t ofi_credits_pp;
+    int64_t ofi_depth_pp;
+    int64_t ofi_fault_key;             /* GP_OFI_FAULT_KEY: tests only; 0: never */
     int rcv_thread;
     const char *gp_host_id;
     int     gp_direct_rma;

@@ -47,6 +47,7 @@ extern const struct gp_cfg_group gp_cfg_group_conduit;
 extern const struct gp_cfg_group gp_cfg_group_ibv;
 extern const struct gp_cfg_group gp_cfg_group_nal;
 extern const struct gp_cfg_group gp_cfg_group_tcp;
+extern const struct gp_cfg_group gp_cfg_group_ofi;
 extern const struct gp_cfg_group gp_cfg_group_boot;
 
 #endif

@@ -20,7 +20,7 @@
 /* The one list of groups: the table's order, so the echo and gp-env(7) follow the layers. */
 static const struct gp_cfg_group *const groups[] = {
     &gp_cfg_group_conduit, &gp_cfg_group_ibv, &gp_cfg_group_nal, &gp_cfg_group_tcp,
-    &gp_cfg_group_boot,
+    &gp_cfg_group_ofi, &gp_cfg_group_boot,
 };
 
 static struct gp_cfg_row table[GP_CFG_MAX_ROWS];

@@ -124,6 +124,7 @@ extern const struct nal_ops nal_hybrid_ops;
 extern const struct nal_ops nal_shm_ops;
 extern const struct nal_ops nal_tcp_ops;
 extern const struct nal_ops nal_ibv_ops;
+extern const struct nal_ops nal_ofi_ops;
 extern const struct nal_ops nal_loop_ops;
 
 #endif

@@ -18,6 +18,7 @@ static const struct nal_ops *const transports[] = {
     &nal_shm_ops,
     &nal_ibv_ops,
     &nal_tcp_ops,
+    &nal_ofi_ops,
     &nal_loop_ops,
 };
 #define TRANSPORT_COUNT (sizeof transports / sizeof transports[0])

@@ -1,6 +1,6 @@
 #!/bin/sh
 # What an idle process holds (issue 20, item 6; doc/scale.md section 06):
-# libibverbs (and libnl behind it), libpmix and libcrypto are not in the
+# libibverbs (and libnl behind it), libfabric, libpmix and libcrypto are not in the
 # memory of a job that does not use them -- shm, tcp, and the default
 # transport across (pretended) hosts without verbs devices -- and the
 # operation records of the extended API are not touched at attach (an
@@ -18,7 +18,7 @@ tmp=$(mktemp -d /tmp/gp-footprint-test.XXXXXX)
 trap 'touch "$tmp/go" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 unset GP_TRANSPORT GP_HOST_ID
 # "+idle_hold": the program itself must be found, so that an absence means something.
-libs="libibverbs libnl- libpmix libcrypto +idle_hold"
+libs="libibverbs libnl- libfabric libpmix libcrypto +idle_hold"
 seg=67108864
 
 cat >"$tmp/as-host" <<'WRAP'

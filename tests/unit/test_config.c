@@ -207,13 +207,13 @@ static void test_table_rows(void)
                 gp_test_fail(__FILE__, __LINE__, "%s and %s share a field", rows[i].name,
                              rows[j].name);
     }
-    /* One row per field of struct gp_config: 77 fields today; adding a field means a row. */
-    CHECK_EQ(stored, 77);
+    /* One row per field of struct gp_config: 81 fields today; adding a field means a row. */
+    CHECK_EQ(stored, 81);
     for (size_t i = 0; i < count; i++) {
         if (rows[i].doc == NULL || rows[i].doc[0] == '\0')
             gp_test_fail(__FILE__, __LINE__, "%s has no doc", rows[i].name);
         CHECK(rows[i].transport != NULL);
-        CHECK(strstr("all shm tcp ibv launcher", rows[i].transport) != NULL);
+        CHECK(strstr("all shm tcp ibv ofi launcher", rows[i].transport) != NULL);
         CHECK(gp_config_find(rows[i].name) == &rows[i]);
         for (size_t j = i + 1; j < count; j++)
             if (strcmp(rows[i].name, rows[j].name) == 0)
@@ -549,11 +549,11 @@ static void test_string_choices(void)
 {
     clear_our_environment();
     expect_rejected(__LINE__, "GP_TRANSPORT", "foo",
-                    "GP_TRANSPORT='foo' is not valid: expected one of shm|ibv|tcp");
+                    "GP_TRANSPORT='foo' is not valid: expected one of shm|ibv|tcp|ofi");
     expect_rejected(__LINE__, "GP_TRANSPORT", "",
-                    "GP_TRANSPORT='' is not valid: expected one of shm|ibv|tcp");
+                    "GP_TRANSPORT='' is not valid: expected one of shm|ibv|tcp|ofi");
     expect_rejected(__LINE__, "GP_TRANSPORT", "sh",
-                    "GP_TRANSPORT='sh' is not valid: expected one of shm|ibv|tcp");
+                    "GP_TRANSPORT='sh' is not valid: expected one of shm|ibv|tcp|ofi");
     expect_rejected(__LINE__, "GP_LOG_LEVEL", "verbose", "GP_LOG_LEVEL='verbose' is not valid: "
                     "expected one of error|warn|info|debug|trace");
     set_and_load("GP_TRANSPORT", "TCP");
@@ -1226,7 +1226,7 @@ static void test_transport_choices_from_registry(void)
                          row->choices);
         }
     }
-    CHECK_EQ(selectable, 3);   /* shm, ibv, tcp */
+    CHECK_EQ(selectable, 4);   /* shm, ibv, tcp, ofi */
     CHECK(nal_find("hybrid") != NULL && !nal_find("hybrid")->user_selectable);
 }
 

@@ -1,0 +1,256 @@
+/*
+ * The ofi transport: gp over libfabric (GP_TRANSPORT=ofi), one FI_EP_RDM
+ * endpoint per process on the provider GP_OFI_PROVIDER or FI_PROVIDER
+ * names (ofi_info.c).  This file is the ops table and the state's life.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config/config.h"
+#include "nal/ofi/ofi.h"
+#include "util/log.h"
+
+/* Receive buffers beyond the per-peer sums: a credit may go back while its buffer is
+ * still being handled (ofi_msg.c). */
+#define OFI_RX_SLACK 4
+/* How long fini lets queued sends drain before closing the endpoint. */
+#define OFI_DRAIN_NS (2ull * 1000 * 1000 * 1000)
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Some providers' libraries install handlers for fatal signals when libfabric
+ * initializes them (libpsm2 prints a backtrace and exits with 1 on SIGSEGV), which
+ * would take the job's exit on a fatal signal (seed 003: the signal's own code) from
+ * the conduit.  The handlers gp had are put back after every call that may load one.
+ */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT, SIGTERM,
+                                     SIGQUIT, SIGHUP };
+#define FATAL_SIGNALS (sizeof fatal_signals / sizeof fatal_signals[0])
+
+static void signals_save(struct sigaction *saved)
+{
+    for (size_t i = 0; i < FATAL_SIGNALS; i++)
+        sigaction(fatal_signals[i], NULL, &saved[i]);
+}
+
+static void signals_restore(const struct sigaction *saved)
+{
+    for (size_t i = 0; i < FATAL_SIGNALS; i++)
+        sigaction(fatal_signals[i], &saved[i], NULL);
+}
+
+static void state_free(struct ofi_state *st)
+{
+    for (int rank = 0; st->peers != NULL && rank < st->ni->size; rank++) {
+        struct ptl_inflight *table = &st->peers[rank].inflight;
+        for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
+            struct ofi_inflight *rec = (struct ofi_inflight *)ptl_inflight_at(table, i);
+            if (rec->rec.kind != PTL_INFLIGHT_FREE && rec->mr != NULL)
+                fi_close(&rec->mr->fid);
+        }
+        ptl_inflight_fini(table);
+    }
+    ofi_ep_close(st);
+    if (st->info != NULL)
+        fi_freeinfo(st->info);
+    free(st->peers);
+    free(st->bufs);
+    free(st->rx_ctx);
+    free(st->ctx);
+    free(st->done_served);
+    free(st->owing);
+    gp_mutex_destroy(&st->lock);
+    free(st);
+}
+
+/* The pools, sized from the job and the rows (ofi_msg.c says what the receive buffers cover). */
+static int alloc_pools(struct ofi_state *st)
+{
+    unsigned peers = (unsigned)st->ni->size - 1;
+    st->credits_pp = (int)gp_cfg.ofi_credits_pp;
+    st->depth_pp = (unsigned)gp_cfg.ofi_depth_pp;
+    st->rx_count = peers * ((unsigned)st->credits_pp + st->depth_pp + 2) + OFI_RX_SLACK;
+    st->ctx_count = OFI_TX_BUFS + 2 * peers * ((unsigned)st->credits_pp + st->depth_pp) + 256;
+    st->peers = calloc((size_t)st->ni->size, sizeof *st->peers);
+    st->rx_ctx = calloc(st->rx_count, sizeof *st->rx_ctx);
+    st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
+    st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
+    st->owing = calloc((size_t)st->ni->size, sizeof *st->owing);
+    size_t bytes = ofi_bufs_bytes(st);
+    /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
+    st->bufs = aligned_alloc(4096, bytes);
+    if (st->peers == NULL || st->rx_ctx == NULL || st->ctx == NULL || st->done_served == NULL ||
+        st->owing == NULL || st->bufs == NULL) {
+        gp_error("ofi", "out of memory for %u receive buffers and %u contexts", st->rx_count,
+                 st->ctx_count);
+        return PTL_NO_SPACE;
+    }
+    memset(st->bufs, 0, bytes);
+    st->done_cap = st->ctx_count;
+    for (unsigned i = 0; i < st->ctx_count; i++)
+        st->ctx[i].next_free = i + 1 < st->ctx_count ? i + 2 : 0;
+    st->ctx_free = 1;
+    for (int i = 0; i < OFI_TX_BUFS; i++)
+        st->tx_free[i] = OFI_TX_BUFS - 1 - i;
+    st->tx_free_count = OFI_TX_BUFS;
+    for (int i = 0; i < OFI_BOUNCE_COUNT; i++)
+        st->bounce_free[i] = OFI_BOUNCE_COUNT - 1 - i;
+    st->bounce_free_count = OFI_BOUNCE_COUNT;
+    for (int rank = 0; rank < st->ni->size; rank++) {
+        st->peers[rank].send_credits = st->credits_pp;
+        if (rank != st->ni->rank &&
+            ptl_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
+                              NULL) != PTL_OK)
+            return PTL_NO_SPACE;
+    }
+    return PTL_OK;
+}
+
+static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
+{
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
+    ofi_fabric_load("GP_TRANSPORT=ofi", 1);
+    signals_restore(saved);
+    struct ofi_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return PTL_NO_SPACE;
+    gp_mutex_init(&st->lock);
+    st->ni = ni;
+    ni->nal_state = st;
+    /* Populated: the region is registered whole, and FI_MR_ALLOCATED wants it backed. */
+    if (ptl_ni_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
+        state_free(st);
+        ni->nal_state = NULL;
+        return PTL_NO_SPACE;
+    }
+    return PTL_OK;
+}
+
+static int ofi_connect(struct ptl_ni *ni)
+{
+    struct ofi_state *st = ofi_state_of(ni);
+    if (ptl_ni_own_region_only(ni) != PTL_OK)
+        return PTL_NO_SPACE;
+    if (ni->size == 1) {
+        gp_debug("ofi", "a one-process job: no endpoint");
+        return PTL_OK;
+    }
+    int rc = alloc_pools(st);
+    if (rc != PTL_OK)
+        return rc;
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
+    st->info = ofi_info_choose();
+    /* Whatever failed here, the exchange below is collective: it tells the others. */
+    if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||
+                             ofi_msg_post_receives(st) != PTL_OK))
+        ofi_ep_close(st);
+    signals_restore(saved);
+    rc = ofi_ep_exchange(st);
+    if (rc != PTL_OK)
+        return rc;
+    gp_debug("ofi", "provider %s: %u receive buffers of %d bytes, %d credits and %u records "
+             "per peer", st->info->fabric_attr->prov_name, st->rx_count, OFI_BUF_BYTES,
+             st->credits_pp, st->depth_pp);
+    return PTL_OK;
+}
+
+static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
+{
+    if (op->target == (unsigned)ni->rank)
+        return ptl_direct_put(ni, ni->region, op);
+    struct ofi_state *st = ofi_state_of(ni);
+    gp_mutex_lock(&st->lock);
+    int rc = ofi_rma_put(st, op);
+    if (rc == 1)
+        rc = ofi_msg_put(st, op);
+    gp_mutex_unlock(&st->lock);
+    ofi_raise_if_failed(st);
+    return rc;
+}
+
+static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
+{
+    if (op->target == (unsigned)ni->rank)
+        return ptl_direct_get(ni, ni->region, op);
+    struct ofi_state *st = ofi_state_of(ni);
+    gp_mutex_lock(&st->lock);
+    int rc = ofi_rma_get(st, op);
+    if (rc == 1)
+        rc = ofi_msg_get(st, op);
+    gp_mutex_unlock(&st->lock);
+    ofi_raise_if_failed(st);
+    return rc;
+}
+
+static int ofi_progress(struct ptl_ni *ni)
+{
+    struct ofi_state *st = ofi_state_of(ni);
+    if (st == NULL || st->ep == NULL)
+        return PTL_OK;
+    /* Another thread moving data now is as good as this one doing it. */
+    if (gp_mutex_trylock(&st->lock) != 0)
+        return PTL_OK;
+    ofi_progress_locked(st);
+    gp_mutex_unlock(&st->lock);
+    ofi_raise_if_failed(st);
+    return PTL_OK;
+}
+
+/* Messages still queued go out (a provider with manual progress, such as sockets, moves
+ * them only when asked), for a bounded time: the peer may be gone. */
+static void drain(struct ofi_state *st)
+{
+    uint64_t until = now_ns() + OFI_DRAIN_NS;
+    while (st->ep != NULL &&
+           (st->tx_free_count < OFI_TX_BUFS || st->bounce_free_count < OFI_BOUNCE_COUNT) &&
+           !st->fatal_pending &&
+           now_ns() < until)
+        ofi_progress_locked(st);
+}
+
+/* The job ends without fini (the exit's last step): drain, then the debug line. */
+static void ofi_report(struct ptl_ni *ni)
+{
+    struct ofi_state *st = ofi_state_of(ni);
+    if (st == NULL || st->info == NULL || gp_mutex_trylock(&st->lock) != 0)
+        return;
+    drain(st);
+    gp_debug("ofi", "provider %s: %llu messages sent (%llu CREDIT), %llu operations straight "
+             "into windows, %llu requests waited for a credit", st->info->fabric_attr->prov_name,
+             (unsigned long long)st->messages_sent, (unsigned long long)st->credit_messages,
+             (unsigned long long)st->rma_ops, (unsigned long long)st->credit_waits);
+    gp_mutex_unlock(&st->lock);
+}
+
+static void ofi_fini(struct ptl_ni *ni)
+{
+    struct ofi_state *st = ofi_state_of(ni);
+    if (st != NULL) {
+        ofi_report(ni); /* drains what is queued first */
+        state_free(st);
+    }
+    ni->nal_state = NULL;
+    ptl_ni_private_region_free(ni);
+}
+
+const struct nal_ops nal_ofi_ops = {
+    .name = "ofi",
+    .user_selectable = 1,
+    .region_create = ofi_region_create,
+    .connect = ofi_connect,
+    .put = ofi_put,
+    .get = ofi_get,
+    .progress = ofi_progress,
+    .fini = ofi_fini,
+    .report = ofi_report,
+};

@@ -1,0 +1,329 @@
+/*
+ * What the files of the ofi transport share (nothing outside nal/ofi/
+ * includes this).  doc/wire-ofi.md describes the protocol; this header the
+ * state behind it.
+ *
+ *   ofi.c         the ops table: region, connect, put, get, progress, fini
+ *   ofi_config.c  the transport's configuration rows (GP_OFI_*)
+ *   ofi_fabric.c  libfabric, loaded (dlopen) when a job first wants ofi
+ *   ofi_info.c    choosing the provider (GP_OFI_PROVIDER, FI_PROVIDER) and saying
+ *                 what was found when none fits
+ *   ofi_ep.c      fabric, domain, endpoint, CQs, address vector; the region's and
+ *                 the buffers' registrations (the MR modes); the address exchange
+ *   ofi_mr.c      registrations of memory outside the region, one operation long
+ *   ofi_msg.c     messages: requests, ACK / REPLY, credits, the target side
+ *   ofi_rma.c     RMA straight into a peer's window (the RAR segment)
+ *   ofi_cq.c      completion reaping, tx buffers, send contexts, the failure path
+ *
+ * One FI_EP_RDM endpoint per process, one address vector filled from the
+ * bootstrap allgather, two CQs (transmit, receive) read only by this
+ * process's progress engine: whatever the provider's data progress, gp
+ * drives it (manual progress).
+ *
+ * Locking: one mutex (PAR builds only) guards all of it, as on tcp and ibv.
+ * Progress takes it with trylock; events go to lock-free rings.
+ */
+#ifndef GP_NAL_OFI_H
+#define GP_NAL_OFI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nal/ofi/ofi_fabric.h"
+#include "ptl/inflight.h"
+#include "ptl/ni.h"
+#include "util/thread.h"
+
+#define OFI_BUF_BYTES 8192        /* a receive buffer, a tx buffer */
+#define OFI_WINDOW_PTS 16         /* portal entries whose windows a peer caches */
+#define OFI_ADDR_MAX 128          /* an endpoint name, as fi_getname gives it */
+#define OFI_PROV_NAME_MAX 48
+#define OFI_TX_BUFS 256           /* tx buffers (messages out, bounced RMA parts) */
+#define OFI_BOUNCE_BYTES 65536    /* a bounce buffer: a window put's part, copied */
+#define OFI_BOUNCE_COUNT 32
+/* Window puts up to this size are copied through bounce buffers, so the put returns
+ * at once and the next one overlaps it (larger ones wait for their completion). */
+#define OFI_PUT_BOUNCE_LIMIT (64ull << 20)
+#define OFI_REGION_KEY 1          /* the region's key where gp picks keys (no FI_MR_PROV_KEY) */
+
+/* ---- messages (ofi_msg.c) ---------------------------------------------------------------- */
+
+enum ofi_msg_type {
+    OFI_MSG_PUT = 1,   /* request: header + data */
+    OFI_MSG_PUT_RNDV,  /* request: header naming the source (addr, key); the target reads it */
+    OFI_MSG_GET,       /* request: small ones come back in the REPLY, large ones are written to (addr, key) */
+    OFI_MSG_ACK,       /* answer to a PUT / PUT_RNDV */
+    OFI_MSG_REPLY,     /* answer to a GET, with the data when it was small */
+    OFI_MSG_CREDIT,    /* only returns credits */
+    OFI_MSG_TYPE_END
+};
+
+#define OFI_FLAG_ANSWER  0x01u  /* PUT: the initiator holds a record and awaits an ACK */
+#define OFI_FLAG_EVENT   0x02u  /* ACK / REPLY: post the initiator's event */
+#define OFI_FLAG_DATA    0x04u  /* REPLY: data follows the header */
+#define OFI_FLAG_WINDOW  0x08u  /* ACK / REPLY: win_offset / win_length describe a window */
+#define OFI_FLAG_ACK_REQ 0x10u  /* PUT: the initiator wants the ACK event */
+
+struct ofi_msg_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t credits;        /* requests of the receiver's that the sender has handled */
+    uint32_t src;            /* the sender's rank */
+    uint32_t op_id;          /* the initiator's record, echoed by ACK / REPLY */
+    uint32_t pt_index;
+    uint64_t match_bits;
+    uint64_t offset;         /* request: remote offset; ACK / REPLY: offset in the target MD */
+    uint64_t hdr_data;
+    uint64_t length;         /* request: bytes; ACK / REPLY: mlength */
+    uint64_t addr;           /* PUT_RNDV, large GET: the initiator's buffer, as RMA addresses it */
+    uint64_t key;
+    uint64_t win_offset;     /* WINDOW: the MD's start, from the target region's base */
+    uint64_t win_length;
+};
+
+#define OFI_EAGER_BYTES (OFI_BUF_BYTES - sizeof(struct ofi_msg_hdr))
+
+/* ---- operation contexts ------------------------------------------------------------------- */
+
+enum ofi_ctx_kind {
+    OFI_CTX_RECV = 1,        /* a posted receive buffer */
+    OFI_CTX_SEND,            /* a message: releases its tx buffer */
+    OFI_CTX_RMA,             /* one part of an initiator RMA op (window put / get) */
+    OFI_CTX_RNDV_READ,       /* the target's read of a rendezvous put */
+    OFI_CTX_GET_WRITE        /* the target's write of a large get's data */
+};
+
+/* Target-side facts a rendezvous read or a served get needs at its completion. */
+struct ofi_served {
+    struct ptl_match match;
+    uint64_t match_bits;
+    uint64_t hdr_data;
+    uint64_t rlength;
+    uint32_t pt_index;
+    uint32_t op_id;
+    uint32_t parts_left;
+    uint8_t flags;
+    uint8_t failed;
+    uint8_t is_read;         /* a rendezvous put's read (else a large get's write) */
+    int peer;
+};
+
+/* What the provider hands back with a completion (FI_CONTEXT2 room first). */
+struct ofi_ctx {
+    struct fi_context2 fi;
+    uint8_t kind;            /* enum ofi_ctx_kind */
+    int peer;
+    int buf;                 /* tx or rx buffer index, -1: none */
+    int bounce;              /* bounce buffer index, -1: none */
+    uint32_t op_id;          /* OFI_CTX_RMA: the operation record */
+    void *copy_to;           /* a bounced get part: where the bytes go at completion */
+    uint64_t copy_len;
+    struct ofi_served *served; /* RNDV_READ, GET_WRITE: shared by the op's parts */
+    uint32_t next_free;
+};
+
+/* ---- peers -------------------------------------------------------------------------------- */
+
+enum ofi_op_kind { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_RMA_PUT, OFI_OP_RMA_GET };
+
+struct ofi_inflight {
+    struct ptl_inflight_rec rec;  /* first: the table's part */
+    uint8_t failed;
+    uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK; RMA: SEND_END posted */
+    uint32_t parts_left;
+    struct fid_mr *mr;            /* registered for this op alone, closed at the end */
+};
+
+struct ofi_window {
+    uint64_t region_offset;       /* 0 length: not known */
+    uint64_t length;
+};
+
+/* What one process tells every other (the bootstrap allgather). */
+struct ofi_wire {
+    char prov_name[OFI_PROV_NAME_MAX];
+    uint32_t addrlen;
+    uint8_t addr[OFI_ADDR_MAX];
+    uint64_t region_base;         /* RMA address of the region's first byte (0 without VIRT_ADDR) */
+    uint64_t region_key;
+};
+
+struct ofi_peer {
+    fi_addr_t addr;
+    int failed;
+    uint64_t region_base;
+    uint64_t region_key;
+    int send_credits;             /* requests it can still take */
+    int owed_credits;             /* its requests handled here, not told yet */
+    int owing_listed;             /* on st->owing */
+    struct ptl_inflight inflight; /* records of struct ofi_inflight */
+    struct ofi_window window[OFI_WINDOW_PTS];
+};
+
+struct ofi_state {
+    struct ptl_ni *ni;
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_ep *ep;
+    struct fid_av *av;
+    struct fid_cq *tx_cq, *rx_cq;
+    uint64_t mr_mode;             /* what the provider demands (FI_MR_*) */
+    uint64_t max_msg;             /* the endpoint's largest transfer */
+    struct fid_mr *region_mr;
+    void *region_desc;
+    uint64_t region_key;
+    struct fid_mr *buf_mr;        /* rx and tx buffers, one allocation */
+    void *buf_desc;
+    uint8_t *bufs;
+    uint64_t next_key;            /* gp-chosen keys of one-op registrations */
+    int credits_pp;
+    unsigned depth_pp;
+    struct ofi_peer *peers;
+    unsigned peers_reached;
+    /* receive buffers: rx_count posted at all times (re-posted once handled) */
+    unsigned rx_count;
+    struct ofi_ctx *rx_ctx;
+    /* tx buffers and send contexts */
+    int tx_free[OFI_TX_BUFS];
+    unsigned tx_free_count;
+    int bounce_free[OFI_BOUNCE_COUNT];
+    unsigned bounce_free_count;
+    struct ofi_ctx *ctx;
+    unsigned ctx_count;
+    uint32_t ctx_free;            /* index + 1 */
+    /* served ops whose last part completed while a send could not nest: answered at the pass's end */
+    struct ofi_served **done_served;
+    unsigned done_count, done_cap;
+    int *owing;                   /* peers owed credits past the threshold */
+    unsigned owing_count;
+    int fatal_pending;
+    char fatal_text[512];
+    int fatal_raised;
+    uint64_t rma_ops, messages_sent, rma_started;
+    uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
+    gp_mutex_t lock;
+};
+
+static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
+{
+    return ni->nal_state;
+}
+
+static inline uint8_t *ofi_buf_addr(const struct ofi_state *st, unsigned index)
+{
+    return st->bufs + (size_t)index * OFI_BUF_BYTES;
+}
+/* The message buffers' allocation: rx buffers, tx buffers, then the bounce buffers. */
+static inline size_t ofi_bufs_bytes(const struct ofi_state *st)
+{
+    return (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES +
+           (size_t)OFI_BOUNCE_COUNT * OFI_BOUNCE_BYTES;
+}
+static inline uint8_t *ofi_bounce_addr(const struct ofi_state *st, int index)
+{
+    return st->bufs + (size_t)(st->rx_count + OFI_TX_BUFS) * OFI_BUF_BYTES +
+           (size_t)index * OFI_BOUNCE_BYTES;
+}
+/* Buffer indices: the rx buffers first, then the tx buffers. */
+static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
+{
+    return st->rx_count + (unsigned)tx;
+}
+
+/* ---- ofi_info.c ------------------------------------------------------------------------- */
+
+/* The provider to open: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (libfabric's first). */
+const char *ofi_provider_wanted(void);
+/* fi_getinfo with gp's needs; NULL after an error naming what was asked and what was found. */
+struct fi_info *ofi_info_choose(void);
+/* For gp-check: every provider libfabric lists here into out, those offering what gp
+ * needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would open ("" if none). */
+void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len);
+
+/* ---- ofi_ep.c --------------------------------------------------------------------------- */
+
+int ofi_ep_open(struct ofi_state *st);
+/* Registers the region and the buffers (after ofi_ep_open). */
+int ofi_ep_register(struct ofi_state *st);
+/* Collective: the allgather of addresses, keys and regions, the AV. */
+int ofi_ep_exchange(struct ofi_state *st);
+void ofi_ep_close(struct ofi_state *st);
+/* Registers [addr, addr+len) for this op (access FI_*); PTL_OK with *mr, or PTL_FAIL. */
+int ofi_mr_one_op(struct ofi_state *st, void *addr, uint64_t len, uint64_t access,
+                  struct fid_mr **mr);
+/* The RMA address a peer uses for addr in a registration starting at base. */
+static inline uint64_t ofi_rma_addr(const struct ofi_state *st, const void *addr, const void *base)
+{
+    return (st->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)addr
+                                           : (uint64_t)((const char *)addr - (const char *)base);
+}
+/* The local descriptor for addr when it lies in the region, else NULL (*in_region 0). */
+static inline void *ofi_region_desc(const struct ofi_state *st, const void *addr, uint64_t len,
+                                    int *in_region)
+{
+    const char *base = st->ni->region, *at = addr;
+    *in_region = at >= base && (uint64_t)(at - base) <= st->ni->region_bytes &&
+                 len <= st->ni->region_bytes - (uint64_t)(at - base);
+    return *in_region ? st->region_desc : NULL;
+}
+
+/* ---- ofi_msg.c -------------------------------------------------------------------------- */
+
+int ofi_msg_put(struct ofi_state *st, const struct nal_op *op);
+int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
+/* A receive completed into rx buffer index. */
+void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes);
+/* A served op's last part completed: its event and its answer. */
+void ofi_msg_served(struct ofi_state *st, struct ofi_served *served);
+/* Sends CREDIT messages to peers owed more than the threshold. */
+void ofi_msg_flush_credits(struct ofi_state *st);
+/* Posts every receive buffer (at connect). */
+int ofi_msg_post_receives(struct ofi_state *st);
+int ofi_msg_repost(struct ofi_state *st, unsigned index);
+
+/* ---- ofi_rma.c -------------------------------------------------------------------------- */
+
+/* PTL_OK if done through the peer's window; 1 if it has none: use messages. */
+int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
+int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
+void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);
+/* key, or a wrong one for the GP_OFI_FAULT_KEY'th RMA operation started (tests). */
+uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key);
+
+/* ---- ofi_cq.c --------------------------------------------------------------------------- */
+
+/* Reaps completions of both CQs (rx only when rx is set); returns how many. Lock held. */
+int ofi_cq_poll(struct ofi_state *st, int rx);
+/* One pass: the CQs, finished served ops, credits. Lock held. */
+void ofi_progress_locked(struct ofi_state *st);
+/* Logs a failure once; the job's graceful exit starts when the lock is dropped. */
+void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ofi_raise_if_failed(struct ofi_state *st);
+struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
+void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
+/* A tx buffer, waiting (reaping tx completions only) while none is free; -1 when failing. */
+int ofi_tx_take(struct ofi_state *st);
+void ofi_tx_put(struct ofi_state *st, int tx);
+/* A bounce buffer, waiting the same way; -1 when failing. */
+int ofi_bounce_take(struct ofi_state *st);
+/*
+ * Posts with post(st, arg), retrying on -FI_EAGAIN with tx-side progress only (so
+ * that nothing re-enters message handling).  PTL_OK or PTL_FAIL (logged with what).
+ */
+int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
+                   ssize_t (*post)(struct ofi_state *st, void *arg), void *arg);
+
+/* Operation records: take waits (with progress) for room; NULL when the peer or job failed. */
+struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer, unsigned kind,
+                                       const struct nal_op *op);
+void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec);
+static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct ofi_inflight *r)
+{
+    return ptl_inflight_id(&peer->inflight, &r->rec);
+}
+/* Progress until the op with this id has finished (or the peer failed). */
+void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);
+
+#endif

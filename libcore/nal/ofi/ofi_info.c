@@ -1,0 +1,150 @@
+/*
+ * Choosing the provider: gp asks fi_getinfo for an FI_EP_RDM endpoint with
+ * FI_MSG and FI_RMA, per-sender ordered messages (FI_ORDER_SAS: a put's
+ * deposit and the AM that follows it arrive in that order, as on tcp and
+ * ibv), and offers the memory-registration modes it handles (FI_MR_LOCAL,
+ * VIRT_ADDR, PROV_KEY, ENDPOINT, ALLOCATED) and the FI_CONTEXT modes (every
+ * operation context starts with a struct fi_context2).  GP_OFI_PROVIDER
+ * names the provider; FI_PROVIDER, libfabric's own filter, is honoured by
+ * libfabric itself.  With neither, the provider must reach other hosts
+ * (FI_REMOTE_COMM), which leaves out shm and loopback domains.
+ *
+ * When nothing fits, the error says what was asked and what libfabric does
+ * list, the way fi_info would show it (provider, endpoint type, caps).
+ */
+#include "nal/ofi/ofi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "util/log.h"
+
+#define OFI_API_VERSION FI_VERSION(1, 9)
+#define OFI_MR_MODES (FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ENDPOINT | \
+                      FI_MR_ALLOCATED)
+
+const char *ofi_provider_wanted(void)
+{
+    if (gp_cfg.gp_ofi_provider != NULL && gp_cfg.gp_ofi_provider[0] != '\0')
+        return gp_cfg.gp_ofi_provider;
+    const char *env = getenv("FI_PROVIDER");
+    return env != NULL && env[0] != '\0' ? env : NULL;
+}
+
+static struct fi_info *hints_new(void)
+{
+    struct fi_info *hints = fi_allocinfo();
+    if (hints == NULL)
+        return NULL;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->caps = FI_MSG | FI_RMA;
+    if (gp_cfg.gp_ofi_provider != NULL && gp_cfg.gp_ofi_provider[0] != '\0')
+        hints->fabric_attr->prov_name = strdup(gp_cfg.gp_ofi_provider);
+    if (ofi_provider_wanted() == NULL)
+        hints->caps |= FI_REMOTE_COMM;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->domain_attr->mr_mode = OFI_MR_MODES;
+    hints->domain_attr->threading = FI_THREAD_DOMAIN;
+    hints->tx_attr->msg_order = FI_ORDER_SAS;
+    hints->rx_attr->msg_order = FI_ORDER_SAS;
+    return hints;
+}
+
+/* Appends s to out (size len), quietly cutting what does not fit. */
+static void append(char *out, size_t len, const char *s)
+{
+    size_t used = strlen(out);
+    if (used + 1 < len)
+        snprintf(out + used, len - used, "%s", s);
+}
+
+/* "prov (FI_EP_RDM: [ caps ])" for each distinct provider and endpoint type of list. */
+static void describe(const struct fi_info *list, char *out, size_t len)
+{
+    out[0] = '\0';
+    int shown = 0;
+    for (const struct fi_info *cur = list; cur != NULL; cur = cur->next) {
+        int seen = 0;
+        for (const struct fi_info *prev = list; prev != cur && !seen; prev = prev->next)
+            seen = strcmp(prev->fabric_attr->prov_name, cur->fabric_attr->prov_name) == 0 &&
+                   prev->ep_attr->type == cur->ep_attr->type;
+        if (seen)
+            continue;
+        char line[512], ep[64];
+        snprintf(ep, sizeof ep, "%s", fi_tostr(&cur->ep_attr->type, FI_TYPE_EP_TYPE));
+        uint64_t caps = cur->caps & (FI_MSG | FI_RMA | FI_TAGGED | FI_ATOMIC);
+        snprintf(line, sizeof line, "%s%s (%s, caps %s)", shown ? "; " : "",
+                 cur->fabric_attr->prov_name, ep, fi_tostr(&caps, FI_TYPE_CAPS));
+        append(out, len, line);
+        shown++;
+    }
+    if (!shown)
+        snprintf(out, len, "no provider at all");
+}
+
+struct fi_info *ofi_info_choose(void)
+{
+    struct fi_info *hints = hints_new(), *info = NULL;
+    if (hints == NULL) {
+        gp_error("ofi", "fi_allocinfo failed: out of memory");
+        return NULL;
+    }
+    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &info);
+    fi_freeinfo(hints);
+    if (rc == 0 && info != NULL)
+        return info;
+    /* What there is: every provider libfabric lists here (FI_PROVIDER still filters). */
+    struct fi_info *found = NULL;
+    if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &found) != 0)
+        found = NULL;
+    char what[2048];
+    describe(found, what, sizeof what);
+    if (found != NULL)
+        fi_freeinfo(found);
+    const char *env = getenv("FI_PROVIDER");
+    gp_error("ofi", "no libfabric provider offers what the ofi transport needs: asked for "
+             "provider %s%s%s, an FI_EP_RDM endpoint with FI_MSG and FI_RMA, FI_ORDER_SAS%s "
+             "(fi_getinfo: %s); libfabric %u.%u lists: %s",
+             gp_cfg.gp_ofi_provider != NULL ? gp_cfg.gp_ofi_provider : "any",
+             env != NULL ? " with FI_PROVIDER=" : "", env != NULL ? env : "",
+             ofi_provider_wanted() == NULL ? ", reaching other hosts (FI_REMOTE_COMM)" : "",
+             fi_strerror(-rc), FI_MAJOR(fi_version()), FI_MINOR(fi_version()), what);
+    return NULL;
+}
+
+void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len)
+{
+    out[0] = '\0';
+    chosen[0] = '\0';
+    struct fi_info *all = NULL, *fit = NULL;
+    if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) != 0)
+        all = NULL;
+    struct fi_info *hints = hints_new();
+    if (hints != NULL && fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &fit) != 0)
+        fit = NULL;
+    if (hints != NULL)
+        fi_freeinfo(hints);
+    if (fit != NULL) /* what ofi_info_choose would take */
+        snprintf(chosen, chosen_len, "%s (fabric %s, domain %s)", fit->fabric_attr->prov_name,
+                 fit->fabric_attr->name, fit->domain_attr->name);
+    /* Each provider once, marked when it offers what gp needs. */
+    for (const struct fi_info *cur = all; cur != NULL; cur = cur->next) {
+        int seen = 0, usable = 0;
+        for (const struct fi_info *prev = all; prev != cur && !seen; prev = prev->next)
+            seen = strcmp(prev->fabric_attr->prov_name, cur->fabric_attr->prov_name) == 0;
+        if (seen)
+            continue;
+        for (const struct fi_info *f = fit; f != NULL && !usable; f = f->next)
+            usable = strcmp(f->fabric_attr->prov_name, cur->fabric_attr->prov_name) == 0;
+        char line[160];
+        snprintf(line, sizeof line, "%s%s%s", out[0] ? " " : "", cur->fabric_attr->prov_name,
+                 usable ? " (rdm+rma)" : "");
+        append(out, len, line);
+    }
+    if (all != NULL)
+        fi_freeinfo(all);
+    if (fit != NULL)
+        fi_freeinfo(fit);
+}

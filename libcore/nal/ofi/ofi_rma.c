@@ -1,0 +1,217 @@
+/*
+ * RMA straight into a peer's window: once a peer has told this process (in
+ * an ACK or a REPLY, ptl_target_window) that an MD is permanent, plain and
+ * accepts any match bits -- the RAR segment -- puts become fi_writemsg and
+ * gets fi_readmsg at the region's RMA address, with no message and no
+ * matching on the target (on a provider with hardware RMA, no target CPU;
+ * on tcp;ofi_rxm the target's progress engine moves the bytes).
+ *
+ * A put's completion is asked for as FI_DELIVERY_COMPLETE, so the ACK event
+ * means the bytes are visible at the target, as a put's ACK must.  The local
+ * side: region memory has the region's descriptor; other memory needs none
+ * where the provider does not demand FI_MR_LOCAL; where it does, get parts up
+ * to a buffer's size go through tx buffers and larger ones are registered for
+ * the operation.  A put returns with its source copied or consumed (the
+ * conduit reuses it at once): up to OFI_PUT_BOUNCE_LIMIT it is copied through
+ * 64 KiB bounce buffers and returns once its last part is posted, so that
+ * back-to-back puts overlap; a larger one returns at its completion.
+ */
+#include <string.h>
+
+#include "config/config.h"
+#include "nal/ofi/ofi.h"
+#include "util/log.h"
+
+uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
+{
+    if (gp_cfg.ofi_fault_key > 0 && ++st->rma_started == (uint64_t)gp_cfg.ofi_fault_key)
+        return key ^ 0x5a5a5a5au;
+    return key;
+}
+
+static const struct ofi_window *window_for(const struct ofi_peer *peer, const struct nal_op *op)
+{
+    if (op->pt_index >= OFI_WINDOW_PTS)
+        return NULL;
+    const struct ofi_window *win = &peer->window[op->pt_index];
+    if (win->length == 0 || op->remote_offset > win->length ||
+        op->length > win->length - op->remote_offset)
+        return NULL;
+    return win;
+}
+
+static void finish(struct ofi_state *st, int rank, struct ofi_inflight *rec)
+{
+    const struct nal_op *op = &rec->rec.op;
+    if (!rec->failed && ptl_md_still_valid(st->ni, op)) {
+        if (rec->rec.kind == OFI_OP_RMA_PUT) {
+            if (!rec->rndv)
+                ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+            if (op->ack_req == PTL_ACK_REQ)
+                ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, op->length, op->remote_offset);
+        } else {
+            ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, op->length, op->remote_offset);
+        }
+    }
+    ofi_inflight_release(st, rank, rec);
+}
+
+void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
+{
+    struct ofi_peer *peer = &st->peers[ctx->peer];
+    if (ctx->copy_to != NULL && !failed) /* a bounced get part */
+        memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
+    const char *why;
+    struct ofi_inflight *rec =
+        (struct ofi_inflight *)ptl_inflight_find(&peer->inflight, ctx->op_id, PTL_INFLIGHT_FREE, &why);
+    if (rec == NULL)
+        return;
+    if (failed || peer->failed)
+        rec->failed = 1;
+    if (--rec->parts_left == 0)
+        finish(st, ctx->peer, rec);
+}
+
+struct part_args {
+    int is_put;
+    void *local;
+    void *desc;
+    size_t len;
+    fi_addr_t peer;
+    uint64_t addr, key;
+    struct ofi_ctx *ctx;
+};
+
+static ssize_t post_part(struct ofi_state *st, void *arg)
+{
+    struct part_args *a = arg;
+    struct iovec iov = { a->local, a->len };
+    struct fi_rma_iov rma = { a->addr, a->len, a->key };
+    void *desc = a->desc;
+    struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = a->peer,
+                              .rma_iov = &rma, .rma_iov_count = 1, .context = a->ctx };
+    if (a->is_put)
+        return fi_writemsg(st->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    return fi_readmsg(st->ep, &msg, FI_COMPLETION);
+}
+
+/* The local descriptor for [local, local+len): PTL_OK with *desc (maybe NULL), or 1: bounce. */
+static int local_desc(struct ofi_state *st, struct ofi_inflight *rec, void *local, uint64_t len,
+                      void **desc)
+{
+    int in_region;
+    *desc = ofi_region_desc(st, local, len, &in_region);
+    if (in_region || !(st->mr_mode & FI_MR_LOCAL))
+        return PTL_OK;
+    if (len <= OFI_BUF_BYTES)
+        return 1;
+    if (ofi_mr_one_op(st, local, len, FI_READ | FI_WRITE, &rec->mr) != PTL_OK)
+        return PTL_FAIL;
+    *desc = fi_mr_desc(rec->mr);
+    return PTL_OK;
+}
+
+static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
+{
+    int rank = (int)op->target;
+    struct ofi_peer *peer = &st->peers[rank];
+    const struct ofi_window *win = window_for(peer, op);
+    if (win == NULL)
+        return 1;
+    int is_put = kind == OFI_OP_RMA_PUT;
+    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
+    if (rec == NULL)
+        return PTL_FAIL;
+    uint32_t id = ofi_inflight_id(peer, rec);
+    /* Puts up to OFI_PUT_BOUNCE_LIMIT are copied (the put returns at once, the next
+     * overlaps it), through bounce buffers; so are get parts FI_MR_LOCAL would need
+     * registered, through tx buffers. */
+    void *desc = NULL;
+    int rc = is_put && op->length <= OFI_PUT_BOUNCE_LIMIT ? 1
+                                                         : local_desc(st, rec, op->local_addr,
+                                                                      op->length, &desc);
+    int bounce = rc == 1;
+    uint64_t part_max = !bounce ? st->max_msg : is_put ? OFI_BOUNCE_BYTES : OFI_BUF_BYTES;
+    if (part_max > st->max_msg)
+        part_max = st->max_msg;
+    if (rc == PTL_FAIL) {
+        ofi_inflight_release(st, rank, rec);
+        return PTL_FAIL;
+    }
+    rec->parts_left = 1; /* the posting's own count */
+    uint64_t done = 0;
+    rc = PTL_OK;
+    while (done < op->length && rc == PTL_OK) {
+        uint64_t len = op->length - done;
+        if (len > part_max)
+            len = part_max;
+        struct ofi_ctx *ctx = ofi_ctx_take(st);
+        if (ctx == NULL) {
+            ofi_fail(st, rank, "aborting: no context left for an RMA part to node %d", rank);
+            rc = PTL_FAIL;
+            break;
+        }
+        ctx->kind = OFI_CTX_RMA;
+        ctx->peer = rank;
+        ctx->op_id = id;
+        char *local = (char *)op->local_addr + done;
+        struct part_args args = { is_put, local, desc, len, peer->addr,
+                                  peer->region_base + win->region_offset + op->remote_offset + done,
+                                  ofi_fault_key(st, peer->region_key), ctx };
+        if (bounce) {
+            if (is_put)
+                ctx->bounce = ofi_bounce_take(st);
+            else
+                ctx->buf = ofi_tx_take(st);
+            if (ctx->buf < 0 && ctx->bounce < 0) {
+                ofi_ctx_put(st, ctx);
+                rc = PTL_FAIL;
+                break;
+            }
+            args.local = is_put ? ofi_bounce_addr(st, ctx->bounce)
+                                : ofi_buf_addr(st, ofi_tx_index(st, ctx->buf));
+            args.desc = st->buf_desc;
+            if (is_put) {
+                memcpy(args.local, local, len);
+            } else {
+                ctx->copy_to = local;
+                ctx->copy_len = len;
+            }
+        }
+        rec->parts_left++;
+        rc = ofi_post_retry(st, rank, is_put ? "RMA write" : "RMA read", post_part, &args);
+        if (rc != PTL_OK) {
+            rec->parts_left--;
+            if (ctx->buf >= 0)
+                ofi_tx_put(st, ctx->buf);
+            if (ctx->bounce >= 0)
+                st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+            ofi_ctx_put(st, ctx);
+        }
+        done += len;
+    }
+    if (rc != PTL_OK)
+        rec->failed = 1;
+    if (bounce && is_put && rc == PTL_OK) { /* every byte is in a tx buffer now */
+        rec->rndv = 1;
+        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+    }
+    st->rma_ops++;
+    if (--rec->parts_left == 0) {
+        finish(st, rank, rec);
+        return rc;
+    }
+    if (is_put && !bounce)
+        ofi_inflight_wait(st, rank, id);
+    return rc;
+}
+
+int ofi_rma_put(struct ofi_state *st, const struct nal_op *op)
+{
+    return rma_op(st, op, OFI_OP_RMA_PUT);
+}
+
+int ofi_rma_get(struct ofi_state *st, const struct nal_op *op)
+{
+    return rma_op(st, op, OFI_OP_RMA_GET);
+}
