@@ -43,3 +43,15 @@ int gp_dynlib_open(const char *const *names, const struct gp_dynsym *syms, size_
         *syms[i].slot = dlsym(handle, syms[i].name);
     return 0; /* the handle stays open for the life of the process */
 }
+
+int gp_dynlib_open_once(struct gp_dynlib_once *once, const char *const *names,
+                        const struct gp_dynsym *syms, size_t nsyms)
+{
+    if (once->state == 0)
+        once->state = gp_dynlib_open(names, syms, nsyms, once->why, sizeof once->why) == 0 ? 1 : -1;
+    if (once->state == -1) {
+        once->state = -2;
+        return 0;
+    }
+    return once->state == 1 ? 1 : -1;
+}

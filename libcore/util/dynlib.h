@@ -29,4 +29,22 @@ struct gp_dynsym {
 int gp_dynlib_open(const char *const *names, const struct gp_dynsym *syms, size_t nsyms,
                    char *why, size_t why_len);
 
+/*
+ * A library opened at most once per process, its failure kept: the loaders
+ * of libibverbs and libfabric are asked at every attach (the hybrid asks each
+ * transport), but must try once and warn once.
+ */
+struct gp_dynlib_once {
+    int state;          /* 0 not tried; 1 loaded; -1 failed, not yet said; -2 failed and said */
+    char why[512];      /* gp_dynlib_open's words for the failure */
+};
+
+/*
+ * Opens the library the first time (gp_dynlib_open), later returns what that
+ * did: 1 loaded; 0 failed and the caller should say so now (once); -1 failed
+ * and said before.
+ */
+int gp_dynlib_open_once(struct gp_dynlib_once *once, const char *const *names,
+                        const struct gp_dynsym *syms, size_t nsyms);
+
 #endif

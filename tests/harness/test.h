@@ -46,6 +46,15 @@ _Noreturn void gp_test_skip(const char *why);
                          #a, check_a_, #b, check_b_);                      \
     } while (0)
 
+/* Two strings equal (actual may be NULL: a failure naming it). */
+#define CHECK_STR_EQ(actual, expected)                                                   \
+    do {                                                                                 \
+        const char *check_x_ = (actual), *check_y_ = (expected);                        \
+        if (check_x_ == NULL || strcmp(check_x_, check_y_) != 0)                         \
+            gp_test_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #actual,   \
+                         check_x_ ? check_x_ : "(null)", check_y_);                     \
+    } while (0)
+
 #define CHECK_STR_CONTAINS(haystack, needle)                                \
     do {                                                                    \
         const char *check_h_ = (haystack);                                  \

@@ -43,14 +43,6 @@ static void load_ok(void)
         gp_test_fail(__FILE__, __LINE__, "gp_config_load returned %d: %s", rc, err);
 }
 
-#define CHECK_STR_EQ(actual, expected)                                          \
-    do {                                                                        \
-        const char *check_x_ = (actual), *check_y_ = (expected);               \
-        if (check_x_ == NULL || strcmp(check_x_, check_y_) != 0)                \
-            gp_test_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #actual, \
-                         check_x_ ? check_x_ : "(null)", check_y_);            \
-    } while (0)
-
 /* Sets name=value, loads, and expects exactly the error sentence given. */
 static void expect_rejected(int line, const char *name, const char *value, const char *message)
 {

@@ -23,14 +23,6 @@
                          #a, check_a_, check_a_, check_b_, check_b_);                    \
     } while (0)
 
-#define CHECK_STR_EQ(actual, expected)                                                   \
-    do {                                                                                 \
-        const char *check_x_ = (actual), *check_y_ = (expected);                        \
-        if (check_x_ == NULL || strcmp(check_x_, check_y_) != 0)                         \
-            gp_test_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #actual,   \
-                         check_x_ ? check_x_ : "(null)", check_y_);                     \
-    } while (0)
-
 /* ---- helpers: a child process whose end and stderr we inspect ---- */
 
 struct outcome {

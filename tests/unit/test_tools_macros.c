@@ -11,14 +11,6 @@
 
 #include "../harness/test.h"
 
-#define CHECK_STR_EQ(actual, expected)                                                   \
-    do {                                                                                 \
-        const char *check_x_ = (actual), *check_y_ = (expected);                        \
-        if (check_x_ == NULL || strcmp(check_x_, check_y_) != 0)                         \
-            gp_test_fail(__FILE__, __LINE__, "%s is \"%s\", expected \"%s\"", #actual,   \
-                         check_x_ ? check_x_ : "(null)", check_y_);                     \
-    } while (0)
-
 /* ---- tracing and statistics: present, and nothing ---- */
 
 static void test_trace_noops(void)

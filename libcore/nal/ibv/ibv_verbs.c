@@ -13,8 +13,7 @@
 
 struct gp_verbs gp_verbs;
 
-static int loaded;        /* 1 once the table is filled; -1 after a failure (said once) */
-static char load_why[512];
+static struct gp_dynlib_once library;
 
 int ibv_verbs_load(const char *needed_by, int fatal)
 {
@@ -46,20 +45,17 @@ int ibv_verbs_load(const char *needed_by, int fatal)
         { "ibv_wc_status_str", (void **)&gp_verbs.wc_status_str },
     };
     static const char *const names[] = { VERBS_SONAME, NULL };
-    if (loaded == 0)
-        loaded = gp_dynlib_open(names, syms, sizeof syms / sizeof syms[0], load_why,
-                                sizeof load_why) == 0 ? 1 : -2;
-    if (loaded == 1)
+    int opened = gp_dynlib_open_once(&library, names, syms, sizeof syms / sizeof syms[0]);
+    if (opened == 1)
         return 0;
     if (fatal)
         gp_fatal("%s needs the verbs library " VERBS_SONAME ", which cannot be loaded: %s "
                  "(install libibverbs1 and the providers of the HCA, e.g. Debian's "
-                 "ibverbs-providers; or set GP_TRANSPORT=tcp)", needed_by, load_why);
-    if (loaded == -2) {   /* said once: the hybrid asks at each attach */
+                 "ibverbs-providers; or set GP_TRANSPORT=tcp)", needed_by, library.why);
+    if (opened == 0) {   /* said once: the hybrid asks at each attach */
         gp_warn("ibv", "%s would use this host's verbs devices, but " VERBS_SONAME " cannot be "
                 "loaded: %s; other hosts are reached over tcp (install libibverbs1, or set "
-                "GP_TRANSPORT=tcp to say so)", needed_by, load_why);
-        loaded = -1;
+                "GP_TRANSPORT=tcp to say so)", needed_by, library.why);
     }
     return -1;
 }

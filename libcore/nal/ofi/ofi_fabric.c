@@ -10,8 +10,7 @@
 
 struct gp_fabric gp_fabric;
 
-static int loaded;        /* 1 once the table is filled; -1 after a failure (said once) */
-static char load_why[512];
+static struct gp_dynlib_once library;
 
 int ofi_fabric_load(const char *needed_by, int fatal)
 {
@@ -25,18 +24,15 @@ int ofi_fabric_load(const char *needed_by, int fatal)
         { "fi_version", (void **)&gp_fabric.version },
     };
     static const char *const names[] = { FABRIC_SONAME, NULL };
-    if (loaded == 0)
-        loaded = gp_dynlib_open(names, syms, sizeof syms / sizeof syms[0], load_why,
-                                sizeof load_why) == 0 ? 1 : -2;
-    if (loaded == 1)
+    int opened = gp_dynlib_open_once(&library, names, syms, sizeof syms / sizeof syms[0]);
+    if (opened == 1)
         return 0;
     if (fatal)
         gp_fatal("%s needs the libfabric library " FABRIC_SONAME ", which cannot be loaded: %s "
-                 "(install Debian's libfabric1, or set GP_TRANSPORT=tcp)", needed_by, load_why);
-    if (loaded == -2) {
+                 "(install Debian's libfabric1, or set GP_TRANSPORT=tcp)", needed_by, library.why);
+    if (opened == 0) {
         gp_warn("ofi", "%s would use libfabric, but " FABRIC_SONAME " cannot be loaded: %s "
-                "(install libfabric1)", needed_by, load_why);
-        loaded = -1;
+                "(install libfabric1)", needed_by, library.why);
     }
     return -1;
 }
