@@ -98,8 +98,8 @@ if [ "$failed" -gt 0 ]; then
     grep '^FAIL ' "$log"
 fi
 echo
-echo "slowest suites (seconds):"
-sort -rn "$times" | head -12 | sed 's/^/    /'
+echo "slowest suites (seconds; all of them in $build/check-times.txt):"
+sort -rn "$times" | tee "$build/check-times.txt" | head -12 | sed 's/^/    /'
 echo
 if [ "$skipped" -gt 0 ]; then
     echo "$passed passed, $failed failed, $skipped skipped"

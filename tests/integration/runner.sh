@@ -57,9 +57,14 @@ check late_status '^FAIL v:integration/late_status.sh: exited with status 4 afte
 check unit_limit '^FAIL v:unit/hangs: still running after 2 s \(GPTEST_UNIT_LIMIT\): killed$'
 check script_limit '^FAIL v:integration/hangs.sh: still running after 3 s \(GPTEST_SCRIPT_LIMIT\): killed after: ok v:s/hangs$'
 # The slowest-suites summary: the two that hit their limits lead it (3 s, then 2 s or more).
-check slowest "^slowest suites \(seconds\):\$"
+check slowest "^slowest suites \(seconds; all of them in .*/check-times.txt\):\$"
 if sed -n '/^slowest suites/{n;p;q}' "$tmp/out" | grep -qE '^ +[3-9][0-9]* v:integration/hangs.sh$'; then pass "$T/slowest_first"
 else fail "$T/slowest_first" "the script stopped at 3 s does not lead the summary: $(sed -n '/^slowest suites/,/^$/p' "$tmp/out" | tr '\n' '|')"; fi
+# Every suite's seconds are kept in the build directory, not only the twelve shown.
+suites_timed=$(wc -l <"$tmp/build/check-times.txt" 2>/dev/null || echo 0)
+suites_run=$(ls "$tmp/build/v/tests/unit" "$tmp/scripts" | grep -vc '^$\|:$')
+if [ "$suites_timed" -eq "$suites_run" ]; then pass "$T/times_kept ($suites_timed suites)"
+else fail "$T/times_kept" "$tmp/build/check-times.txt has $suites_timed lines for $suites_run suites"; fi
 check summary '^7 passed, 7 failed, 1 skipped$'
 child=$(cat "$tmp/hang_child" 2>/dev/null)
 if [ -n "$child" ] && [ -z "$(pids_alive sleep "$child")" ]; then pass "$T/limit_kills_children"
