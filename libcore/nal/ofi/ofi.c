@@ -149,6 +149,7 @@ static int ofi_connect(struct ptl_ni *ni)
         return rc;
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
+    ofi_info_universe(ni->size);
     st->info = ofi_info_choose();
     /* Whatever failed here, the exchange below is collective: it tells the others. */
     if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||

@@ -235,6 +235,9 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
 
 /* The provider to open: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (libfabric's first). */
 const char *ofi_provider_wanted(void);
+/* Tells libfabric the job's size (FI_UNIVERSE_SIZE) unless the user did; before the first
+ * fi_getinfo of the process. */
+void ofi_info_universe(int job_size);
 /* fi_getinfo with gp's needs; NULL after an error naming what was asked and what was found. */
 struct fi_info *ofi_info_choose(void);
 /* For gp-check: every provider libfabric lists here into out, those offering what gp
