@@ -401,6 +401,15 @@ t_ofi_exit_collective() {
         GP_OFI_PROVIDER="$OFI_PROVIDER" "$GP_RUN" -n 4 "$GPTEST_ITEST/exit_cases" collective 7 &&
         pass "$name"
 }
+# verbs demands FI_MR_LOCAL: gets into malloc'd memory larger than a tx buffer take a
+# registration from the cache (nal/firehose.c, as ibv's do); kept, later ones hit it.
+# ext_core's buffers outside the segment are 1 MiB: 64 MiB regions hold them whole.
+t_ofi_firehose_keep() {
+    ofi_listed "$name" && job_saying "$name" "ext_core: 2 nodes, every put/get/memset form verified" \
+        "info firehose: [1-9][0-9]* acquires: [1-9][0-9]* hits" env GP_TRANSPORT=ofi \
+        GP_OFI_PROVIDER="$OFI_PROVIDER" GP_FIREHOSE_KEEP=1 GASNET_FIREHOSE_MAXREGION_SIZE=64M \
+        GASNET_FIREHOSE_VERBOSE=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M
+}
 # The conduit's credits under a hot spot: every message once.
 t_ofi_credits_hotspot() {
     ofi_listed "$name" || return
@@ -455,6 +464,7 @@ run_case ofi_ext_stress_n4 t_ofi_ext_stress_n4
 run_case ofi_exit_segv t_ofi_exit_segv
 run_case ofi_exit_collective t_ofi_exit_collective
 run_case ofi_credits_hotspot t_ofi_credits_hotspot
+run_case ofi_firehose_keep t_ofi_firehose_keep
 run_case bad_num_qps t_bad_num_qps
 run_case bad_qp_timeout t_bad_qp_timeout
 run_case bad_qp_retry_count t_bad_qp_retry_count
