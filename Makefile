@@ -14,7 +14,7 @@
 #   make bench      gp-bench side by side with UCX, MPI and the physical limits (bench/compare)
 #   make check      install missing Debian packages, build every variant, run every test
 #   make check-ibv  the ibv suite on Soft-RoCE in a qemu VM (tests/ibv; a few minutes)
-#   make bench-ibv  gp over ibv beside perftest in that VM (bench/ibv-compare)
+#   make bench-ibv  gp over ibv (and ofi on verbs;ofi_rxm) beside perftest in that VM (bench/ibv-compare)
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change), and the
 #                   receive-thread tests 50 times in the pasan build (SOAK_RCV_ROUNDS=N)
 #   make install    PREFIX=/usr/local (libraries, headers, commands, man pages, pkg-config,

@@ -349,6 +349,74 @@ t_memlock() {
 }
 t_physmem_max() { ibv_only "$name" && bad GASNET_PHYSMEM_MAX 1M; }
 
+# ---- the ofi transport over verbs;ofi_rxm (issue 22) ------------------------------------------
+# The same jobs tests/integration/ofi.sh runs per provider, here over libfabric's verbs
+# provider on rxe0 under ofi_rxm: whatever -t says, these jobs choose GP_TRANSPORT=ofi.
+OFI_PROVIDER='verbs;ofi_rxm'
+ofi_listed() { # NAME: true when libfabric lists the provider with RDM and RMA, else prints skip
+    fi_info -p "$OFI_PROVIDER" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1 && return 0
+    skip "$1" "libfabric lists no $OFI_PROVIDER with FI_EP_RDM and FI_RMA (ofi_provider says why)"
+    return 1
+}
+# The VM is meant to offer it: libfabric must list it, and a job must really open it.
+t_ofi_provider() {
+    if ! fi_info -p "$OFI_PROVIDER" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+        fail "$name" "fi_info lists no $OFI_PROVIDER with FI_EP_RDM and FI_RMA: $(fi_info -l 2>&1 |
+            grep -v version | tr -d '\n' | cut -c1-200)"
+        return
+    fi
+    expect_rc "$name" 0 "$job_limit" env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER" \
+        GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1 || return
+    check_line "$name" "debug ofi: provider $OFI_PROVIDER, fabric .*, domain rxe0"
+}
+t_ofi_am_core_n2() { ofi_listed "$name" && am_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
+t_ofi_am_core_n4() { ofi_listed "$name" && am_core 4 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
+# Straight into the windows, then through the protocol (messages, rendezvous reads); at 2
+# nodes only: 4 take 95 s in the emulated VM, and ext_stress_n4 has 4 ranks meet.
+t_ofi_ext_core_n2() { ofi_listed "$name" && ext_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
+t_ofi_ext_core_protocol_n2() {
+    ofi_listed "$name" && ext_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER" GP_DIRECT_RMA=0
+}
+t_ofi_ext_stress_n4() { ofi_listed "$name" && ext_stress 4 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
+# A rank that dies of SIGSEGV: the job ends with the signal's code and leaves no process.
+t_ofi_exit_segv() {
+    ofi_listed "$name" || return
+    log=$(mktemp)
+    GASNET_EXITTIMEOUT=3 timeout -k 5 "$job_limit" env GP_TRANSPORT=ofi \
+        GP_OFI_PROVIDER="$OFI_PROVIDER" "$GP_RUN" -v -n 4 "$GPTEST_ITEST/exit_cases" segv 7 >"$log" 2>&1
+    rc=$?
+    left=$(job_alive "$log" exit_cases)
+    if [ "$rc" -ne 139 ]; then
+        fail "$name" "exit status $rc, expected 139: $(tail -3 "$log" | tr '\n' ' ')"
+    elif [ -n "$left" ]; then
+        fail "$name" "processes left behind: $left"; kill -9 $left
+    else
+        pass "$name"
+    fi
+    rm -f "$log"
+}
+t_ofi_exit_collective() {
+    ofi_listed "$name" || return
+    expect_rc "$name" 7 "$job_limit" env GASNET_EXITTIMEOUT=3 GP_TRANSPORT=ofi \
+        GP_OFI_PROVIDER="$OFI_PROVIDER" "$GP_RUN" -n 4 "$GPTEST_ITEST/exit_cases" collective 7 &&
+        pass "$name"
+}
+# verbs demands FI_MR_LOCAL: gets into malloc'd memory larger than a tx buffer take a
+# registration from the cache (nal/firehose.c, as ibv's do); kept, later ones hit it.
+# ext_core's buffers outside the segment are 1 MiB: 64 MiB regions hold them whole.
+t_ofi_firehose_keep() {
+    ofi_listed "$name" && job_saying "$name" "ext_core: 2 nodes, every put/get/memset form verified" \
+        "info firehose: [1-9][0-9]* acquires: [1-9][0-9]* hits" env GP_TRANSPORT=ofi \
+        GP_OFI_PROVIDER="$OFI_PROVIDER" GP_FIREHOSE_KEEP=1 GASNET_FIREHOSE_MAXREGION_SIZE=64M \
+        GASNET_FIREHOSE_VERBOSE=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" "$barriers" 1M
+}
+# The conduit's credits under a hot spot: every message once.
+t_ofi_credits_hotspot() {
+    ofi_listed "$name" || return
+    job "$name" "every message arrived once" env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER" \
+        GASNET_PORTAL_CRED_PER_NODE=4 "$GP_RUN" -n 4 "$GPTEST_ITEST/credit_dyn" hotspot 1000
+}
+
 # ---- bad values: one per ibv variable ---------------------------------------------------------
 t_bad_num_qps() { ibv_only "$name" && bad GASNET_NUM_QPS -1; }
 t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
@@ -387,6 +455,16 @@ run_case srq_rnr t_srq_rnr
 run_case memlock t_memlock
 run_case physmem_max t_physmem_max
 run_case failed_completion t_failed_completion
+run_case ofi_provider t_ofi_provider
+run_case ofi_am_core_n2 t_ofi_am_core_n2
+run_case ofi_am_core_n4 t_ofi_am_core_n4
+run_case ofi_ext_core_n2 t_ofi_ext_core_n2
+run_case ofi_ext_core_protocol_n2 t_ofi_ext_core_protocol_n2
+run_case ofi_ext_stress_n4 t_ofi_ext_stress_n4
+run_case ofi_exit_segv t_ofi_exit_segv
+run_case ofi_exit_collective t_ofi_exit_collective
+run_case ofi_credits_hotspot t_ofi_credits_hotspot
+run_case ofi_firehose_keep t_ofi_firehose_keep
 run_case bad_num_qps t_bad_num_qps
 run_case bad_qp_timeout t_bad_qp_timeout
 run_case bad_qp_retry_count t_bad_qp_retry_count

@@ -123,6 +123,33 @@ unset GP_OFI_PROVIDER
 [ "$GPTEST_VARIANT" != seq ] && [ -z "$GP_OFI_TEST_PROVIDERS" ] || [ $tested -ge 2 ] ||
     fail "$T/providers" "only $tested provider(s) here to test (issue 22 wants two)"
 
+# --- memory outside the region: the registration cache (ofi_mr.c, nal/firehose.c) -------------
+# Through the protocol, a rendezvous put's source and a large get's destination in malloc'd
+# memory need a key for the peer's RMA: they borrow a cached registration.  Kept after their
+# transfer (GP_FIREHOSE_KEEP=1), later transfers from the same buffers hit it, and every byte
+# is still checked; GASNET_USE_FIREHOSE=0 registers each one for its operation alone.  ext_core's
+# out-of-segment buffers are 1 and 16 MiB: 64 MiB regions hold the first (a range crossing
+# a multiple of the region size is registered alone, one key per rendezvous).
+if fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+    if expect_rc "$T/firehose_keep" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 \
+            GP_FIREHOSE_KEEP=1 GASNET_FIREHOSE_MAXREGION_SIZE=64M GASNET_FIREHOSE_VERBOSE=1 \
+            "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 100; then
+        if ! printf '%s\n' "$out" | grep -q "info firehose: [1-9][0-9]* acquires: [1-9][0-9]* hits"; then
+            fail "$T/firehose_keep" "no 'info firehose: N acquires: M hits' line with hits: $(printf '%s\n' "$out" | grep firehose | head -2)"
+        else
+            check_line "$T/firehose_keep" "ext_core: 2 nodes, every put/get/memset form verified"
+        fi
+    fi
+    if expect_rc "$T/firehose_off" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 \
+            GASNET_USE_FIREHOSE=0 GASNET_FIREHOSE_VERBOSE=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 100; then
+        if printf '%s\n' "$out" | grep -q "info firehose: "; then
+            fail "$T/firehose_off" "the cache ran with GASNET_USE_FIREHOSE=0"
+        else
+            check_line "$T/firehose_off" "ext_core: 2 nodes, every put/get/memset form verified"
+        fi
+    fi
+fi
+
 # --- errors -----------------------------------------------------------------------------------
 if expect_rc "$T/no_such_provider" 1 60 env GASNET_EXITTIMEOUT=3 GP_OFI_PROVIDER=nonesuch \
         "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then

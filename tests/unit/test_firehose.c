@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "nal/ibv/ibv_firehose.h"
+#include "nal/firehose.h"
 
 #define MAX_CALLS 8192
 
@@ -95,6 +95,7 @@ static void test_hit_and_miss(void)
     CHECK_EQ(fake.reg_base[0], BASE);       /* the whole aligned block */
     CHECK_EQ(fake.reg_len[0], REGION);
     CHECK(firehose_handle(r) == (void *)(uintptr_t)1);
+    CHECK_EQ((uintptr_t)firehose_base(r), BASE); /* where offsets count from */
     firehose_release(fh, r);
     /* Anything else in the block is a hit, held or not. */
     again = get(fh, REGION / 2, 1000);

@@ -18,7 +18,8 @@
  *                     segment), local keys (region, firehose, bounce buffers)
  *   ibv_cq.c          completion reaping and the failed-completion path
  *   ibv_verbs.c       libibverbs, loaded (dlopen) when a job first wants verbs
- *   ibv_firehose.c    the registration cache for out-of-region local memory
+ * (the registration cache for out-of-region local memory is nal/firehose.c, shared
+ * with ofi)
  *
  * Locking: one mutex (PAR builds only) guards all of it, as on tcp.
  * Progress takes it with trylock; events go to lock-free rings, and nothing
@@ -31,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nal/ibv/ibv_firehose.h"
+#include "nal/firehose.h"
 #include "nal/ibv/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
 #include "ptl/inflight.h"
 #include "ptl/ni.h"

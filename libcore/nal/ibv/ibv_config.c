@@ -22,7 +22,7 @@
 #include "nal/ibv/ibv_ports.h"
 
 static const struct gp_cfg_row ibv_rows[] = {
-    /* ---- firehose (seed 000), used by ibv ---- */
+    /* ---- firehose (seed 000, nal/firehose.c), used by ibv and ofi (ofi_mr.c) ---- */
     { .name = "GASNET_USE_FIREHOSE", .type = GP_CFG_BOOL, .default_text = "1",
       .transport = "ibv", .offset = GP_CFG_FIELD(use_firehose),
       .doc = "cache registrations of out-of-segment memory; off means bounce buffers or "

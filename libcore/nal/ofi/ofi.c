@@ -53,11 +53,12 @@ static void state_free(struct ofi_state *st)
         struct ptl_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
             struct ofi_inflight *rec = (struct ofi_inflight *)ptl_inflight_at(table, i);
-            if (rec->rec.kind != PTL_INFLIGHT_FREE && rec->mr != NULL)
-                fi_close(&rec->mr->fid);
+            if (rec->rec.kind != PTL_INFLIGHT_FREE)
+                ofi_mr_unpin(st, rec);
         }
         ptl_inflight_fini(table);
     }
+    ofi_mr_cache_stop(st);
     ofi_ep_close(st);
     if (st->info != NULL)
         fi_freeinfo(st->info);
@@ -149,11 +150,15 @@ static int ofi_connect(struct ptl_ni *ni)
         return rc;
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
+    ofi_info_universe(ni->size);
     st->info = ofi_info_choose();
     /* Whatever failed here, the exchange below is collective: it tells the others. */
     if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||
-                             ofi_msg_post_receives(st) != PTL_OK))
+                             ofi_mr_cache_start(st) != PTL_OK ||
+                             ofi_msg_post_receives(st) != PTL_OK)) {
+        ofi_mr_cache_stop(st);
         ofi_ep_close(st);
+    }
     signals_restore(saved);
     rc = ofi_ep_exchange(st);
     if (rc != PTL_OK)
@@ -229,6 +234,7 @@ static void ofi_report(struct ptl_ni *ni)
              "into windows, %llu requests waited for a credit", st->info->fabric_attr->prov_name,
              (unsigned long long)st->messages_sent, (unsigned long long)st->credit_messages,
              (unsigned long long)st->rma_ops, (unsigned long long)st->credit_waits);
+    firehose_report(st->firehose);
     gp_mutex_unlock(&st->lock);
 }
 

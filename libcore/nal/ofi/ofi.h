@@ -10,7 +10,8 @@
  *                 what was found when none fits
  *   ofi_ep.c      fabric, domain, endpoint, CQs, address vector; the region's and
  *                 the buffers' registrations (the MR modes); the address exchange
- *   ofi_mr.c      registrations of memory outside the region, one operation long
+ *   ofi_mr.c      registrations of memory outside the region: through the firehose
+ *                 cache (nal/firehose.c, shared with ibv), else one operation long
  *   ofi_msg.c     messages: requests, ACK / REPLY, credits, the target side
  *   ofi_rma.c     RMA straight into a peer's window (the RAR segment)
  *   ofi_cq.c      completion reaping, tx buffers, send contexts, the failure path
@@ -29,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nal/firehose.h"
 #include "nal/ofi/ofi_fabric.h"
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
@@ -132,6 +134,7 @@ struct ofi_inflight {
     uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK; RMA: SEND_END posted */
     uint32_t parts_left;
     struct fid_mr *mr;            /* registered for this op alone, closed at the end */
+    struct firehose_region *pinned; /* or borrowed from the cache, released at the end */
 };
 
 struct ofi_window {
@@ -176,7 +179,8 @@ struct ofi_state {
     struct fid_mr *buf_mr;        /* rx and tx buffers, one allocation */
     void *buf_desc;
     uint8_t *bufs;
-    uint64_t next_key;            /* gp-chosen keys of one-op registrations */
+    uint64_t next_key;            /* gp-chosen keys of one-op and cached registrations */
+    struct firehose *firehose;    /* the cache for memory outside the region (ofi_mr.c) */
     int credits_pp;
     unsigned depth_pp;
     struct ofi_peer *peers;
@@ -235,11 +239,26 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
 
 /* The provider to open: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (libfabric's first). */
 const char *ofi_provider_wanted(void);
+/* Tells libfabric the job's size (FI_UNIVERSE_SIZE) unless the user did; before the first
+ * fi_getinfo of the process. */
+void ofi_info_universe(int job_size);
 /* fi_getinfo with gp's needs; NULL after an error naming what was asked and what was found. */
 struct fi_info *ofi_info_choose(void);
 /* For gp-check: every provider libfabric lists here into out, those offering what gp
  * needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would open ("" if none). */
 void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len);
+
+/* ---- ofi_mr.c --------------------------------------------------------------------------- */
+
+/* The registration cache, unless GASNET_USE_FIREHOSE=0 (after ofi_ep_open). */
+int ofi_mr_cache_start(struct ofi_state *st);
+/* A registration covering [addr, addr+len) for rec's operation (cached, else its own), and
+ * in *base where it starts; NULL after an error naming the range.  ofi_mr_unpin at the end. */
+struct fid_mr *ofi_mr_pin(struct ofi_state *st, struct ofi_inflight *rec, void *addr,
+                          uint64_t len, uint64_t access, void **base);
+void ofi_mr_unpin(struct ofi_state *st, struct ofi_inflight *rec);
+/* The GASNET_FIREHOSE_VERBOSE line, every cached registration closed. */
+void ofi_mr_cache_stop(struct ofi_state *st);
 
 /* ---- ofi_ep.c --------------------------------------------------------------------------- */
 

@@ -242,10 +242,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
 
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec)
 {
-    if (rec->mr != NULL) {
-        fi_close(&rec->mr->fid);
-        rec->mr = NULL;
-    }
+    ofi_mr_unpin(st, rec);
     ptl_inflight_release(&st->peers[peer].inflight, &rec->rec);
 }
 

@@ -84,6 +84,23 @@ static void describe(const struct fi_info *list, char *out, size_t len)
         snprintf(out, len, "no provider at all");
 }
 
+/*
+ * libfabric sizes per-process resources for FI_UNIVERSE_SIZE peers, 256 by default:
+ * ofi_rxm asks its core provider for one completion queue of (tx size + rx size) x
+ * universe entries, (384 + 384) x 256 over verbs, which Soft-RoCE (at most 32767 CQ
+ * entries per CQ) and smaller HCAs refuse, so fi_enable fails with EINVAL.  The job's
+ * size is the universe gp will use; libfabric reads the variable once, when it first
+ * initializes, so this comes before the first fi_getinfo.  A user's value is kept.
+ */
+void ofi_info_universe(int job_size)
+{
+    if (getenv("FI_UNIVERSE_SIZE") != NULL)
+        return;
+    char size[16];
+    snprintf(size, sizeof size, "%d", job_size);
+    setenv("FI_UNIVERSE_SIZE", size, 0);
+}
+
 struct fi_info *ofi_info_choose(void)
 {
     struct fi_info *hints = hints_new(), *info = NULL;

@@ -111,10 +111,12 @@ static int remote_key(struct ofi_state *st, struct ofi_inflight *rec, void *addr
         *key = st->region_key;
         return PTL_OK;
     }
-    if (ofi_mr_one_op(st, addr, len, access, &rec->mr) != PTL_OK)
+    void *base;
+    struct fid_mr *mr = ofi_mr_pin(st, rec, addr, len, access, &base);
+    if (mr == NULL)
         return PTL_FAIL;
-    *rma_addr = ofi_rma_addr(st, addr, addr);
-    *key = fi_mr_key(rec->mr);
+    *rma_addr = ofi_rma_addr(st, addr, base);
+    *key = fi_mr_key(mr);
     return PTL_OK;
 }
 

@@ -105,9 +105,11 @@ static int local_desc(struct ofi_state *st, struct ofi_inflight *rec, void *loca
         return PTL_OK;
     if (len <= OFI_BUF_BYTES)
         return 1;
-    if (ofi_mr_one_op(st, local, len, FI_READ | FI_WRITE, &rec->mr) != PTL_OK)
+    void *base;
+    struct fid_mr *mr = ofi_mr_pin(st, rec, local, len, FI_READ | FI_WRITE, &base);
+    if (mr == NULL)
         return PTL_FAIL;
-    *desc = fi_mr_desc(rec->mr);
+    *desc = fi_mr_desc(mr);
     return PTL_OK;
 }
 

@@ -1,5 +1,5 @@
 /*
- * Firehose's local pool (see ibv_firehose.h for the contract).
+ * Firehose's local pool (see firehose.h for the contract).
  *
  * Address space is cut into blocks of max_region_bytes, aligned on
  * multiples of that size, and every region lies inside one block: the
@@ -13,7 +13,7 @@
  * limits leave no room and nothing is idle, the acquire fails and the
  * transport bounces the data instead, which is slower but always works.
  */
-#include "nal/ibv/ibv_firehose.h"
+#include "nal/firehose.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -248,6 +248,11 @@ struct firehose_region *firehose_acquire(struct firehose *fh, const void *addr, 
 void *firehose_handle(const struct firehose_region *r)
 {
     return r->handle;
+}
+
+void *firehose_base(const struct firehose_region *r)
+{
+    return (void *)r->base;
 }
 
 void firehose_release(struct firehose *fh, struct firehose_region *r)

@@ -4,8 +4,9 @@
  * Bell and Bonachea's algorithm).  A put from, or get into, such memory
  * borrows a pinned region here instead of bouncing through buffers.
  *
- * Registration goes through callbacks, so this file knows nothing of verbs
- * and the unit tests drive it with fakes.  Regions are whole pages, at most
+ * Registration goes through callbacks, so this file knows nothing of verbs or
+ * libfabric: the ibv transport registers with ibv_reg_mr, the ofi transport
+ * with fi_mr_reg, and the unit tests drive it with fakes.  Regions are whole pages, at most
  * max_region_bytes long, and cut at multiples of max_region_bytes so that
  * neighbouring requests land on the same region.  A released region stays
  * registered on a least-recently-used list; when the pool's bytes or region
@@ -25,8 +26,8 @@
  * programs that never give transferred memory back.  firehose_invalidate
  * drops the registrations of a range known to be unmapped or remapped.
  */
-#ifndef GP_NAL_IBV_FIREHOSE_H
-#define GP_NAL_IBV_FIREHOSE_H
+#ifndef GP_NAL_FIREHOSE_H
+#define GP_NAL_FIREHOSE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,9 @@ struct firehose_region *firehose_acquire(struct firehose *fh, const void *addr, 
 
 /* What reg returned for the region (the memory region to put in a work request). */
 void *firehose_handle(const struct firehose_region *r);
+/* Where the region's registration starts (RMA offsets are counted from there where the
+ * fabric does not address by virtual address). */
+void *firehose_base(const struct firehose_region *r);
 
 /* Drops the reference; the region stays cached until evicted or invalidated. */
 void firehose_release(struct firehose *fh, struct firehose_region *r);
