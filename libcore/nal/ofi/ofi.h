@@ -173,7 +173,7 @@ struct ofi_state {
     struct fid_cq *tx_cq, *rx_cq;
     uint64_t mr_mode;             /* what the provider demands (FI_MR_*) */
     uint64_t max_msg;             /* the endpoint's largest transfer */
-    uint64_t write_order;         /* the provider's FI_ORDER_* for transmits (ofi_rma.c) */
+    uint64_t ordered_write_bytes; /* writes up to this size are placed in order (ofi_rma.c) */
     struct fid_mr *region_mr;
     void *region_desc;
     uint64_t region_key;

@@ -39,14 +39,16 @@ int ofi_ep_open(struct ofi_state *st)
 {
     struct fi_info *info = st->info;
     st->mr_mode = (uint64_t)info->domain_attr->mr_mode;
-    st->write_order = info->tx_attr->msg_order;
+    /* Ordered writes (FI_ORDER_WAW) whose data lands in that order up to max_order_waw_size. */
+    st->ordered_write_bytes = (info->tx_attr->msg_order & FI_ORDER_WAW) ? info->ep_attr->max_order_waw_size : 0;
     st->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : (1ull << 30);
     if (st->max_msg > (1ull << 30))
         st->max_msg = 1ull << 30;
-    gp_debug("ofi", "provider %s, fabric %s, domain %s, mr_mode %s, writes %s", info->fabric_attr->prov_name,
+    gp_debug("ofi", "provider %s, fabric %s, domain %s, mr_mode %s, writes %s",
+             info->fabric_attr->prov_name,
              info->fabric_attr->name, info->domain_attr->name,
              fi_tostr(&info->domain_attr->mr_mode, FI_TYPE_MR_MODE),
-             (st->write_order & FI_ORDER_WAW) ? "in order (FI_ORDER_WAW)" : "unordered");
+             st->ordered_write_bytes ? "placed in order (FI_ORDER_WAW)" : "unordered");
     if (check(st, fi_fabric(info->fabric_attr, &st->fabric, NULL), "fi_fabric") != PTL_OK ||
         check(st, fi_domain(st->fabric, info, &st->domain, NULL), "fi_domain") != PTL_OK)
         return PTL_FAIL;
