@@ -197,6 +197,7 @@ struct ofi_state {
     struct ofi_ctx *ctx;
     unsigned ctx_count;
     uint32_t ctx_free;            /* index + 1 */
+    unsigned ctx_in_use;          /* 0: nothing can complete on the transmit CQ */
     /* served ops whose last part completed while a send could not nest: answered at the pass's end */
     struct ofi_served **done_served;
     unsigned done_count, done_cap;
