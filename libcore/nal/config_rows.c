@@ -14,11 +14,12 @@ static const struct gp_cfg_row nal_rows[] = {
       .doc = "force one transport for every peer; unset picks per peer (shm on the same host, "
              "GP_HYBRID_ORDER's first usable transport to other hosts)" },
     { .name = "GP_HYBRID_ORDER", .type = GP_CFG_STRING, .default_text = NULL, .transport = "all",
-      .offset = GP_CFG_FIELD(gp_hybrid_order), .unset_means = "every one, fastest first",
+      .offset = GP_CFG_FIELD(gp_hybrid_order),
+      .unset_means = "every one, fastest first (ofi only on a hardware provider)",
       .doc = "with GP_TRANSPORT unset: the transports that may reach peers on other hosts, "
-             "comma-separated, the preferred first (\"tcp\" keeps verbs devices unused); a "
-             "pair of hosts takes the first that both can use, and a pair with none is an "
-             "error" },
+             "comma-separated, the preferred first (\"tcp\" keeps verbs devices unused; "
+             "\"ofi\" takes libfabric whatever its provider); a pair of hosts takes the first "
+             "that both can use, and a pair with none is an error" },
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
       .offset = GP_CFG_FIELD(rcv_thread),
       .doc = "1: a thread waits on the network (tcp sockets; ibv completion events) and serves "

@@ -44,14 +44,23 @@ enum nal_maps {
  * routing; the registry's order is the order of preference (GP_HYBRID_ORDER
  * may name another).  The state is the transport's own.
  */
+/* What the hybrid asks of a routed transport on this rank. */
+enum nal_serving {
+    NAL_TAKE_PART = 0,          /* reach nobody: only join the collective set-up */
+    NAL_SERVE,                  /* reach peers where this way is the better one by default */
+    NAL_SERVE_ASKED,            /* reach peers: GP_HYBRID_ORDER names this transport */
+};
+
 struct nal_peer_ops {
     /* Cheap, before the job's exchange, loading nothing: might this host serve peers this
-     * way?  (ibv: verbs devices are present.)  Two ranks are reached this way only when both
-     * say yes and both opened. */
-    int (*host_may_serve)(void);
-    /* Opens this rank's side: serving=1, to reach peers (NULL, quietly, when this host turns
-     * out unable to); serving=0, a state that only takes part in the collective set-up. */
-    void *(*open)(struct ptl_ni *ni, int serving);
+     * way (how: NAL_SERVE or NAL_SERVE_ASKED)?  (ibv: verbs devices are present; ofi, unasked:
+     * a device of a hardware provider.)  Two ranks are reached this way only when both say
+     * yes and both opened. */
+    int (*host_may_serve)(enum nal_serving how);
+    /* Opens this rank's side: to reach peers (NULL, quietly, when this host turns out unable
+     * to, or, for NAL_SERVE, when another way serves it better), or a state that only takes
+     * part in the collective set-up (NAL_TAKE_PART). */
+    void *(*open)(struct ptl_ni *ni, enum nal_serving how);
     /* Collective, called by every rank when any pair of the job goes this way: connects the
      * peers marked in wanted[rank] (ni->peer_region is the caller's). */
     int (*connect)(void *state, const uint8_t *wanted);
@@ -97,13 +106,13 @@ struct nal_ops {
 /* The transports, in one explicit list (registry.c), fastest first. */
 const struct nal_ops *nal_find(const char *name);
 /* Names of the transports built in, in the registry's order, separated by '|'
- * ("hybrid|shm|ibv|tcp|loop"): for error messages. */
+ * ("hybrid|shm|ibv|ofi|tcp|loop"): for error messages. */
 const char *nal_names(void);
-/* The names GP_TRANSPORT accepts (user_selectable), the same way ("shm|ibv|tcp"):
+/* The names GP_TRANSPORT accepts (user_selectable), the same way ("shm|ibv|ofi|tcp"):
  * the configuration row's choices, gp-check's --transport, their messages. */
 const char *nal_selectable_names(void);
 /* The names of the transports the hybrid may route through (peers != NULL), the
- * same way ("ibv|tcp"): GP_HYBRID_ORDER's choices, and its default order. */
+ * same way ("ibv|ofi|tcp"): GP_HYBRID_ORDER's choices, and its default order. */
 const char *nal_routable_names(void);
 /* The most transports a preference list may name. */
 #define NAL_ROUTES_MAX 8

@@ -17,8 +17,8 @@ static const struct nal_ops *const transports[] = {
     &nal_hybrid_ops,
     &nal_shm_ops,
     &nal_ibv_ops,
+    &nal_ofi_ops,               /* before tcp: it serves unasked only on hardware providers */
     &nal_tcp_ops,
-    &nal_ofi_ops,
     &nal_loop_ops,
 };
 #define TRANSPORT_COUNT (sizeof transports / sizeof transports[0])

@@ -144,7 +144,7 @@ usage_case() {
 }
 usage_case unknown_option "--bogus: unknown option" --bogus
 usage_case bad_n "-n 'zero': expected a whole number from 1 to 4096" --run -n zero
-usage_case bad_transport "--transport 'udp': expected one of shm|ibv|tcp|ofi" --run --transport udp
+usage_case bad_transport "--transport 'udp': expected one of shm|ibv|ofi|tcp" --run --transport udp
 usage_case quick_without_run "--quick applies only to --run" --quick
 usage_case run_and_env "--run and --env cannot be combined" --run --env
 usage_case argument "'extra': unexpected argument" extra

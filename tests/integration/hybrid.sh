@@ -1,7 +1,8 @@
 #!/bin/sh
 # The default (hybrid) transport with processes on several hosts of one
 # job: peers with the same host identity map each other's memory (shm),
-# the others talk over tcp, in one ptl layer.  Here the hosts are
+# the others talk over tcp (or, asked with GP_HYBRID_ORDER, ofi), in one
+# ptl layer.  Here the hosts are
 # pretended with GP_HOST_ID, set per rank by a wrapper (ranks in blocks of
 # PER_HOST); tests/integration/ssh.sh runs the same over real hosts.
 . "$(dirname "$0")/../lib.sh"
@@ -9,7 +10,7 @@
 T=hybrid
 tmp=$(mktemp -d /tmp/gp-hybrid-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-unset GP_TRANSPORT
+unset GP_TRANSPORT GP_HYBRID_ORDER GP_OFI_PROVIDER FI_PROVIDER
 cat >"$tmp/as-host" <<'WRAP'
 #!/bin/sh
 # as-host PER_HOST PROGRAM ARGS...: this rank's host is h<rank / PER_HOST>.
@@ -74,7 +75,7 @@ if ls /sys/class/infiniband_verbs 2>/dev/null | grep -q '^uverbs'; then
 elif order_job "$T/order_no_route" ibv 1 4 2; then
     # Neither pretended host can use verbs, the only transport allowed: an error naming
     # the variable, its value, the unreached pair and the transports built in.
-    check_line "$T/order_no_route" "error hybrid: no transport of GP_HYBRID_ORDER='ibv' reaches rank [0-3] on host [01] from rank [0-3] on host [01] (both ends must be able to use one: ibv|tcp are built in"
+    check_line "$T/order_no_route" "error hybrid: no transport of GP_HYBRID_ORDER='ibv' reaches rank [0-3] on host [01] from rank [0-3] on host [01] (both ends must be able to use one: ibv|ofi|tcp are built in"
 fi
 # One host: nothing is routed, so an order no host could follow does not matter.
 if order_job "$T/order_one_host" ibv 0 2 2; then
@@ -83,6 +84,103 @@ fi
 # A name the registry does not route through: refused before the job starts, naming the
 # value and the accepted names.
 if order_job "$T/order_unknown" ibv,udp 2 2 1; then
-    check_line "$T/order_unknown" "GP_HYBRID_ORDER='ibv,udp' is not valid: 'udp' is not a transport the hybrid routes through; expected names from ibv|tcp"
+    check_line "$T/order_unknown" "GP_HYBRID_ORDER='ibv,udp' is not valid: 'udp' is not a transport the hybrid routes through; expected names from ibv|ofi|tcp"
+fi
+
+# --- ofi between hosts (issue 22) ---------------------------------------------------------
+# GP_HYBRID_ORDER=ofi sends the peers on other hosts through libfabric (here tcp;ofi_rxm) and
+# keeps shm for this host's: every rank's debug log must say so, ofi must carry exactly the
+# ranks of the other hosts on every rank, tcp must not be set up, and messages must have gone.
+if ! command -v fi_info >/dev/null 2>&1 ||
+   ! fi_info -p 'tcp;ofi_rxm' -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+    echo "skip $T/ofi: libfabric's tcp;ofi_rxm is not here (tools/deps.sh installs it)"
+    end_tests
+fi
+# Objects libfabric's providers keep for themselves are not gp's to free (as in ofi.sh).
+printf 'leak:libfabric.so\n' >"$tmp/lsan"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan"
+case "$GPTEST_VARIANT" in *asan) stress=300 ;; *) stress=1000 ;; esac
+ofi_env="GP_OFI_PROVIDER=tcp;ofi_rxm GP_LOG_LEVEL=debug"
+
+# ofi_check NAME N PER_HOST ORDER PATTERN: the last job's log, as said above.
+ofi_check() {
+    name=$1 n=$2 per_host=$3 order=$4 pattern=$5
+    hosts=$((n / per_host)) others=$((n - per_host))
+    routed=$(printf '%s\n' "$out" | grep -c "debug hybrid: $hosts hosts: shm to this host's peers, ofi to the others")
+    carried=$(printf '%s\n' "$out" | grep -c "debug ofi: provider tcp;ofi_rxm carries this process's $others peers on other hosts (of $n processes)")
+    sent=$(printf '%s\n' "$out" | grep -c "debug ofi: provider tcp;ofi_rxm: [1-9][0-9]* messages sent")
+    if [ "$routed" -ne "$n" ] || [ "$carried" -ne "$n" ]; then
+        fail "$name" "GP_HYBRID_ORDER=$order: $routed of $n ranks routed the other hosts through ofi, $carried carried $others peers: $(printf '%s\n' "$out" | grep 'hybrid:\|ofi:' | head -3)"
+    elif printf '%s\n' "$out" | grep -q "debug tcp:"; then
+        fail "$name" "ofi carries the other hosts, yet the tcp transport was set up"
+    elif [ "$sent" -ne "$n" ]; then
+        fail "$name" "only $sent of $n ranks sent messages through ofi"
+    else
+        check_line "$name" "$pattern"
+    fi
+}
+
+ofi_run() { # NAME N PER_HOST PATTERN CMD...
+    name=$1 n=$2 per_host=$3 pattern=$4; shift 4
+    expect_rc "$name" 0 300 env GP_HYBRID_ORDER=ofi $ofi_env "$GP_RUN" -n "$n" \
+        "$tmp/as-host" "$per_host" "$@" || return 1
+    ofi_check "$name" "$n" "$per_host" ofi "$pattern"
+}
+
+ofi_run "$T/ofi_am_core_n4_per2" 4 2 "am_core: 4 nodes, 1 rounds, every category" \
+    "$GPTEST_ITEST/am_core" 1
+ofi_run "$T/ofi_am_core_n6_per2" 6 2 "am_core: 6 nodes, 1 rounds, every category" \
+    "$GPTEST_ITEST/am_core" 1
+# Puts and gets straight into the other hosts' windows: some rank must have used them.
+if ofi_run "$T/ofi_ext_core_n4_per2" 4 2 "ext_core: 4 nodes, every put/get/memset form verified" \
+        "$GPTEST_ITEST/ext_core" 100; then
+    check_line "$T/ofi_ext_core_n4_per2/windows" "debug ofi: provider tcp;ofi_rxm: .* [1-9][0-9]* operations straight into windows"
+fi
+ofi_run "$T/ofi_ext_protocol_n4_per2" 4 2 "ext_core: 4 nodes, every put/get/memset form verified" \
+    env GP_DIRECT_RMA=0 "$GPTEST_ITEST/ext_core" 20
+ofi_run "$T/ofi_ext_stress_n4_per2" 4 2 "every area's checksum matched" \
+    "$GPTEST_ITEST/ext_stress" $stress 4
+# The ways a job ends, with peers behind ofi and shm: its code, and no process left behind.
+for mode in collective:7 segv:139; do
+    name="$T/ofi_exit_${mode%%:*}"
+    GASNET_EXITTIMEOUT=3 GP_HYBRID_ORDER=ofi GP_OFI_PROVIDER='tcp;ofi_rxm' timeout -k 5 90 \
+        "$GP_RUN" -v -n 4 "$tmp/as-host" 2 "$GPTEST_ITEST/exit_cases" "${mode%%:*}" 7 \
+        >"$tmp/exit.log" 2>&1
+    rc=$?
+    left=$(job_alive "$tmp/exit.log" exit_cases)
+    if [ "$rc" -ne "${mode#*:}" ]; then
+        fail "$name" "exit status $rc, expected ${mode#*:}: $(tail -3 "$tmp/exit.log" | tr '\n' ' ')"
+    elif [ -n "$left" ]; then
+        fail "$name" "processes left behind: $left"; kill -9 $left
+    elif grep -q 'ERROR: AddressSanitizer\|runtime error:' "$tmp/exit.log"; then
+        fail "$name" "sanitizer report: $(grep -m1 'ERROR\|runtime error' "$tmp/exit.log")"
+    else
+        pass "$name"
+    fi
+done
+# ofi first, tcp the fallback: every pair here can use ofi, so ofi carries them all.
+if expect_rc "$T/order_ofi_then_tcp" 0 300 env GP_HYBRID_ORDER=ofi,tcp $ofi_env "$GP_RUN" -n 4 \
+        "$tmp/as-host" 2 "$GPTEST_ITEST/am_core" 1; then
+    ofi_check "$T/order_ofi_then_tcp" 4 2 ofi,tcp "am_core: 4 nodes, 1 rounds, every category"
+fi
+# Unasked, ofi serves only on a hardware provider (doc/decisions.md): tcp;ofi_rxm runs over
+# sockets, so tcp carries the job and libfabric is not even opened.
+if expect_rc "$T/ofi_unasked_software" 0 120 env $ofi_env "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+        "$GPTEST_ITEST/am_core" 1; then
+    if printf '%s\n' "$out" | grep -q "debug ofi:"; then
+        fail "$T/ofi_unasked_software" "libfabric was opened: $(printf '%s\n' "$out" | grep -m1 'debug ofi:')"
+    else
+        check_line "$T/ofi_unasked_software" "debug hybrid: 2 hosts: shm to this host's peers, tcp to the others"
+    fi
+fi
+# A provider filter that names a hardware provider first makes the host a candidate, but the
+# provider libfabric then gives is tcp;ofi_rxm: ofi declines and tcp carries the job.
+if expect_rc "$T/ofi_unasked_declines" 0 120 env FI_PROVIDER=cxi,tcp GP_LOG_LEVEL=debug \
+        "$GP_RUN" -n 4 "$tmp/as-host" 2 "$GPTEST_ITEST/am_core" 1; then
+    if ! printf '%s\n' "$out" | grep -q "debug ofi: libfabric's provider here is tcp;ofi_rxm, which runs over sockets or memory: tcp serves the other hosts instead"; then
+        fail "$T/ofi_unasked_declines" "ofi did not say it declined: $(printf '%s\n' "$out" | grep 'ofi:\|hybrid:' | head -3)"
+    else
+        check_line "$T/ofi_unasked_declines" "debug hybrid: 2 hosts: shm to this host's peers, tcp to the others"
+    fi
 fi
 end_tests

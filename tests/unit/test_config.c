@@ -541,11 +541,11 @@ static void test_string_choices(void)
 {
     clear_our_environment();
     expect_rejected(__LINE__, "GP_TRANSPORT", "foo",
-                    "GP_TRANSPORT='foo' is not valid: expected one of shm|ibv|tcp|ofi");
+                    "GP_TRANSPORT='foo' is not valid: expected one of shm|ibv|ofi|tcp");
     expect_rejected(__LINE__, "GP_TRANSPORT", "",
-                    "GP_TRANSPORT='' is not valid: expected one of shm|ibv|tcp|ofi");
+                    "GP_TRANSPORT='' is not valid: expected one of shm|ibv|ofi|tcp");
     expect_rejected(__LINE__, "GP_TRANSPORT", "sh",
-                    "GP_TRANSPORT='sh' is not valid: expected one of shm|ibv|tcp|ofi");
+                    "GP_TRANSPORT='sh' is not valid: expected one of shm|ibv|ofi|tcp");
     expect_rejected(__LINE__, "GP_LOG_LEVEL", "verbose", "GP_LOG_LEVEL='verbose' is not valid: "
                     "expected one of error|warn|info|debug|trace");
     set_and_load("GP_TRANSPORT", "TCP");
@@ -1236,7 +1236,7 @@ static void test_hybrid_order(void)
         snprintf(joined + used, sizeof joined - used, "%s%s", i ? "|" : "", order[i]->name);
     }
     CHECK_STR_EQ(joined, nal_routable_names());
-    CHECK_STR_EQ(nal_routable_names(), "ibv|tcp");  /* verbs first: the faster */
+    CHECK_STR_EQ(nal_routable_names(), "ibv|ofi|tcp");  /* verbs first: the faster */
     CHECK_EQ(nal_route_order("GP_HYBRID_ORDER", "tcp", order, err, sizeof err), 1);
     CHECK(order[0] == nal_find("tcp"));
     CHECK_EQ(nal_route_order("GP_HYBRID_ORDER", "tcp,ibv", order, err, sizeof err), 2);
@@ -1245,21 +1245,21 @@ static void test_hybrid_order(void)
     clear_our_environment();
     expect_rejected(__LINE__, "GP_HYBRID_ORDER", "udp",
                     "GP_HYBRID_ORDER='udp' is not valid: 'udp' is not a transport the hybrid "
-                    "routes through; expected names from ibv|tcp, comma-separated, the "
+                    "routes through; expected names from ibv|ofi|tcp, comma-separated, the "
                     "preferred first");
     expect_rejected(__LINE__, "GP_HYBRID_ORDER", "tcp,shm",
                     "GP_HYBRID_ORDER='tcp,shm' is not valid: 'shm' is not a transport the hybrid "
-                    "routes through; expected names from ibv|tcp, comma-separated, the "
+                    "routes through; expected names from ibv|ofi|tcp, comma-separated, the "
                     "preferred first");
     expect_rejected(__LINE__, "GP_HYBRID_ORDER", "tcp,ibv,tcp",
                     "GP_HYBRID_ORDER='tcp,ibv,tcp' is not valid: 'tcp' is named twice; expected "
-                    "names from ibv|tcp, comma-separated, the preferred first");
+                    "names from ibv|ofi|tcp, comma-separated, the preferred first");
     expect_rejected(__LINE__, "GP_HYBRID_ORDER", "",
                     "GP_HYBRID_ORDER='' is not valid: '' is not a transport the hybrid routes "
-                    "through; expected names from ibv|tcp, comma-separated, the preferred first");
+                    "through; expected names from ibv|ofi|tcp, comma-separated, the preferred first");
     expect_rejected(__LINE__, "GP_HYBRID_ORDER", "ibv,",
                     "GP_HYBRID_ORDER='ibv,' is not valid: '' is not a transport the hybrid routes "
-                    "through; expected names from ibv|tcp, comma-separated, the preferred first");
+                    "through; expected names from ibv|ofi|tcp, comma-separated, the preferred first");
     set_and_load("GP_HYBRID_ORDER", "tcp,ibv");
     CHECK_STR_EQ(gp_cfg.gp_hybrid_order, "tcp,ibv");
     CHECK_EQ(unsetenv("GP_HYBRID_ORDER"), 0);

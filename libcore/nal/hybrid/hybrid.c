@@ -4,8 +4,9 @@
  * initiator); each peer on another host through the first transport of a
  * preference order that both hosts can use (nal_ops.peers: the registry's
  * order, fastest first, or GP_HYBRID_ORDER's): with the transports built
- * in, InfiniBand verbs when both hosts have an active port, else tcp
- * sockets.  The conduit above sees one ptl layer: which path an operation
+ * in, InfiniBand verbs when both hosts have an active port, else libfabric
+ * when its provider is a hardware one (or GP_HYBRID_ORDER names ofi), else
+ * tcp sockets.  The conduit above sees one ptl layer: which path an operation
  * takes is decided per target, by whether its region is mapped here
  * (ni->peer_region), else by the route chosen at connect.
  *
@@ -66,6 +67,13 @@ static int hybrid_region_create(struct ptl_ni *ni, uint64_t bytes)
     ni->nal_state = state;
     ni->region_bytes = bytes;
     return shm_object_create(ni, &state->object);
+}
+
+/* A transport GP_HYBRID_ORDER names is asked for; one the registry's order lists may decline
+ * where another serves better (ofi on a provider that runs over tcp). */
+static enum nal_serving serving_how(void)
+{
+    return gp_cfg.gp_hybrid_order != NULL ? NAL_SERVE_ASKED : NAL_SERVE;
 }
 
 /* The preference order, or PTL_FAIL after naming the variable, its value and the choices. */
@@ -143,7 +151,7 @@ static int confirm_routes(struct ptl_ni *ni, struct hybrid_state *state, uint8_t
         worth |= bit;
         struct hybrid_route *route = &state->route[i];
         if (mask[ni->rank] & bit)
-            route->state = route->ops->open(ni, 1);
+            route->state = route->ops->open(ni, serving_how());
         if (route->state != NULL)
             opened |= bit;
     }
@@ -230,7 +238,7 @@ static int connect_routes(struct ptl_ni *ni, struct hybrid_state *state, const u
         }
         route->wanted = calloc((size_t)ni->size, 1);
         if (route->state == NULL)
-            route->state = route->ops->open(ni, 0);
+            route->state = route->ops->open(ni, NAL_TAKE_PART);
         if (route->state == NULL || route->wanted == NULL)
             return PTL_NO_SPACE;
         for (int rank = 0; rank < ni->size; rank++)
@@ -256,7 +264,7 @@ static int hybrid_connect(struct ptl_ni *ni)
     /* For now only whether this host might serve each way: confirm_routes opens them if
      * the job crosses hosts. */
     for (int i = 0; i < state->routes; i++)
-        if (state->route[i].ops->host_may_serve())
+        if (state->route[i].ops->host_may_serve(serving_how()))
             mine.may_serve |= (uint8_t)(1u << i);
     struct hybrid_address *all = calloc((size_t)ni->size, sizeof *all);
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);

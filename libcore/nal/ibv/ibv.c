@@ -363,15 +363,16 @@ static void ibv_report(struct ptl_ni *ni)
 /* ---- serving the peers the hybrid routes here (nal_peer_ops) ------------------------------ */
 
 /* Reads /sys only: a job on one host never loads libibverbs. */
-static int ibv_host_may_serve(void)
+static int ibv_host_may_serve(enum nal_serving how)
 {
+    (void)how;
     return ibv_verbs_devices_present();
 }
 
 /* Serving: the devices and an active port, or NULL (quietly: tcp serves instead). */
-static void *ibv_peers_open(struct ptl_ni *ni, int serving)
+static void *ibv_peers_open(struct ptl_ni *ni, enum nal_serving how)
 {
-    return serving ? ibv_state_new(ni, 1) : ibv_state_participant(ni);
+    return how != NAL_TAKE_PART ? ibv_state_new(ni, 1) : ibv_state_participant(ni);
 }
 
 static int ibv_peers_connect(void *st, const uint8_t *wanted) { return ibv_state_connect(st, wanted); }

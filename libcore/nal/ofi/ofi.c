@@ -47,7 +47,7 @@ static void signals_restore(const struct sigaction *saved)
         sigaction(fatal_signals[i], &saved[i], NULL);
 }
 
-static void state_free(struct ofi_state *st)
+void ofi_state_free(struct ofi_state *st)
 {
     for (int rank = 0; st->peers != NULL && rank < st->ni->size; rank++) {
         struct ptl_inflight *table = &st->peers[rank].inflight;
@@ -72,15 +72,24 @@ static void state_free(struct ofi_state *st)
     free(st);
 }
 
-/* The pools, sized from the job and the rows (ofi_msg.c says what the receive buffers cover). */
+/*
+ * The pools, sized from the peers reached and the rows (ofi_msg.c says what the receive
+ * buffers cover).  A rank with no provider (it only joins the exchange) needs the peer
+ * table alone.
+ */
 static int alloc_pools(struct ofi_state *st)
 {
-    unsigned peers = (unsigned)st->ni->size - 1;
+    unsigned peers = 0;
+    for (int rank = 0; rank < st->ni->size; rank++)
+        peers += (unsigned)ofi_wants(st, rank);
+    st->peers_reached = peers;
+    st->peers = calloc((size_t)st->ni->size, sizeof *st->peers);
+    if (st->info == NULL)
+        return st->peers != NULL ? PTL_OK : PTL_NO_SPACE;
     st->credits_pp = (int)gp_cfg.ofi_credits_pp;
     st->depth_pp = (unsigned)gp_cfg.ofi_depth_pp;
     st->rx_count = peers * ((unsigned)st->credits_pp + st->depth_pp + 2) + OFI_RX_SLACK;
     st->ctx_count = OFI_TX_BUFS + 2 * peers * ((unsigned)st->credits_pp + st->depth_pp) + 256;
-    st->peers = calloc((size_t)st->ni->size, sizeof *st->peers);
     st->rx_ctx = calloc(st->rx_count, sizeof *st->rx_ctx);
     st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
     st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
@@ -107,11 +116,58 @@ static int alloc_pools(struct ofi_state *st)
     st->bounce_free_count = OFI_BOUNCE_COUNT;
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
-        if (rank != st->ni->rank &&
+        if (ofi_wants(st, rank) &&
             ptl_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
                               NULL) != PTL_OK)
             return PTL_NO_SPACE;
     }
+    return PTL_OK;
+}
+
+struct ofi_state *ofi_state_new(struct ptl_ni *ni)
+{
+    struct ofi_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return NULL;
+    gp_mutex_init(&st->lock);
+    st->ni = ni;
+    return st;
+}
+
+int ofi_state_choose(struct ofi_state *st, const char *needed_by, int log_level)
+{
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
+    if (ofi_fabric_load(needed_by, 0) == 0) {
+        ofi_info_universe(st->ni->size);
+        st->info = ofi_info_choose(log_level);
+    }
+    signals_restore(saved);
+    return st->info != NULL ? PTL_OK : PTL_FAIL;
+}
+
+int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted)
+{
+    st->wanted = wanted;
+    int rc = alloc_pools(st);
+    if (rc != PTL_OK)
+        return rc;
+    struct sigaction saved[FATAL_SIGNALS];
+    signals_save(saved);
+    /* Whatever failed here, the exchange below is collective: it tells the others. */
+    if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||
+                             ofi_mr_cache_start(st) != PTL_OK ||
+                             ofi_msg_post_receives(st) != PTL_OK)) {
+        ofi_mr_cache_stop(st);
+        ofi_ep_close(st);
+    }
+    signals_restore(saved);
+    rc = ofi_ep_exchange(st);
+    if (rc != PTL_OK || st->ep == NULL)
+        return rc;
+    gp_debug("ofi", "provider %s: %u receive buffers of %d bytes, %d credits and %u records "
+             "per peer", st->info->fabric_attr->prov_name, st->rx_count, OFI_BUF_BYTES,
+             st->credits_pp, st->depth_pp);
     return PTL_OK;
 }
 
@@ -121,15 +177,13 @@ static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
     signals_save(saved);
     ofi_fabric_load("GP_TRANSPORT=ofi", 1);
     signals_restore(saved);
-    struct ofi_state *st = calloc(1, sizeof *st);
+    struct ofi_state *st = ofi_state_new(ni);
     if (st == NULL)
         return PTL_NO_SPACE;
-    gp_mutex_init(&st->lock);
-    st->ni = ni;
     ni->nal_state = st;
     /* Populated: the region is registered whole, and FI_MR_ALLOCATED wants it backed. */
     if (ptl_ni_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
-        state_free(st);
+        ofi_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
     }
@@ -145,35 +199,16 @@ static int ofi_connect(struct ptl_ni *ni)
         gp_debug("ofi", "a one-process job: no endpoint");
         return PTL_OK;
     }
-    int rc = alloc_pools(st);
-    if (rc != PTL_OK)
-        return rc;
-    struct sigaction saved[FATAL_SIGNALS];
-    signals_save(saved);
-    ofi_info_universe(ni->size);
-    st->info = ofi_info_choose();
-    /* Whatever failed here, the exchange below is collective: it tells the others. */
-    if (st->info != NULL && (ofi_ep_open(st) != PTL_OK || ofi_ep_register(st) != PTL_OK ||
-                             ofi_mr_cache_start(st) != PTL_OK ||
-                             ofi_msg_post_receives(st) != PTL_OK)) {
-        ofi_mr_cache_stop(st);
-        ofi_ep_close(st);
-    }
-    signals_restore(saved);
-    rc = ofi_ep_exchange(st);
-    if (rc != PTL_OK)
-        return rc;
-    gp_debug("ofi", "provider %s: %u receive buffers of %d bytes, %d credits and %u records "
-             "per peer", st->info->fabric_attr->prov_name, st->rx_count, OFI_BUF_BYTES,
-             st->credits_pp, st->depth_pp);
-    return PTL_OK;
+    /* A process without a provider still joins the exchange: the others then name it. */
+    ofi_state_choose(st, "GP_TRANSPORT=ofi", GP_LOG_ERROR);
+    return ofi_state_connect(st, NULL);
 }
 
-static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
+/* To this process itself a copy on its own region; else through the window, else by messages. */
+int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
 {
-    if (op->target == (unsigned)ni->rank)
-        return ptl_direct_put(ni, ni->region, op);
-    struct ofi_state *st = ofi_state_of(ni);
+    if (op->target == (unsigned)st->ni->rank)
+        return ptl_direct_put(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = ofi_rma_put(st, op);
     if (rc == 1)
@@ -183,11 +218,10 @@ static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
     return rc;
 }
 
-static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
+int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
 {
-    if (op->target == (unsigned)ni->rank)
-        return ptl_direct_get(ni, ni->region, op);
-    struct ofi_state *st = ofi_state_of(ni);
+    if (op->target == (unsigned)st->ni->rank)
+        return ptl_direct_get(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = ofi_rma_get(st, op);
     if (rc == 1)
@@ -197,18 +231,16 @@ static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
     return rc;
 }
 
-static int ofi_progress(struct ptl_ni *ni)
+void ofi_state_progress(struct ofi_state *st)
 {
-    struct ofi_state *st = ofi_state_of(ni);
     if (st == NULL || st->ep == NULL)
-        return PTL_OK;
+        return;
     /* Another thread moving data now is as good as this one doing it. */
     if (gp_mutex_trylock(&st->lock) != 0)
-        return PTL_OK;
+        return;
     ofi_progress_locked(st);
     gp_mutex_unlock(&st->lock);
     ofi_raise_if_failed(st);
-    return PTL_OK;
 }
 
 /* Messages still queued go out (a provider with manual progress, such as sockets, moves
@@ -223,11 +255,18 @@ static void drain(struct ofi_state *st)
         ofi_progress_locked(st);
 }
 
-/* The job ends without fini (the exit's last step): drain, then the debug line. */
-static void ofi_report(struct ptl_ni *ni)
+void ofi_state_drain(struct ofi_state *st)
 {
-    struct ofi_state *st = ofi_state_of(ni);
-    if (st == NULL || st->info == NULL || gp_mutex_trylock(&st->lock) != 0)
+    if (st->ep == NULL || gp_mutex_trylock(&st->lock) != 0)
+        return;
+    drain(st);
+    gp_mutex_unlock(&st->lock);
+}
+
+/* The job ends without fini (the exit's last step): drain, then the debug line. */
+void ofi_state_report(struct ofi_state *st)
+{
+    if (st == NULL || st->ep == NULL || gp_mutex_trylock(&st->lock) != 0)
         return;
     drain(st);
     gp_debug("ofi", "provider %s: %llu messages sent (%llu CREDIT), %llu operations straight "
@@ -238,12 +277,33 @@ static void ofi_report(struct ptl_ni *ni)
     gp_mutex_unlock(&st->lock);
 }
 
+static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ofi_state_put(ofi_state_of(ni), op);
+}
+
+static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
+{
+    return ofi_state_get(ofi_state_of(ni), op);
+}
+
+static int ofi_progress(struct ptl_ni *ni)
+{
+    ofi_state_progress(ofi_state_of(ni));
+    return PTL_OK;
+}
+
+static void ofi_report(struct ptl_ni *ni)
+{
+    ofi_state_report(ofi_state_of(ni));
+}
+
 static void ofi_fini(struct ptl_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (st != NULL) {
-        ofi_report(ni); /* drains what is queued first */
-        state_free(st);
+        ofi_state_report(st); /* drains what is queued first */
+        ofi_state_free(st);
     }
     ni->nal_state = NULL;
     ptl_ni_private_region_free(ni);
@@ -259,4 +319,5 @@ const struct nal_ops nal_ofi_ops = {
     .progress = ofi_progress,
     .fini = ofi_fini,
     .report = ofi_report,
+    .peers = &ofi_peer_ops,
 };

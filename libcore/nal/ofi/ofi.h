@@ -3,7 +3,10 @@
  * includes this).  doc/wire-ofi.md describes the protocol; this header the
  * state behind it.
  *
- *   ofi.c         the ops table: region, connect, put, get, progress, fini
+ *   ofi.c         the state's life (shared by both uses) and the ops table of
+ *                 GP_TRANSPORT=ofi: region, connect, put, get, progress, fini
+ *   ofi_peers.c   the hybrid's route to peers on other hosts (nal_peer_ops), and
+ *                 when it serves unasked
  *   ofi_config.c  the transport's configuration rows (GP_OFI_*)
  *   ofi_fabric.c  libfabric, loaded (dlopen) when a job first wants ofi
  *   ofi_info.c    choosing the provider (GP_OFI_PROVIDER, FI_PROVIDER) and saying
@@ -173,6 +176,7 @@ struct ofi_state {
     struct fid_cq *tx_cq, *rx_cq;
     uint64_t mr_mode;             /* what the provider demands (FI_MR_*) */
     uint64_t max_msg;             /* the endpoint's largest transfer */
+    uint64_t ordered_write_bytes; /* writes up to this size are placed in order (ofi_rma.c) */
     struct fid_mr *region_mr;
     void *region_desc;
     uint64_t region_key;
@@ -184,6 +188,7 @@ struct ofi_state {
     int credits_pp;
     unsigned depth_pp;
     struct ofi_peer *peers;
+    const uint8_t *wanted;        /* wanted[rank]: reached this way (the hybrid's); NULL: all */
     unsigned peers_reached;
     /* receive buffers: rx_count posted at all times (re-posted once handled) */
     unsigned rx_count;
@@ -196,6 +201,7 @@ struct ofi_state {
     struct ofi_ctx *ctx;
     unsigned ctx_count;
     uint32_t ctx_free;            /* index + 1 */
+    unsigned ctx_in_use;          /* 0: nothing can complete on the transmit CQ */
     /* served ops whose last part completed while a send could not nest: answered at the pass's end */
     struct ofi_served **done_served;
     unsigned done_count, done_cap;
@@ -212,6 +218,12 @@ struct ofi_state {
 static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
 {
     return ni->nal_state;
+}
+
+/* Is rank a peer this state reaches (every other rank, or those the hybrid routes here)? */
+static inline int ofi_wants(const struct ofi_state *st, int rank)
+{
+    return rank != st->ni->rank && (st->wanted == NULL || st->wanted[rank]);
 }
 
 static inline uint8_t *ofi_buf_addr(const struct ofi_state *st, unsigned index)
@@ -235,15 +247,44 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
     return st->rx_count + (unsigned)tx;
 }
 
+/* ---- ofi.c: the state, for GP_TRANSPORT=ofi and the hybrid's route ------------------------ */
+
+struct ofi_state *ofi_state_new(struct ptl_ni *ni);
+/* Loads libfabric (needed_by names what wants it, for the warning when it cannot) and picks
+ * the provider (st->info), keeping gp's fatal-signal handlers: PTL_OK, or PTL_FAIL after a
+ * line at log_level (GP_LOG_*) saying why. */
+int ofi_state_choose(struct ofi_state *st, const char *needed_by, int log_level);
+/* Collective: the endpoint (where st->info is set) and the exchange, for the peers marked in
+ * wanted (NULL: every other rank; the array must outlive the state). */
+int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted);
+int ofi_state_put(struct ofi_state *st, const struct nal_op *op);
+int ofi_state_get(struct ofi_state *st, const struct nal_op *op);
+void ofi_state_progress(struct ofi_state *st);
+/* What is queued leaves, for a bounded time. */
+void ofi_state_drain(struct ofi_state *st);
+/* Drains, then the debug line of what was sent. */
+void ofi_state_report(struct ofi_state *st);
+void ofi_state_free(struct ofi_state *st);
+
+/* ---- ofi_peers.c ------------------------------------------------------------------------ */
+
+extern const struct nal_peer_ops ofi_peer_ops;
+
 /* ---- ofi_info.c ------------------------------------------------------------------------- */
+
+/* 1 when prov_name ("cxi", "verbs;ofi_rxm") runs on a network device; 0 for the providers
+ * that run over the host's sockets or memory (tcp, udp, sockets, shm, sm2, net) and the
+ * ofi_rxm / ofi_rxd layers over them: gp's own tcp transport serves those hosts better. */
+int ofi_provider_is_hardware(const char *prov_name);
 
 /* The provider to open: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (libfabric's first). */
 const char *ofi_provider_wanted(void);
 /* Tells libfabric the job's size (FI_UNIVERSE_SIZE) unless the user did; before the first
  * fi_getinfo of the process. */
 void ofi_info_universe(int job_size);
-/* fi_getinfo with gp's needs; NULL after an error naming what was asked and what was found. */
-struct fi_info *ofi_info_choose(void);
+/* fi_getinfo with gp's needs; NULL after a line at log_level (GP_LOG_*) naming what was asked
+ * and what was found. */
+struct fi_info *ofi_info_choose(int log_level);
 /* For gp-check: every provider libfabric lists here into out, those offering what gp
  * needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would open ("" if none). */
 void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len);

@@ -39,12 +39,16 @@ int ofi_ep_open(struct ofi_state *st)
 {
     struct fi_info *info = st->info;
     st->mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    /* Ordered writes (FI_ORDER_WAW) whose data lands in that order up to max_order_waw_size. */
+    st->ordered_write_bytes = (info->tx_attr->msg_order & FI_ORDER_WAW) ? info->ep_attr->max_order_waw_size : 0;
     st->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : (1ull << 30);
     if (st->max_msg > (1ull << 30))
         st->max_msg = 1ull << 30;
-    gp_debug("ofi", "provider %s, fabric %s, domain %s, mr_mode %s", info->fabric_attr->prov_name,
+    gp_debug("ofi", "provider %s, fabric %s, domain %s, mr_mode %s, writes %s",
+             info->fabric_attr->prov_name,
              info->fabric_attr->name, info->domain_attr->name,
-             fi_tostr(&info->domain_attr->mr_mode, FI_TYPE_MR_MODE));
+             fi_tostr(&info->domain_attr->mr_mode, FI_TYPE_MR_MODE),
+             st->ordered_write_bytes ? "placed in order (FI_ORDER_WAW)" : "unordered");
     if (check(st, fi_fabric(info->fabric_attr, &st->fabric, NULL), "fi_fabric") != PTL_OK ||
         check(st, fi_domain(st->fabric, info, &st->domain, NULL), "fi_domain") != PTL_OK)
         return PTL_FAIL;
@@ -118,8 +122,9 @@ int ofi_ep_exchange(struct ofi_state *st)
     memset(&mine, 0, sizeof mine);
     size_t addrlen = sizeof mine.addr;
     int rc = -1;
-    /* A process that could not open its endpoint still joins the exchange, with no
-     * provider name: the others then say which node failed instead of waiting for it. */
+    /* A process that could not open its endpoint (or, routed by the hybrid, has no peer
+     * this way) still joins the exchange, with no provider name: the others then say which
+     * node failed instead of waiting for it. */
     if (st->ep != NULL) {
         snprintf(mine.prov_name, sizeof mine.prov_name, "%s", st->info->fabric_attr->prov_name);
         rc = fi_getname(&st->ep->fid, mine.addr, &addrlen);
@@ -141,13 +146,16 @@ int ofi_ep_exchange(struct ofi_state *st)
         free(all);
         return PTL_FAIL;
     }
-    if (rc != 0) { /* said above */
+    /* Said above, where this rank had to reach someone; one that only joins is done. */
+    if (rc != 0) {
         free(all);
-        return PTL_FAIL;
+        return st->peers_reached > 0 ? PTL_FAIL : PTL_OK;
     }
     int status = PTL_OK;
     for (int rank = 0; rank < ni->size && status == PTL_OK; rank++) {
         struct ofi_peer *peer = &st->peers[rank];
+        if (!ofi_wants(st, rank))
+            continue;
         if (all[rank].prov_name[0] == '\0') {
             gp_error("ofi", "node %d could not open its libfabric endpoint (its own line says "
                      "why)", rank);

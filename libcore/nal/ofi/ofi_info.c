@@ -101,7 +101,23 @@ void ofi_info_universe(int job_size)
     setenv("FI_UNIVERSE_SIZE", size, 0);
 }
 
-struct fi_info *ofi_info_choose(void)
+/* Providers that run over the host's sockets or memory, not a network device. */
+static const char *const software_providers[] = { "tcp", "udp", "sockets", "shm", "sm2", "net" };
+
+int ofi_provider_is_hardware(const char *prov_name)
+{
+    /* The core provider is the first name: "tcp;ofi_rxm" is ofi_rxm layered on tcp. */
+    size_t len = strcspn(prov_name, ";,");
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof software_providers / sizeof software_providers[0]; i++)
+        if (strlen(software_providers[i]) == len &&
+            strncmp(software_providers[i], prov_name, len) == 0)
+            return 0;
+    return 1;
+}
+
+struct fi_info *ofi_info_choose(int log_level)
 {
     struct fi_info *hints = hints_new(), *info = NULL;
     if (hints == NULL) {
@@ -121,7 +137,7 @@ struct fi_info *ofi_info_choose(void)
     if (found != NULL)
         fi_freeinfo(found);
     const char *env = getenv("FI_PROVIDER");
-    gp_error("ofi", "no libfabric provider offers what the ofi transport needs: asked for "
+    gp_log(log_level, "ofi", "no libfabric provider offers what the ofi transport needs: asked for "
              "provider %s%s%s, an FI_EP_RDM endpoint with FI_MSG and FI_RMA, FI_ORDER_SAS%s "
              "(fi_getinfo: %s); libfabric %u.%u lists: %s",
              gp_cfg.gp_ofi_provider != NULL ? gp_cfg.gp_ofi_provider : "any",

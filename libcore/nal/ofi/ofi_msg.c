@@ -510,10 +510,11 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     }
     memcpy(&in, buf, sizeof in);
     int rank = (int)in.src;
-    if (in.src >= (uint32_t)st->ni->size || rank == st->ni->rank || in.type == 0 ||
+    if (in.src >= (uint32_t)st->ni->size || !ofi_wants(st, rank) || in.type == 0 ||
         in.type >= OFI_MSG_TYPE_END) {
         ofi_fail(st, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
-                 "nodes; types 1 to %d)", in.type, in.src, st->ni->size, OFI_MSG_TYPE_END - 1);
+                 "nodes, of which this process reaches %u through ofi; types 1 to %d)",
+                 in.type, in.src, st->ni->size, st->peers_reached, OFI_MSG_TYPE_END - 1);
         return;
     }
     struct ofi_peer *peer = &st->peers[rank];

@@ -7,8 +7,12 @@
  * on tcp;ofi_rxm the target's progress engine moves the bytes).
  *
  * A put's completion is asked for as FI_DELIVERY_COMPLETE, so the ACK event
- * means the bytes are visible at the target, as a put's ACK must.  The local
- * side: region memory has the region's descriptor; other memory needs none
+ * means the bytes are visible at the target, as a put's ACK must.  Where the
+ * provider places writes in order (FI_ORDER_WAW, up to max_order_waw_size),
+ * only a put's last part asks for it: its delivery means the earlier parts'
+ * too, and they complete at FI_TRANSMIT_COMPLETE (on tcp;ofi_rxm a delivery
+ * costs an acknowledgement from the target's progress engine per write).
+ * The local side: region memory has the region's descriptor; other memory needs none
  * where the provider does not demand FI_MR_LOCAL; where it does, get parts up
  * to a buffer's size go through tx buffers and larger ones are registered for
  * the operation.  A put returns with its source copied or consumed (the
@@ -74,6 +78,8 @@ void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
 
 struct part_args {
     int is_put;
+    uint64_t put_completion;  /* FI_DELIVERY_COMPLETE, or FI_TRANSMIT_COMPLETE for a part
+                               * whose delivery a later ordered one vouches for */
     void *local;
     void *desc;
     size_t len;
@@ -91,7 +97,7 @@ static ssize_t post_part(struct ofi_state *st, void *arg)
     struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = a->peer,
                               .rma_iov = &rma, .rma_iov_count = 1, .context = a->ctx };
     if (a->is_put)
-        return fi_writemsg(st->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+        return fi_writemsg(st->ep, &msg, FI_COMPLETION | a->put_completion);
     return fi_readmsg(st->ep, &msg, FI_COMPLETION);
 }
 
@@ -157,7 +163,9 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
         ctx->peer = rank;
         ctx->op_id = id;
         char *local = (char *)op->local_addr + done;
-        struct part_args args = { is_put, local, desc, len, peer->addr,
+        int vouched = len <= st->ordered_write_bytes && done + len < op->length;
+        struct part_args args = { is_put, vouched ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE,
+                                  local, desc, len, peer->addr,
                                   peer->region_base + win->region_offset + op->remote_offset + done,
                                   ofi_fault_key(st, peer->region_key), ctx };
         if (bounce) {

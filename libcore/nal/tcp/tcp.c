@@ -619,14 +619,15 @@ static void tcp_fini(struct ptl_ni *ni)
 
 /* ---- serving the peers the hybrid routes here (nal_peer_ops) -------------------- */
 
-static int tcp_host_may_serve(void)
+static int tcp_host_may_serve(enum nal_serving how)
 {
+    (void)how;
     return 1; /* every host has sockets */
 }
 
-static void *tcp_peers_open(struct ptl_ni *ni, int serving)
+static void *tcp_peers_open(struct ptl_ni *ni, enum nal_serving how)
 {
-    (void)serving; /* a rank that reaches nobody by tcp still listens for the set-up */
+    (void)how; /* a rank that reaches nobody by tcp still listens for the set-up */
     return tcp_state_new(ni);
 }
 
