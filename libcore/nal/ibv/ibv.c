@@ -30,7 +30,6 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     if (st == NULL)
         return NULL;
     st->ni = ni;
-    st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set);
     return st;
