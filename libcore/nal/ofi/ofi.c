@@ -147,6 +147,7 @@ static int ofi_connect(struct ptl_ni *ni)
     int rc = alloc_pools(st);
     if (rc != PTL_OK)
         return rc;
+    ofi_rcv_prepare(st);
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
     st->info = ofi_info_choose();
@@ -161,7 +162,7 @@ static int ofi_connect(struct ptl_ni *ni)
     gp_debug("ofi", "provider %s: %u receive buffers of %d bytes, %d credits and %u records "
              "per peer", st->info->fabric_attr->prov_name, st->rx_count, OFI_BUF_BYTES,
              st->credits_pp, st->depth_pp);
-    return PTL_OK;
+    return ofi_rcv_start(st);
 }
 
 static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
@@ -236,6 +237,7 @@ static void ofi_fini(struct ptl_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (st != NULL) {
+        ofi_rcv_stop(st);
         ofi_report(ni); /* drains what is queued first */
         state_free(st);
     }
