@@ -395,6 +395,10 @@ static const struct nal_peer_ops ibv_peer_ops = {
 
 const struct nal_ops nal_ibv_ops = {
     .name = "ibv",
+    .title = "InfiniBand verbs",
+    .rows_intro = "Read by the ibv transport; accepted and checked on every transport.  Some are "
+                  "trimmed, once the HCA is open, to what it supports (seed 003 says which); a "
+                  "value you set that is trimmed draws a warning.",
     .user_selectable = 1,
     .peers = &ibv_peer_ops,
     .region_create = ibv_region_create,

@@ -247,6 +247,9 @@ static void ofi_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_ofi_ops = {
     .name = "ofi",
+    .title = "libfabric",
+    .rows_intro = "Read by the ofi transport (GP_TRANSPORT=ofi); FI_PROVIDER and the providers' "
+                  "own FI_* variables are libfabric's and reach it unchanged.",
     .user_selectable = 1,
     .region_create = ofi_region_create,
     .connect = ofi_connect,
