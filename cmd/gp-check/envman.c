@@ -10,35 +10,19 @@
 #include "gp_check.h"
 
 #include "config/config.h"
+#include "nal/nal.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The transports in the order of the page, with their section titles; one not listed here
- * gets a section titled by its name at the end (put_other_transports). */
-static const struct {
-    const char *transport;
-    const char *title;
-    const char *intro;
-} groups[] = {
-    { "all", "All transports", NULL },
-    { "shm", "Shared memory (shm)", NULL },
-    { "tcp", "TCP (tcp)", NULL },
-    { "ibv", "InfiniBand verbs (ibv)",
-      "Read by the ibv transport; accepted and checked on every transport.  Some are "
-      "trimmed, once the HCA is open, to what it supports (seed 003 says which); a value "
-      "you set that is trimmed draws a warning." },
-    { "ofi", "libfabric (ofi)",
-      "Read by the ofi transport (GP_TRANSPORT=ofi); FI_PROVIDER and the providers' own FI_* "
-      "variables are libfabric's and reach it unchanged." },
-    { "launcher", "Launcher",
-      "The GP_BOOT_ADDR, GP_RANK, GP_SIZE, GP_JOBID and GP_BOOT_KEY_FD variables are set "
-      "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER, "
-      "GASNET_SSH_* and MPIRUN_CMD variables are those of GASNet's spawner; gp-check(1) uses "
-      "the host lists to check ssh access." },
-};
+/* The launcher's section, after the transports'. */
+static const char launcher_intro[] =
+    "The GP_BOOT_ADDR, GP_RANK, GP_SIZE, GP_JOBID and GP_BOOT_KEY_FD variables are set "
+    "by gp-run(1) for each process and should not be set by hand.  The GASNET_SPAWNER, "
+    "GASNET_SSH_* and MPIRUN_CMD variables are those of GASNet's spawner; gp-check(1) uses "
+    "the host lists to check ssh access.";
 
 /* Text in a roman line: backslashes escaped, a leading dot or quote defused. */
 static void put_text(FILE *out, const char *text)
@@ -224,50 +208,42 @@ static void put_footer(FILE *out)
           ".BR libgp (3)\n", out);
 }
 
-static int has_section(const char *transport)
+/* The rows of one transport (or "all", "launcher") under their title; nothing when it has none. */
+static void put_section(const struct gp_cfg_row *rows, size_t count, const char *transport,
+                        const char *title, const char *intro)
 {
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-        if (strcmp(transport, groups[g].transport) == 0)
-            return 1;
-    return 0;
-}
-
-/* A transport without a section of its own above (one added since): titled by its name, after
- * the others, so that none of its rows is left off the page. */
-static void put_other_transports(const struct gp_cfg_row *rows, size_t count)
-{
+    int started = 0;
     for (size_t i = 0; i < count; i++) {
-        int first = !has_section(rows[i].transport);
-        for (size_t j = 0; first && j < i; j++)
-            first = strcmp(rows[j].transport, rows[i].transport) != 0;
-        if (!first)
+        if (strcmp(rows[i].transport, transport) != 0)
             continue;
-        printf(".SS Transport %s\n", rows[i].transport);
-        for (size_t j = i; j < count; j++)
-            if (strcmp(rows[j].transport, rows[i].transport) == 0)
-                put_row(stdout, &rows[j]);
+        if (!started) {
+            printf(".SS %s\n", title);
+            if (intro != NULL)
+                printf("%s\n", intro);
+            started = 1;
+        }
+        put_row(stdout, &rows[i]);
     }
 }
 
+/*
+ * The rows for every transport, then each transport's in the registry's order, titled from
+ * its ops table, then the launcher's.  The table check admits no other transport names
+ * (config/table.c), so every row has its section and a new transport needs no line here.
+ */
 void check_env_man(void)
 {
     size_t count;
     const struct gp_cfg_row *rows = gp_config_rows(&count);
     put_header(stdout);
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-        int started = 0;
-        for (size_t i = 0; i < count; i++) {
-            if (strcmp(rows[i].transport, groups[g].transport) != 0)
-                continue;
-            if (!started) {
-                printf(".SS %s\n", groups[g].title);
-                if (groups[g].intro != NULL)
-                    printf("%s\n", groups[g].intro);
-                started = 1;
-            }
-            put_row(stdout, &rows[i]);
-        }
+    put_section(rows, count, "all", "All transports", NULL);
+    const struct nal_ops *nal;
+    for (unsigned t = 0; (nal = nal_at(t)) != NULL; t++) {
+        char title[128];
+        snprintf(title, sizeof title, "%s (%s)", nal->title != NULL ? nal->title : "Transport",
+                 nal->name);
+        put_section(rows, count, nal->name, title, nal->rows_intro);
     }
-    put_other_transports(rows, count);
+    put_section(rows, count, "launcher", "Launcher", launcher_intro);
     put_footer(stdout);
 }

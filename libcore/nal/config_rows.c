@@ -22,9 +22,10 @@ static const struct gp_cfg_row nal_rows[] = {
              "that both can use, and a pair with none is an error" },
     { .name = "GASNET_RCV_THREAD", .type = GP_CFG_BOOL, .default_text = "0", .transport = "tcp",
       .offset = GP_CFG_FIELD(rcv_thread),
-      .doc = "1: a thread waits on the network (tcp sockets; ibv completion events) and serves "
+      .doc = "1: a thread waits on the network (tcp sockets; ibv completion events; ofi "
+             "completion queues, where the provider gives them a file descriptor) and serves "
              "peers (puts, gets, AM requests and replies, whose handlers run on that thread) "
-             "while the application computes; tcp and ibv, PAR builds only (seed 003)" },
+             "while the application computes; tcp, ibv and ofi, PAR builds only (seed 003)" },
 };
 
 static int check_nal_rows(const struct gp_config *cfg, char *errbuf, size_t errlen)

@@ -76,6 +76,11 @@ struct nal_peer_ops {
 
 struct nal_ops {
     const char *name;
+    /* What it runs over, in words ("TCP"): gp-env(7) titles the section of its configuration
+     * rows "<title> (<name>)"; a selectable transport has one (unit test config). */
+    const char *title;
+    /* NULL, or the paragraph that opens that section. */
+    const char *rows_intro;
     /* 1: GP_TRANSPORT may name it for every peer of a job (shm, tcp, ibv); the
      * hybrid is what GP_TRANSPORT unset means, and loop is the test double. */
     int user_selectable;
@@ -105,6 +110,8 @@ struct nal_ops {
 
 /* The transports, in one explicit list (registry.c), fastest first. */
 const struct nal_ops *nal_find(const char *name);
+/* The index'th transport of that list; NULL past its end. */
+const struct nal_ops *nal_at(unsigned index);
 /* Names of the transports built in, in the registry's order, separated by '|'
  * ("hybrid|shm|ibv|ofi|tcp|loop"): for error messages. */
 const char *nal_names(void);

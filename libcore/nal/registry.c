@@ -31,6 +31,11 @@ const struct nal_ops *nal_find(const char *name)
     return NULL;
 }
 
+const struct nal_ops *nal_at(unsigned index)
+{
+    return index < TRANSPORT_COUNT ? transports[index] : NULL;
+}
+
 /* Room for every name the registry holds; a list that outgrew it is an error naming the name. */
 static char all_names[256], selectable_names[256], routable_names[256];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;

@@ -149,6 +149,27 @@ if fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
         fi
     fi
 fi
+# --- the receive thread (GASNET_RCV_THREAD=1, PAR builds; as rcv_thread.sh on tcp) -----------
+# tcp;ofi_rxm's CQs give a wait descriptor: a node that computes without calling GASNet has
+# its peers' get, put and AMs served by the thread, handlers included (rcv_thread checks they
+# ran there); am_pollers runs the thread's handlers beside the application's own polling.
+# shm's CQs give none: the variable is ignored with a warning naming the provider.
+case "$GPTEST_VARIANT" in
+par|pasan)
+    if fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+        job "$T/rcv_thread/handlers_on_thread" "rcv_thread: node 1 served a get, a put and 28 AM requests (Short, Medium, Long, a burst of Shorts) on its receive thread while it computed" 120 \
+            env GP_OFI_PROVIDER="tcp;ofi_rxm" GASNET_RCV_THREAD=1 GASNET_PORTAL_AM_LIMIT=1 \
+            "$GP_RUN" -n 2 "$GPTEST_ITEST/rcv_thread"
+        job "$T/rcv_thread/am_pollers_n4" "each run exactly once with intact data" 240 \
+            env GP_OFI_PROVIDER="tcp;ofi_rxm" GASNET_RCV_THREAD=1 \
+            "$GP_RUN" -n 4 "$GPTEST_ITEST/am_pollers" 2 2 300
+    fi
+    if fi_info -p shm -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+        job "$T/rcv_thread/no_wait_fd" "warn ofi: GASNET_RCV_THREAD=1 ignored: provider shm opens no completion queue with a file descriptor to wait on (FI_WAIT_FD)" 120 \
+            env GP_OFI_PROVIDER=shm GASNET_RCV_THREAD=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1
+    fi
+    ;;
+esac
 
 # --- errors -----------------------------------------------------------------------------------
 if expect_rc "$T/no_such_provider" 1 60 env GASNET_EXITTIMEOUT=3 GP_OFI_PROVIDER=nonesuch \

@@ -848,7 +848,7 @@ static void test_ibv_good_values(void)
     CHECK_EQ(gp_cfg.physmem_max, 16ull << 30);
     set_and_load("GP_IBV_GID_INDEX", "3");
     CHECK_EQ(gp_cfg.ibv_gid_index, 3);
-    CHECK_STR_CONTAINS(gp_config_find("GASNET_RCV_THREAD")->doc, "tcp and ibv");
+    CHECK_STR_CONTAINS(gp_config_find("GASNET_RCV_THREAD")->doc, "tcp, ibv and ofi");
 }
 
 static void test_ibv_ports_rows(void)
@@ -1210,6 +1210,8 @@ static void test_transport_choices_from_registry(void)
         snprintf(listed, sizeof listed, "|%s|", row->choices);
         if (nal->user_selectable) {
             selectable++;
+            if (nal->title == NULL)   /* gp-env(7)'s section of its rows is titled by it */
+                gp_test_fail(__FILE__, __LINE__, "%s is selectable but has no title", name);
             if (strstr(listed, bounded) == NULL)
                 gp_test_fail(__FILE__, __LINE__, "%s is selectable but not among %s", name,
                              row->choices);

@@ -30,7 +30,6 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     if (st == NULL)
         return NULL;
     st->ni = ni;
-    st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set);
     return st;
@@ -397,6 +396,10 @@ static const struct nal_peer_ops ibv_peer_ops = {
 
 const struct nal_ops nal_ibv_ops = {
     .name = "ibv",
+    .title = "InfiniBand verbs",
+    .rows_intro = "Read by the ibv transport; accepted and checked on every transport.  Some are "
+                  "trimmed, once the HCA is open, to what it supports (seed 003 says which); a "
+                  "value you set that is trimmed draws a warning.",
     .user_selectable = 1,
     .peers = &ibv_peer_ops,
     .region_create = ibv_region_create,

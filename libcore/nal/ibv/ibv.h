@@ -34,6 +34,7 @@
 
 #include "nal/firehose.h"
 #include "nal/ibv/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
+#include "nal/rcv_thread.h"
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
@@ -292,8 +293,8 @@ struct ibv_state {
     char fatal_text[256];
     int fatal_raised;
     /* the receive thread (ibv_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
-    int rcv_wanted, rcv_running, rcv_wake_fd;
-    pthread_t rcv_thread;
+    int rcv_wanted;
+    struct nal_rcv_thread rcv;
     uint64_t window_ops, messages_sent;   /* for the debug line at close */
     uint64_t rdma_parts_posted;   /* for GP_IBV_FAULT_RKEY */
     gp_mutex_t lock;

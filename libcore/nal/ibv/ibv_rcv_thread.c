@@ -1,39 +1,30 @@
 /*
- * The receive thread of the ibv transport (GASNET_RCV_THREAD=1, seed 003):
- * a thread asleep on the HCAs' completion channels.  When a completion
- * arrives -- a message from a peer, the end of a rendezvous read -- it
- * wakes and makes a progress pass, so a process that computes for a long
- * time between calls into the library still matches its peers' messages,
- * serves their gets and deposits their AMs.  (Operations on a window need
- * no thread at all: the HCA serves them.)
+ * What the ibv transport's receive thread (GASNET_RCV_THREAD=1; its life
+ * cycle is nal/rcv_thread.c) waits on and does: it sleeps on the HCAs'
+ * completion channels.  When a completion arrives -- a message from a
+ * peer, the end of a rendezvous read -- it makes a progress pass, so a
+ * process that computes for a long time between calls into the library
+ * still matches its peers' messages, serves their gets and deposits their
+ * AMs.  (Operations on a window need no thread at all: the HCA serves them.)
  *
- * As on tcp, after each pass it hands itself to the layer above outside
- * the transport's lock (ptl_ni_rcv_poll), which runs the AM handlers of
- * what arrived on this thread.  A failure a pass sees is raised at the
- * application's next progress call.  PAR builds only; SEQ refuses the
- * variable with a warning.  A failure of the thread's own -- poll(), or
- * re-arming a CQ's notification, without which it would sleep for ever --
- * ends the job with gp_fatal, called holding no lock (in a PAR build the
- * graceful exit may start on any thread).
+ * A failure a pass sees is raised at the application's next progress call.
+ * Failing to re-arm a CQ's notification, without which the thread would
+ * sleep for ever, ends the job with gp_fatal, called holding no lock (in a
+ * PAR build the graceful exit may start on any thread).
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
-#include "config/config.h"
 #include "nal/ibv/ibv.h"
+#include "nal/rcv_thread.h"
 #include "util/log.h"
+
+_Static_assert(IBV_MAX_HCAS <= NAL_RCV_FDS_MAX, "the receive thread waits on every HCA");
 
 int ibv_rcv_prepare(struct ibv_state *st)
 {
-    st->rcv_wake_fd = -1;
-    if (!gp_cfg.rcv_thread)
+    if (!nal_rcv_thread_wanted("ibv"))
         return PTL_OK;
-#if GP_PAR
     for (unsigned h = 0; h < st->nhcas; h++) {
         st->hca[h].channel = ibv_create_comp_channel(st->hca[h].ctx);
         if (st->hca[h].channel == NULL) {
@@ -43,14 +34,9 @@ int ibv_rcv_prepare(struct ibv_state *st)
         }
     }
     st->rcv_wanted = 1;
-#else
-    gp_warn("ibv", "GASNET_RCV_THREAD=1 ignored: a receive thread needs the thread-safe "
-            "library (GASNET_PAR, libgp-par); this process uses the SEQ one");
-#endif
     return PTL_OK;
 }
 
-#if GP_PAR
 /* The thread drains a channel without blocking: poll() said when to look. */
 static int fcntl_nonblock(int fd)
 {
@@ -82,60 +68,51 @@ static void drain_channel(struct ibv_hca *hca)
         ibv_ack_cq_events(cq, 1);
 }
 
-static void *rcv_main(void *arg)
+static unsigned ibv_rcv_wait_on(void *state, struct pollfd *pfds, unsigned room, int *busy)
 {
-    struct ibv_state *st = arg;
-    struct pollfd pfds[IBV_MAX_HCAS + 1];
+    struct ibv_state *st = state;
+    (void)room;
+    *busy = 0;
     for (unsigned h = 0; h < st->nhcas; h++)
         pfds[h] = (struct pollfd){ .fd = st->hca[h].channel->fd, .events = POLLIN };
-    pfds[st->nhcas] = (struct pollfd){ .fd = st->rcv_wake_fd, .events = POLLIN };
-    for (;;) {
-        int ready = poll(pfds, st->nhcas + 1, 1000);
-        if (ready < 0 && errno != EINTR)
-            gp_fatal("ibv receive thread: poll on the completion channels failed: %s",
-                     strerror(errno));
-        if (pfds[st->nhcas].revents != 0)
-            break;
-        if (ready <= 0)
-            continue;
-        for (unsigned h = 0; h < st->nhcas; h++)
-            if (pfds[h].revents)
-                drain_channel(&st->hca[h]);
-        /* Re-armed before the pass: a completion after it wakes us again. */
-        unsigned failed = 0;
-        gp_mutex_lock(&st->lock);
-        int err = arm(st, &failed);
-        if (!st->fatal_pending) {
-            ibv_msg_flush_credits(st);
-            while (ibv_cq_poll(st) > 0 && !st->fatal_pending)
-                ;
-        }
-        gp_mutex_unlock(&st->lock);
-        if (err != 0)
-            gp_fatal("ibv receive thread: cannot re-arm the completion notification of %s: %s "
-                     "(the thread would sleep for ever)", st->hca[failed].name, strerror(err));
-        ptl_ni_rcv_poll(st->ni); /* the layer above takes what the pass queued */
-    }
-    return NULL;
+    return st->nhcas;
 }
-#endif
+
+static void ibv_rcv_pass(void *state, const struct pollfd *pfds, unsigned count)
+{
+    struct ibv_state *st = state;
+    for (unsigned h = 0; h < count; h++)
+        if (pfds[h].revents)
+            drain_channel(&st->hca[h]);
+    /* Re-armed before the pass: a completion after it wakes us again. */
+    unsigned failed = 0;
+    gp_mutex_lock(&st->lock);
+    int err = arm(st, &failed);
+    if (!st->fatal_pending) {
+        ibv_msg_flush_credits(st);
+        while (ibv_cq_poll(st) > 0 && !st->fatal_pending)
+            ;
+    }
+    gp_mutex_unlock(&st->lock);
+    if (err != 0)
+        gp_fatal("ibv receive thread: cannot re-arm the completion notification of %s: %s "
+                 "(the thread would sleep for ever)", st->hca[failed].name, strerror(err));
+}
+
+static const struct nal_rcv_ops ibv_rcv_ops = {
+    .wait_on = ibv_rcv_wait_on,
+    .pass = ibv_rcv_pass,
+};
 
 int ibv_rcv_start(struct ibv_state *st)
 {
     if (!st->rcv_wanted)
         return PTL_OK;
-#if GP_PAR
     for (unsigned h = 0; h < st->nhcas; h++) {
-        int flags = fcntl_nonblock(st->hca[h].channel->fd);
-        if (flags != 0) {
+        if (fcntl_nonblock(st->hca[h].channel->fd) != 0) {
             gp_error("ibv", "GASNET_RCV_THREAD=1: cannot set up the completion channel: %m");
             return PTL_FAIL;
         }
-    }
-    st->rcv_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (st->rcv_wake_fd < 0) {
-        gp_error("ibv", "GASNET_RCV_THREAD=1: cannot set up the receive thread: %m");
-        return PTL_NO_SPACE;
     }
     unsigned failed = 0;
     gp_mutex_lock(&st->lock);
@@ -146,32 +123,13 @@ int ibv_rcv_start(struct ibv_state *st)
                  st->hca[failed].name, strerror(err));
         return PTL_FAIL;
     }
-    err = pthread_create(&st->rcv_thread, NULL, rcv_main, st);
-    if (err != 0) {
-        gp_error("ibv", "GASNET_RCV_THREAD=1: cannot start the receive thread: %s", strerror(err));
-        return PTL_FAIL;
-    }
-    st->rcv_running = 1;
-    gp_debug("ibv", "receive thread started (GASNET_RCV_THREAD=1)");
-#endif
-    return PTL_OK;
+    return nal_rcv_thread_start(&st->rcv, "ibv", &ibv_rcv_ops, st, st->ni);
 }
 
 void ibv_rcv_stop(struct ibv_state *st)
 {
-#if GP_PAR
-    if (st->rcv_running) {
-        uint64_t one = 1;
-        if (write(st->rcv_wake_fd, &one, sizeof one) != (ssize_t)sizeof one)
-            gp_warn("ibv", "cannot wake the receive thread: %m");
-        pthread_join(st->rcv_thread, NULL);
-        st->rcv_running = 0;
-    }
+    nal_rcv_thread_stop(&st->rcv);
     for (unsigned h = 0; h < st->nhcas; h++)
         if (st->hca[h].channel)
             drain_channel(&st->hca[h]);
-#endif
-    if (st->rcv_wake_fd >= 0)
-        close(st->rcv_wake_fd);
-    st->rcv_wake_fd = -1;
 }

@@ -49,6 +49,7 @@ static void signals_restore(const struct sigaction *saved)
 
 void ofi_state_free(struct ofi_state *st)
 {
+    ofi_rcv_stop(st); /* the hybrid's route frees without fini */
     for (int rank = 0; st->peers != NULL && rank < st->ni->size; rank++) {
         struct ptl_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
@@ -152,6 +153,7 @@ int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted)
     int rc = alloc_pools(st);
     if (rc != PTL_OK)
         return rc;
+    ofi_rcv_prepare(st);
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
     /* Whatever failed here, the exchange below is collective: it tells the others. */
@@ -168,7 +170,7 @@ int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted)
     gp_debug("ofi", "provider %s: %u receive buffers of %d bytes, %d credits and %u records "
              "per peer", st->info->fabric_attr->prov_name, st->rx_count, OFI_BUF_BYTES,
              st->credits_pp, st->depth_pp);
-    return PTL_OK;
+    return ofi_rcv_start(st);
 }
 
 static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
@@ -302,6 +304,7 @@ static void ofi_fini(struct ptl_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (st != NULL) {
+        ofi_rcv_stop(st);
         ofi_state_report(st); /* drains what is queued first */
         ofi_state_free(st);
     }
@@ -311,6 +314,9 @@ static void ofi_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_ofi_ops = {
     .name = "ofi",
+    .title = "libfabric",
+    .rows_intro = "Read by the ofi transport (GP_TRANSPORT=ofi); FI_PROVIDER and the providers' "
+                  "own FI_* variables are libfabric's and reach it unchanged.",
     .user_selectable = 1,
     .region_create = ofi_region_create,
     .connect = ofi_connect,

@@ -18,6 +18,7 @@
  *   ofi_msg.c     messages: requests, ACK / REPLY, credits, the target side
  *   ofi_rma.c     RMA straight into a peer's window (the RAR segment)
  *   ofi_cq.c      completion reaping, tx buffers, send contexts, the failure path
+ *   ofi_rcv_thread.c  the receive thread (GASNET_RCV_THREAD): CQs with wait fds
  *
  * One FI_EP_RDM endpoint per process, one address vector filled from the
  * bootstrap allgather, two CQs (transmit, receive) read only by this
@@ -35,6 +36,7 @@
 
 #include "nal/firehose.h"
 #include "nal/ofi/ofi_fabric.h"
+#include "nal/rcv_thread.h"
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
@@ -213,6 +215,10 @@ struct ofi_state {
     uint64_t rma_ops, messages_sent, rma_started;
     uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
     gp_mutex_t lock;
+    /* the receive thread (ofi_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
+    int rcv_wanted;
+    int rcv_fds[2];               /* the transmit and receive CQs' wait descriptors */
+    struct nal_rcv_thread rcv;
 };
 
 static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
@@ -385,5 +391,16 @@ static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct
 }
 /* Progress until the op with this id has finished (or the peer failed). */
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);
+
+/* ---- ofi_rcv_thread.c -------------------------------------------------------------------- */
+
+/* Before the CQs: whether GASNET_RCV_THREAD asks for the thread (PAR). */
+void ofi_rcv_prepare(struct ofi_state *st);
+/* fi_cq_open, with a wait descriptor when the thread is wanted and the provider has one. */
+int ofi_rcv_cq_open(struct ofi_state *st, struct fi_cq_attr *attr, struct fid_cq **cq);
+/* After the address exchange: starts the thread (or says why this provider cannot). */
+int ofi_rcv_start(struct ofi_state *st);
+/* Stops and joins it, before the CQs close. */
+void ofi_rcv_stop(struct ofi_state *st);
 
 #endif

@@ -58,8 +58,8 @@ int ofi_ep_open(struct ofi_state *st)
     struct fi_cq_attr cq_attr = { .size = depth, .format = FI_CQ_FORMAT_MSG,
                                   .wait_obj = FI_WAIT_NONE };
     struct fi_av_attr av_attr = { .type = FI_AV_UNSPEC, .count = (size_t)st->ni->size };
-    if (check(st, fi_cq_open(st->domain, &cq_attr, &st->tx_cq, NULL), "fi_cq_open (transmit)") ||
-        check(st, fi_cq_open(st->domain, &cq_attr, &st->rx_cq, NULL), "fi_cq_open (receive)") ||
+    if (check(st, ofi_rcv_cq_open(st, &cq_attr, &st->tx_cq), "fi_cq_open (transmit)") ||
+        check(st, ofi_rcv_cq_open(st, &cq_attr, &st->rx_cq), "fi_cq_open (receive)") ||
         check(st, fi_av_open(st->domain, &av_attr, &st->av, NULL), "fi_av_open") ||
         check(st, fi_endpoint(st->domain, info, &st->ep, NULL), "fi_endpoint") ||
         check(st, fi_ep_bind(st->ep, &st->av->fid, 0), "fi_ep_bind (address vector)") ||

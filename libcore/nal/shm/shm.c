@@ -197,6 +197,7 @@ static void shm_fini(struct ptl_ni *ni)
 
 const struct nal_ops nal_shm_ops = {
     .name = "shm",
+    .title = "Shared memory",
     .user_selectable = 1,
     .region_in_dev_shm = 1,
     .maps_peer_regions = NAL_MAPS_EVERY_PEER,

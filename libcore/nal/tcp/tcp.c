@@ -653,6 +653,7 @@ static const struct nal_peer_ops tcp_peer_ops = {
 
 const struct nal_ops nal_tcp_ops = {
     .name = "tcp",
+    .title = "TCP",
     .user_selectable = 1,
     .peers = &tcp_peer_ops,
     .region_create = tcp_region_create,

@@ -70,6 +70,7 @@
 
 #include "boot/keyproof.h"
 #include "boot/wire.h"
+#include "nal/rcv_thread.h"
 #include "ptl/inflight.h"
 #include "ptl/ni.h"
 #include "util/thread.h"
@@ -350,9 +351,7 @@ struct tcp_state {
     gp_mutex_t progress_lock;   /* the order: progress_lock, one conn->lock, small_lock */
     gp_mutex_t small_lock;
     /* The receive thread (tcp_rcv_thread.c), when GASNET_RCV_THREAD=1. */
-    pthread_t rcv_thread;
-    int rcv_running;
-    int rcv_wake_fd;            /* eventfd: tells the thread to stop */
+    struct nal_rcv_thread rcv;
 };
 
 /* Owners of epoll reports that are not connections (a connection's owner is its rank). */
