@@ -67,6 +67,18 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
     if expect_rc "$P/opened" 0 180 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
         check_line "$P/opened" "debug ofi: provider $prov: [0-9]* receive buffers"
     fi
+    # Nothing left in /dev/shm under the job's pids (the shm provider names its region after
+    # the pid; one left behind made a later process given that pid fail fi_enable).
+    if expect_rc "$P/no_region_left" 0 180 "$GP_RUN" -v -n 2 "$GPTEST_ITEST/am_core" 1; then
+        printf '%s\n' "$out" >"$log"
+        left=""
+        for pid in $(job_pids "$log"); do
+            left="$left$(ls /dev/shm | grep "^$pid:" | tr '\n' ' ')"
+        done
+        if [ -z "$(job_pids "$log")" ]; then fail "$P/no_region_left" "gp-run -v named no pids"
+        elif [ -n "$left" ]; then fail "$P/no_region_left" "left in /dev/shm: $left"
+        else pass "$P/no_region_left"; fi
+    fi
     for n in 2 4 8; do
         job "$P/am_core_n$n" "am_core: $n nodes, 1 rounds, every category" 240 \
             "$GP_RUN" -n $n "$GPTEST_ITEST/am_core" 1

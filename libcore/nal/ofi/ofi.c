@@ -266,6 +266,21 @@ void ofi_state_drain(struct ofi_state *st)
 }
 
 /* The job ends without fini (the exit's last step): drain, then the debug line. */
+/*
+ * libfabric's shm provider keeps its endpoint's region in /dev/shm under the pid's name and
+ * removes it only when the endpoint closes.  The job ends without closing its transport
+ * (doc/decisions.md), so every job left its regions behind, and a later process given one of
+ * those pids failed fi_enable with EBUSY.  Closing the endpoint at the exit's last step costs
+ * nothing: the exit is coordinated, and shm gives no receive thread that could be using it.
+ */
+static void release_named_region(struct ofi_state *st)
+{
+    if (strcmp(st->info->fabric_attr->prov_name, "shm") != 0 || st->rcv.running)
+        return;
+    fi_close(&st->ep->fid);
+    st->ep = NULL;
+}
+
 void ofi_state_report(struct ofi_state *st)
 {
     if (st == NULL || st->ep == NULL || gp_mutex_trylock(&st->lock) != 0)
@@ -276,6 +291,7 @@ void ofi_state_report(struct ofi_state *st)
              (unsigned long long)st->messages_sent, (unsigned long long)st->credit_messages,
              (unsigned long long)st->rma_ops, (unsigned long long)st->credit_waits);
     firehose_report(st->firehose);
+    release_named_region(st);
     gp_mutex_unlock(&st->lock);
 }
 
