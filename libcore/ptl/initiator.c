@@ -73,6 +73,20 @@ int ptl_counts_puts(struct ptl_ni *ni, unsigned target)
     return target < (unsigned)ni->size && ni->nal->counts_puts(ni, target);
 }
 
+void ptl_count_done(struct ptl_ni *ni, gp_count_t *count_down, int64_t done)
+{
+    gp_count_add(&ni->counted_done, done);
+    gp_count_add(count_down, -done);
+}
+
+int64_t ptl_counted_taken(struct ptl_ni *ni)
+{
+    int64_t done = gp_count_get(&ni->counted_done);
+    if (done != 0)
+        gp_count_add(&ni->counted_done, -done); /* what lands meanwhile stays for next time */
+    return done;
+}
+
 int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hold,
                     unsigned target, unsigned pt_index, uint64_t match_bits,
                     uint64_t remote_offset, gp_count_t *count_down)

@@ -224,6 +224,11 @@ int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_
  * (PTL_ACK_DEFER).  Only to a target for which ptl_counts_puts said 1.
  */
 int ptl_counts_puts(struct ptl_ni *ni, unsigned target);
+/* How many counted puts completed since the last call: a poll that took no event may still
+ * have ended a wait (the caller then does not give up its core). */
+int64_t ptl_counted_taken(struct ptl_ni *ni);
+/* The transport's side: done counted puts of one operation, subtracted from its count. */
+void ptl_count_done(struct ptl_ni *ni, gp_count_t *count_down, int64_t done);
 int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hold,
                     unsigned target, unsigned pt_index, uint64_t match_bits,
                     uint64_t remote_offset, gp_count_t *count_down);

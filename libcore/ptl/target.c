@@ -243,7 +243,7 @@ int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *
                  (unsigned long long)op->length, op->target, op->pt_index,
                  (unsigned long long)op->match_bits);
         if (op->count_down != NULL)
-            gp_count_add(op->count_down, -1);
+            ptl_count_done(ni, op->count_down, 1);
         else
             ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, 0, 0);
         return PTL_OK;
@@ -252,7 +252,7 @@ int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *
         memcpy((char *)target_region + match.data_offset, op->local_addr, match.mlength);
     post_put_end(target_region, claimed, pos, 1, &match, (unsigned)ni->rank, op);
     if (op->count_down != NULL) { /* a counted put: done, and nothing to post (ptl.h) */
-        gp_count_add(op->count_down, -1);
+        ptl_count_done(ni, op->count_down, 1);
         return PTL_OK;
     }
     ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, match.mlength, match.md_offset);

@@ -70,11 +70,11 @@ done
 # fails a sync here (it hangs until the job's limit, or ends early with
 # the bytes not yet there).
 for n in 2 4; do
-    job "$T/ext_counted_n$n" "ext_core: $n nodes, every put/get/memset form verified" 120 \
+    job "$T/ext_counted_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
         env GP_LOG_LEVEL=debug "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" 20 &&
         check_line "$T/ext_counted_n$n" "debug rma: puts to $n of $n nodes are counted"
 done
-job "$T/ext_protocol_n4" "ext_core: 4 nodes, every put/get/memset form verified" 120 \
+job "$T/ext_protocol_n4" "ext_core: 4 nodes, every put/get/memset form verified" 300 \
     env GP_LOG_LEVEL=debug GP_DIRECT_RMA=0 "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 20 &&
     check_line "$T/ext_protocol_n4" "debug rma: puts to 0 of 4 nodes are counted"
 job "$T/ext_stress_counted_n4" "every area's checksum matched" 300 \

@@ -178,6 +178,7 @@ static uint32_t ack_fifo_peek(const struct tcp_conn *conn, uint32_t nth)
  * of gasnet_put_nbi): one subtraction for the run, not one per put.
  */
 struct count_run {
+    struct ptl_ni *ni;
     gp_count_t *count;
     int64_t acked;
 };
@@ -185,7 +186,7 @@ struct count_run {
 static void count_run_flush(struct count_run *run)
 {
     if (run->acked > 0)
-        gp_count_add(run->count, -run->acked);
+        ptl_count_done(run->ni, run->count, run->acked);
     run->acked = 0;
 }
 
@@ -229,7 +230,7 @@ static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
                       "awaiting one (ACKs come back in the order of the puts)", in->op_id);
         return -1;
     }
-    struct count_run run = { NULL, 0 };
+    struct count_run run = { st->ni, NULL, 0 };
     int rc = ack_one(st, conn, in->op_id, (in->flags & TCP_FLAG_EVENT) != 0, 0, in->length,
                      in->offset, &run);
     count_run_flush(&run);
@@ -247,7 +248,7 @@ static int take_ack_run(struct tcp_state *st, struct tcp_conn *conn)
         return -1;
     }
     int event = (in->flags & TCP_FLAG_EVENT) != 0;
-    struct count_run run = { NULL, 0 };
+    struct count_run run = { st->ni, NULL, 0 };
     int rc = 1;
     for (uint32_t i = 0; i < count && rc > 0; i++)
         rc = ack_one(st, conn, ack_fifo_peek(conn, 0), event, 1, 0, 0, &run);

@@ -394,7 +394,7 @@ static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
     gp_debug("tcp", "put of %llu bytes to rank %u dropped: it has left the job",
              (unsigned long long)op->length, op->target);
     if (op->count_down != NULL)
-        gp_count_add(op->count_down, -1); /* no ACK will come: it is as done as it gets */
+        ptl_count_done(st->ni, op->count_down, 1); /* no ACK will come: as done as it gets */
     else
         ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
     return PTL_OK;
