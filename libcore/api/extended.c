@@ -57,6 +57,8 @@ GP_EXPORT void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbyt
     check_callable("gasnet_put", node);
     if (gpc_put_direct(node, dest, src, nbytes))
         return; /* a mapped peer: the copy is the whole operation */
+    if (gpc_put_counted_wait(node, dest, src, nbytes))
+        return;
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put(node, dest, src, nbytes, op);
     finish_blocking(op);
@@ -67,6 +69,8 @@ GP_EXPORT void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t
     check_callable("gasnet_put_bulk", node);
     if (gpc_put_direct(node, dest, src, nbytes))
         return; /* a mapped peer: the copy is the whole operation */
+    if (gpc_put_counted_wait(node, dest, src, nbytes))
+        return;
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put(node, dest, src, nbytes, op);
     finish_blocking(op);

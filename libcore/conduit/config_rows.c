@@ -174,9 +174,10 @@ static const struct gp_cfg_row conduit_rows[] = {
       .choices = "error|warn|info|debug|trace", .transport = "all",
       .offset = GP_CFG_FIELD(gp_log_level),
       .doc = "least severe log messages printed" },
-    { .name = "GP_DIRECT_RMA", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
+    { .name = "GP_DIRECT_RMA", .type = GP_CFG_BOOL, .default_text = "1", .transport = "all",
       .offset = GP_CFG_FIELD(gp_direct_rma),
-      .doc = "puts and gets to a peer whose segment is mapped here are plain copies; 0 sends "
+      .doc = "puts and gets to a peer whose segment is mapped here are plain copies, and puts "
+             "over tcp are counted (no MD, no ticket, the ACK a count, not an event); 0 sends "
              "them through the Portals protocol (tickets, handles, ACK events), for tests" },
     { .name = "GP_SHM_AM_RING", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
       .offset = GP_CFG_FIELD(gp_shm_am_ring),

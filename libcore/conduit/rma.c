@@ -12,6 +12,13 @@
  * ACK request (or get) on PT_RAR with the operation's 24-bit index in the
  * match bits; the ACK / REPLY_END event retires it and frees the chunk,
  * while SEND_END returns the ticket and unlinks a TMPMD.
+ *
+ * Where the transport copies a put before it returns (tcp), a put is a
+ * counted put instead (ptl_put_counted): the source needs no MD, no bounce
+ * chunk and no ticket, since it is the transport's only during the call, and
+ * the transport's own operation records bound what is outstanding; the ACK
+ * subtracts from the operation's puts_pending without an event
+ * (doc/decisions.md, "Counted puts").  GP_DIRECT_RMA=0 keeps the protocol.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,16 +69,25 @@ int gpc_rma_setup(void)
                  GPC_CHUNK_BYTES - sizeof(void *), GPC_CHUNK_BYTES);
 
     gpc.mapped_segments = calloc(gpc.nodes, sizeof *gpc.mapped_segments);
-    return gpc.mapped_segments == NULL ? GASNET_ERR_RESOURCE : GASNET_OK;
+    gpc.counted_puts = calloc(gpc.nodes, sizeof *gpc.counted_puts);
+    return gpc.mapped_segments == NULL || gpc.counted_puts == NULL ? GASNET_ERR_RESOURCE
+                                                                   : GASNET_OK;
 }
 
 /* After the attach barrier, when every peer's RAR is in place. */
 void gpc_rma_connect(void)
 {
-    for (gasnet_node_t node = 0; node < gpc.nodes && gp_cfg.gp_direct_rma; node++)
+    for (gasnet_node_t node = 0; node < gpc.nodes && gp_cfg.gp_direct_rma; node++) {
         if (gpc.seginfo[node].size > 0)
             gpc.mapped_segments[node] = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0,
                                                           0, gpc.seginfo[node].size);
+        gpc.counted_puts[node] = (uint8_t)ptl_counts_puts(gpc.ni, node);
+    }
+    unsigned counted = 0;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++)
+        counted += gpc.counted_puts[node];
+    gp_debug("rma", "puts to %u of %u nodes are counted (ptl_put_counted: no MD, no events)",
+             counted, (unsigned)gpc.nodes);
 }
 
 struct gpc_op *gpc_op_new(enum gpc_op_kind kind)
@@ -247,6 +263,19 @@ static void get_piece(void *dest, gasnet_node_t node, uint64_t roffset, uint64_t
                  ptl_strerror(rc));
 }
 
+/* A counted put (the file's comment): the operation's count is all that follows it. */
+static void put_counted(gasnet_node_t node, uint64_t roffset, const void *src, uint64_t nbytes,
+                        struct gpc_op *op)
+{
+    gp_count_add(&op->puts_pending, 1);
+    /* Nobody waits on one implicit-handle put: a burst of them may leave together. */
+    int rc = ptl_put_counted(gpc.ni, src, nbytes, op->kind != OP_EXPLICIT, node, PT_RAR,
+                             RMA_MATCH(0, 0), roffset, &op->puts_pending);
+    if (rc != PTL_OK)
+        gp_fatal("put of %llu bytes to node %u failed: %s", (unsigned long long)nbytes, node,
+                 ptl_strerror(rc));
+}
+
 int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes)
 {
     if (gpc.mapped_segments[node] == NULL)
@@ -276,8 +305,22 @@ void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, str
     }
     for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
         uint64_t piece = nbytes - done < GPC_MAX_PIECE ? nbytes - done : GPC_MAX_PIECE;
-        put_piece(node, roffset + done, (const char *)src + done, piece, op);
+        if (gpc.counted_puts[node])
+            put_counted(node, roffset + done, (const char *)src + done, piece, op);
+        else
+            put_piece(node, roffset + done, (const char *)src + done, piece, op);
     }
+}
+
+int gpc_put_counted_wait(gasnet_node_t node, void *dest, const void *src, size_t nbytes)
+{
+    if (!gpc.counted_puts[node])
+        return 0;
+    /* Only the count is needed, and only until the wait ends: no record from the pool. */
+    struct gpc_op op = { .kind = OP_EXPLICIT };
+    gpc_put(node, dest, src, nbytes, &op);
+    gpc_op_wait(&op);
+    return 1;
 }
 
 void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, struct gpc_op *op)
@@ -302,6 +345,10 @@ void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes
     uint64_t roffset = remote_offset(node, dest, nbytes, "value put");
     if (gpc.mapped_segments[node] != NULL) {
         memcpy(gpc.mapped_segments[node] + roffset, &value, nbytes); /* low bytes: little endian */
+        return;
+    }
+    if (gpc.counted_puts[node]) { /* copied by the transport before the call returns */
+        put_counted(node, roffset, &value, nbytes, op);
         return;
     }
     uint32_t chunk = gpc_chunk_wait(&gpc.reqsb_chunks, "ReqSB", node);

@@ -62,6 +62,9 @@ void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, str
  * (no operation record); 0 when the peer is not mapped and the caller must go the long way. */
 int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
 int gpc_get_direct(void *dest, gasnet_node_t node, const void *src, size_t nbytes);
+/* A blocking put to a peer whose puts are counted (rma.c): the put and its wait, with no
+ * record from the pool; 0 when the peer's puts are not counted. */
+int gpc_put_counted_wait(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
 void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, struct gpc_op *op);
 void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes,
                    struct gpc_op *op);

@@ -70,6 +70,8 @@ struct gpc_state {
     struct gpc_op_pool op_pool;
     /* by node: its segment as mapped here (shm), else NULL; NULL until rma.c's setup */
     char **mapped_segments;
+    /* by node: 1 where puts are counted puts (ptl_put_counted: no MD, no events), else 0 */
+    uint8_t *counted_puts;
     uint64_t put_bounce_limit;
     uint64_t get_bounce_limit;
     int wait_mode;                   /* GASNET_WAIT_*, from gasnet_set_waitmode */

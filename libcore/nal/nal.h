@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ptl/ptl.h"
+#include "util/counter.h"
 
 struct ptl_ni;
 struct ptl_md_local;
@@ -28,6 +29,10 @@ struct nal_op {
     struct ptl_md_local *md_local;
     int ack_req;                /* PTL_ACK_DEFER arrives as PTL_ACK_REQ with hold set */
     int hold;                   /* PTL_*_DEFER: may wait for the transport's next pass */
+    /* Non-NULL: a counted put (ptl_put_counted), which has no MD (md, md_local unset) and
+     * posts no event: the source is the transport's to read only until put returns, and
+     * its ACK, or its drop at a departed peer, subtracts one here. */
+    gp_count_t *count_down;
 };
 
 /* Which peers' regions a transport maps into this process (its puts and gets to them are copies). */
@@ -66,6 +71,8 @@ struct nal_peer_ops {
     int (*connect)(void *state, const uint8_t *wanted);
     int (*put)(void *state, const struct nal_op *op);
     int (*get)(void *state, const struct nal_op *op);
+    /* 1: put takes counted puts (nal_op.count_down), as nal_ops.counts_puts says. */
+    int counts_puts;
     void (*progress)(void *state);
     /* After connect: flushes what can leave now and closes. */
     void (*close)(void *state);
@@ -100,6 +107,10 @@ struct nal_ops {
     int (*connect)(struct ptl_ni *ni);
     int (*put)(struct ptl_ni *ni, const struct nal_op *op);
     int (*get)(struct ptl_ni *ni, const struct nal_op *op);
+    /* After connect: 1 when put takes a counted put to target (nal_op.count_down): one
+     * that is done with its source when put returns (a copy) and reports its ACK as a
+     * count, not an event.  nal_counts_no_puts where none is. */
+    int (*counts_puts)(struct ptl_ni *ni, unsigned target);
     int (*progress)(struct ptl_ni *ni);
     /* Collective: releases the region and every mapping. */
     void (*fini)(struct ptl_ni *ni);
@@ -133,6 +144,7 @@ int nal_route_order(const char *variable, const char *text, const struct nal_ops
                     char *errbuf, size_t errlen);
 
 int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
+int nal_counts_no_puts(struct ptl_ni *ni, unsigned target);
 int nal_no_progress(struct ptl_ni *ni);
 void nal_no_report(struct ptl_ni *ni);
 

@@ -50,10 +50,12 @@ struct ptl_inflight_rec *ptl_inflight_take(struct ptl_inflight *table, unsigned 
         return NULL;
     struct ptl_inflight_rec *rec = ptl_inflight_at(table, table->free_head - 1);
     table->free_head = rec->next_free;
-    uint16_t gen = rec->gen;
-    memset(rec, 0, table->record_bytes);
-    rec->gen = gen;
+    /* The header is written whole below: only the transport's part needs zeroing (a put's
+     * record is all header on tcp, and this is on every put's path). */
+    if (table->record_bytes > sizeof *rec)
+        memset((unsigned char *)rec + sizeof *rec, 0, table->record_bytes - sizeof *rec);
     rec->kind = (uint8_t)kind;
+    rec->next_free = 0;
     rec->op = *op;
     table->used++;
     struct ptl_inflight_budget *budget = table->budget;

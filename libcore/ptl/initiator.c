@@ -37,6 +37,7 @@ static int prepare(struct ptl_ni *ni, ptl_handle_md_t handle, uint64_t local_off
     op->local_offset = local_offset;
     op->md = handle;
     op->md_local = md;
+    op->count_down = NULL; /* its MD's events say when it is done */
     return PTL_OK;
 }
 
@@ -65,6 +66,39 @@ int ptl_put(struct ptl_ni *ni, ptl_handle_md_t md, enum ptl_ack_req ack_req, uns
         return PTL_MD_INVALID;
     return ptl_put_region(ni, md, 0, local->desc.length, ack_req, target, pt_index, match_bits,
                           remote_offset, hdr_data);
+}
+
+int ptl_counts_puts(struct ptl_ni *ni, unsigned target)
+{
+    return target < (unsigned)ni->size && ni->nal->counts_puts(ni, target);
+}
+
+void ptl_count_done(struct ptl_ni *ni, gp_count_t *count_down, int64_t done)
+{
+    gp_count_add(&ni->counted_done, done);
+    gp_count_add(count_down, -done);
+}
+
+int64_t ptl_counted_taken(struct ptl_ni *ni)
+{
+    int64_t done = gp_count_get(&ni->counted_done);
+    if (done != 0)
+        gp_count_add(&ni->counted_done, -done); /* what lands meanwhile stays for next time */
+    return done;
+}
+
+int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hold,
+                    unsigned target, unsigned pt_index, uint64_t match_bits,
+                    uint64_t remote_offset, gp_count_t *count_down)
+{
+    if (target >= (unsigned)ni->size)
+        return PTL_PROCESS_INVALID;
+    struct nal_op op = {
+        .target = target, .pt_index = pt_index, .match_bits = match_bits,
+        .remote_offset = remote_offset, .length = length, .local_addr = (void *)src,
+        .ack_req = PTL_ACK_REQ, .hold = hold, .count_down = count_down,
+    };
+    return ni->nal->put(ni, &op);
 }
 
 int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset, uint64_t length,

@@ -58,6 +58,7 @@ struct ptl_ni {
     uint64_t region_bytes;
     struct ptl_region_header *hdr;
     uint64_t arena_next;            /* bump allocator inside the region */
+    gp_count_t counted_done;        /* counted puts completed, not yet seen by ptl_counted_taken */
     void **peer_region;             /* where each peer's region is mapped here (shm, loop) */
     struct ptl_md_local *mds;
     unsigned max_md;

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/counter.h"
+
 enum ptl_status {
     PTL_OK = 0,
     PTL_FAIL,             /* a transport or system failure, already logged */
@@ -211,6 +213,25 @@ int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
                    uint64_t remote_offset);
 int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_index,
             uint64_t match_bits, uint64_t remote_offset);
+
+/*
+ * A counted put: not Portals.  Where the transport finishes with the source
+ * before it returns (a copy: tcp), a put needs no MD and no SEND_END, and
+ * its ACK is only "one fewer outstanding": the transport subtracts one from
+ * *count_down when the put is acknowledged, or
+ * dropped at a peer that has left, and posts no event.  The caller adds one
+ * before the call.  hold: the put may wait for the transport's next pass
+ * (PTL_ACK_DEFER).  Only to a target for which ptl_counts_puts said 1.
+ */
+int ptl_counts_puts(struct ptl_ni *ni, unsigned target);
+/* How many counted puts completed since the last call: a poll that took no event may still
+ * have ended a wait (the caller then does not give up its core). */
+int64_t ptl_counted_taken(struct ptl_ni *ni);
+/* The transport's side: done counted puts of one operation, subtracted from its count. */
+void ptl_count_done(struct ptl_ni *ni, gp_count_t *count_down, int64_t done);
+int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hold,
+                    unsigned target, unsigned pt_index, uint64_t match_bits,
+                    uint64_t remote_offset, gp_count_t *count_down);
 
 /*
  * Where the memory an operation would reach lies in this process, when the

@@ -242,12 +242,19 @@ int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *
         gp_debug("ptl", "put of %llu bytes to rank %u pt %u match 0x%llx matched no MD: dropped",
                  (unsigned long long)op->length, op->target, op->pt_index,
                  (unsigned long long)op->match_bits);
-        ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, 0, 0);
+        if (op->count_down != NULL)
+            ptl_count_done(ni, op->count_down, 1);
+        else
+            ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, 0, 0);
         return PTL_OK;
     }
     if (match.mlength > 0)
         memcpy((char *)target_region + match.data_offset, op->local_addr, match.mlength);
     post_put_end(target_region, claimed, pos, 1, &match, (unsigned)ni->rank, op);
+    if (op->count_down != NULL) { /* a counted put: done, and nothing to post (ptl.h) */
+        ptl_count_done(ni, op->count_down, 1);
+        return PTL_OK;
+    }
     ptl_initiator_event(ni, op, PTL_EVENT_SEND_END, match.mlength, match.md_offset);
     if (op->ack_req == PTL_ACK_REQ && !(match.options & PTL_MD_ACK_DISABLE))
         ptl_initiator_event(ni, op, PTL_EVENT_ACK, match.mlength, match.md_offset);

@@ -63,6 +63,27 @@ for n in 1 2 4 8; do
         "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 500
 done
 
+# --- counted puts (issue 19) ---------------------------------------------------------------
+# Every put over tcp is a counted put (no MD, no SEND_END, its ACK a count:
+# doc/decisions.md, "Counted puts"); GP_DIRECT_RMA=0 keeps the seed's protocol.
+# ext_core checks every put, get and memset form, so a count that is off
+# fails a sync here (it hangs until the job's limit, or ends early with
+# the bytes not yet there).
+for n in 2 4; do
+    job "$T/ext_counted_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
+        env GP_LOG_LEVEL=debug "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" 20 &&
+        check_line "$T/ext_counted_n$n" "debug rma: puts to $n of $n nodes are counted"
+done
+job "$T/ext_protocol_n4" "ext_core: 4 nodes, every put/get/memset form verified" 300 \
+    env GP_LOG_LEVEL=debug GP_DIRECT_RMA=0 "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 20 &&
+    check_line "$T/ext_protocol_n4" "debug rma: puts to 0 of 4 nodes are counted"
+job "$T/ext_stress_counted_n4" "every area's checksum matched" 300 \
+    "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_stress" 2000 4
+# Threads issuing nb/nbi puts at once, each syncing its own (PAR: 4 threads, SEQ: 1):
+# the ACKs of one run may subtract from several threads' counts.
+job "$T/ext_threads_counted_n2" "puts and gets verified" 300 \
+    "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_threads" 4 20
+
 # --- batching (issue 19) ----------------------------------------------------------------------
 # A window of 64 non-blocking 8-byte puts, then a sync, 100 times: node 0's
 # puts must leave many to a sendmsg, and node 1's ACKs many to a frame (an

@@ -324,6 +324,18 @@ static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
     return route->ops->get(route->state, op);
 }
 
+/* A peer on this host is a copy (ptl_direct_put counts); one elsewhere, as its route says. */
+static int hybrid_counts_puts(struct ptl_ni *ni, unsigned target)
+{
+    if (ni->peer_region[target] != NULL)
+        return 1;
+    struct hybrid_state *state = hybrid_of(ni);
+    if (state->routes == 0)
+        return 0;
+    const struct hybrid_route *route = &state->route[state->route_of[target]];
+    return route->state != NULL && route->ops->counts_puts;
+}
+
 static int hybrid_progress(struct ptl_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
@@ -369,6 +381,7 @@ const struct nal_ops nal_hybrid_ops = {
     .connect = hybrid_connect,
     .put = hybrid_put,
     .get = hybrid_get,
+    .counts_puts = hybrid_counts_puts,
     .progress = hybrid_progress,
     .fini = hybrid_fini,
     .report = hybrid_report,

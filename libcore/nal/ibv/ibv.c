@@ -406,6 +406,7 @@ const struct nal_ops nal_ibv_ops = {
     .connect = ibv_connect,
     .put = ibv_put,
     .get = ibv_get,
+    .counts_puts = nal_counts_no_puts,
     .progress = ibv_progress,
     .fini = ibv_fini,
     .report = ibv_report,

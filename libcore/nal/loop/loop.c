@@ -38,6 +38,7 @@ const struct nal_ops nal_loop_ops = {
     .connect = loop_connect,
     .put = loop_put,
     .get = loop_get,
+    .counts_puts = nal_counts_no_puts,
     .progress = nal_no_progress,
     .fini = loop_fini,
     .report = nal_no_report,

@@ -338,6 +338,7 @@ const struct nal_ops nal_ofi_ops = {
     .connect = ofi_connect,
     .put = ofi_put,
     .get = ofi_get,
+    .counts_puts = nal_counts_no_puts,
     .progress = ofi_progress,
     .fini = ofi_fini,
     .report = ofi_report,

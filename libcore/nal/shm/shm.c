@@ -205,6 +205,7 @@ const struct nal_ops nal_shm_ops = {
     .connect = shm_connect,
     .put = shm_put,
     .get = shm_get,
+    .counts_puts = nal_counts_no_puts,
     .progress = nal_no_progress,
     .fini = shm_fini,
     .report = nal_no_report,

@@ -565,6 +565,14 @@ static int tcp_put(struct ptl_ni *ni, const struct nal_op *op)
     return tcp_send_put(tcp_state_of(ni), op);
 }
 
+/* Every put leaves the source buffer before it returns (tcp_send.c): each may be counted. */
+static int tcp_counts_puts(struct ptl_ni *ni, unsigned target)
+{
+    (void)ni;
+    (void)target;
+    return 1;
+}
+
 static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
 {
     if (op->target == (unsigned)ni->rank)
@@ -645,6 +653,7 @@ static const struct nal_peer_ops tcp_peer_ops = {
     .connect = tcp_peers_connect,
     .put = tcp_peers_put,
     .get = tcp_peers_get,
+    .counts_puts = 1,
     .progress = tcp_peers_progress,
     .close = tcp_peers_close,
     .free = tcp_peers_free,
@@ -660,6 +669,7 @@ const struct nal_ops nal_tcp_ops = {
     .connect = tcp_connect,
     .put = tcp_put,
     .get = tcp_get,
+    .counts_puts = tcp_counts_puts,
     .progress = tcp_progress,
     .fini = tcp_fini,
     .report = tcp_report,

@@ -173,9 +173,35 @@ static uint32_t ack_fifo_peek(const struct tcp_conn *conn, uint32_t nth)
     return conn->ack_fifo[(conn->ack_fifo_tail + nth) % TCP_INFLIGHT_PER_PEER];
 }
 
-/* One put acknowledged: its ACK event (if asked for and its MD still stands), its record back. */
+/*
+ * Counted puts acknowledged back to back, mostly of one operation (a window
+ * of gasnet_put_nbi): one subtraction for the run, not one per put.
+ */
+struct count_run {
+    struct ptl_ni *ni;
+    gp_count_t *count;
+    int64_t acked;
+};
+
+static void count_run_flush(struct count_run *run)
+{
+    if (run->acked > 0)
+        ptl_count_done(run->ni, run->count, run->acked);
+    run->acked = 0;
+}
+
+static void count_run_add(struct count_run *run, gp_count_t *count)
+{
+    if (run->count != count)
+        count_run_flush(run);
+    run->count = count;
+    run->acked++;
+}
+
+/* One put acknowledged: its count or its ACK event (if asked for and its MD still stands),
+ * its record back. */
 static int ack_one(struct tcp_state *st, struct tcp_conn *conn, uint32_t op_id, int event,
-                   int whole, uint64_t mlength, uint64_t offset)
+                   int whole, uint64_t mlength, uint64_t offset, struct count_run *run)
 {
     const char *why = NULL;
     struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, op_id, TCP_INFLIGHT_PUT,
@@ -186,7 +212,10 @@ static int ack_one(struct tcp_state *st, struct tcp_conn *conn, uint32_t op_id, 
         return -1;
     }
     conn->ack_fifo_tail++;
-    if (event && ptl_md_still_valid(st->ni, &rec->op))
+    /* Counted whether or not the target asked for an event: the put is done either way. */
+    if (rec->op.count_down != NULL)
+        count_run_add(run, rec->op.count_down);
+    else if (event && ptl_md_still_valid(st->ni, &rec->op))
         ptl_initiator_event(st->ni, &rec->op, PTL_EVENT_ACK, whole ? rec->op.length : mlength,
                             whole ? rec->op.remote_offset : offset);
     tcp_record_release(st, conn, rec);
@@ -201,8 +230,11 @@ static int take_ack(struct tcp_state *st, struct tcp_conn *conn)
                       "awaiting one (ACKs come back in the order of the puts)", in->op_id);
         return -1;
     }
-    return ack_one(st, conn, in->op_id, (in->flags & TCP_FLAG_EVENT) != 0, 0, in->length,
-                   in->offset);
+    struct count_run run = { st->ni, NULL, 0 };
+    int rc = ack_one(st, conn, in->op_id, (in->flags & TCP_FLAG_EVENT) != 0, 0, in->length,
+                     in->offset, &run);
+    count_run_flush(&run);
+    return rc;
 }
 
 /* ACK_RUN: the oldest `length` puts awaiting an ACK, the last of them op_id, taken whole. */
@@ -216,10 +248,12 @@ static int take_ack_run(struct tcp_state *st, struct tcp_conn *conn)
         return -1;
     }
     int event = (in->flags & TCP_FLAG_EVENT) != 0;
-    for (uint32_t i = 0; i < count; i++)
-        if (ack_one(st, conn, ack_fifo_peek(conn, 0), event, 1, 0, 0) < 0)
-            return -1;
-    return 1;
+    struct count_run run = { st->ni, NULL, 0 };
+    int rc = 1;
+    for (uint32_t i = 0; i < count && rc > 0; i++)
+        rc = ack_one(st, conn, ack_fifo_peek(conn, 0), event, 1, 0, 0, &run);
+    count_run_flush(&run); /* what was acknowledged before a bad id still counts */
+    return rc;
 }
 
 static int start_reply(struct tcp_state *st, struct tcp_conn *conn)

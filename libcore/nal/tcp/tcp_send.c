@@ -201,8 +201,10 @@ int tcp_queue_ack(struct tcp_conn *conn, const struct tcp_frame *ack, int runnab
 static void out_complete(struct tcp_state *st, struct tcp_conn *conn, struct tcp_out_entry *entry)
 {
     if (entry->kind == TCP_OUT_PUT) {
-        /* The data is with the kernel: the source buffer may be reused. */
-        ptl_initiator_event(st->ni, &entry->u.op, PTL_EVENT_SEND_END, entry->u.op.length, 0);
+        /* The data is with the kernel: the source buffer may be reused (a counted put's
+         * caller knows that already: put returns only now). */
+        if (entry->u.op.count_down == NULL)
+            ptl_initiator_event(st->ni, &entry->u.op, PTL_EVENT_SEND_END, entry->u.op.length, 0);
         conn->out_requests--;
     } else if (entry->kind == TCP_OUT_COPY) {
         conn->arena_tail = entry->arena_end;
@@ -391,7 +393,10 @@ static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
 {
     gp_debug("tcp", "put of %llu bytes to rank %u dropped: it has left the job",
              (unsigned long long)op->length, op->target);
-    ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+    if (op->count_down != NULL)
+        ptl_count_done(st->ni, op->count_down, 1); /* no ACK will come: as done as it gets */
+    else
+        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
     return PTL_OK;
 }
 
@@ -441,7 +446,8 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     if (copy) {
         /* The bytes are in the arena: the source buffer may be reused now. */
         out_push_copy(conn, &frame, op->local_addr, op->length);
-        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
+        if (op->count_down == NULL)
+            ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
         write_or_hold(st, conn, op->hold);
         gp_mutex_unlock(&conn->lock);
         return PTL_OK;
