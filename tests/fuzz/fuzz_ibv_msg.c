@@ -158,7 +158,6 @@ static struct ibv_state *state_new(void)
     if (st == NULL)
         abort();
     st->ni = ni;
-    st->rcv_wake_fd = -1;
     gp_mutex_init(&st->lock);
     st->nhcas = 1;
     st->nports = 1;
