@@ -7,9 +7,10 @@
 #ifndef GP_NAL_NAL_H
 #define GP_NAL_NAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "ptl/ptl.h"
+#include "nal/portals_types.h"
 #include "util/counter.h"
 
 struct ptl_ni;
