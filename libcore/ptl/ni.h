@@ -5,6 +5,7 @@
 #define GP_PTL_NI_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nal/nal.h"
@@ -50,16 +51,11 @@ struct ptl_eq_local {
 };
 
 struct ptl_ni {
+    struct nal_ni base;             /* the transport's part; first, for ptl_ni_of */
     const struct nal_ops *nal;
-    void *nal_state;
-    int rank;
-    int size;
-    void *region;                   /* this process's registered region */
-    uint64_t region_bytes;
     struct ptl_region_header *hdr;
     uint64_t arena_next;            /* bump allocator inside the region */
     gp_count_t counted_done;        /* counted puts completed, not yet seen by ptl_counted_taken */
-    void **peer_region;             /* where each peer's region is mapped here (shm, loop) */
     struct ptl_md_local *mds;
     unsigned max_md;
     unsigned md_free_head;          /* index + 1, 0 = none */
@@ -70,6 +66,13 @@ struct ptl_ni {
     _Atomic(ptl_rcv_poll_fn) rcv_poll;
     void *_Atomic rcv_poll_arg;
 };
+
+/* The NI whose transport part a transport hands back (an upcall's argument). */
+static inline struct ptl_ni *ptl_ni_of(struct nal_ni *base)
+{
+    _Static_assert(offsetof(struct ptl_ni, base) == 0, "struct ptl_ni begins with its nal_ni");
+    return (struct ptl_ni *)(void *)base;
+}
 
 /* Handle encoding: generation in the high half, index + 1 in the low half. */
 static inline uint32_t ptl_handle_make(uint16_t gen, unsigned index)
@@ -133,21 +136,21 @@ int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
 
 /*
  * For a transport whose peers reach its region only through it (private_region.c):
- * private anonymous memory as ni->region (populate: every page faulted in now, for a
+ * private anonymous memory as ni->base.region (populate: every page faulted in now, for a
  * transport that registers it whole), PTL_OK or PTL_NO_SPACE after a line naming the
  * transport; its release at fini; and the peer table with only this process's own
  * region in it.
  */
-int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const char *transport);
-void ptl_ni_private_region_free(struct ptl_ni *ni);
-int ptl_ni_own_region_only(struct ptl_ni *ni);
+int ptl_ni_private_region(struct nal_ni *ni, uint64_t bytes, int populate, const char *transport);
+void ptl_ni_private_region_free(struct nal_ni *ni);
+int ptl_ni_own_region_only(struct nal_ni *ni);
 
 /* Both halves of an operation on a region this process can address directly. */
-int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
-int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
+int ptl_direct_put(struct nal_ni *ni, void *target_region, const struct nal_op *op);
+int ptl_direct_get(struct nal_ni *ni, void *target_region, const struct nal_op *op);
 
 /* Posts an initiator-side event (SEND_END, ACK, REPLY_END) for a local MD. */
-void ptl_initiator_event(struct ptl_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
+void ptl_initiator_event(struct nal_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
                          uint64_t mlength, uint64_t remote_md_offset);
 
 /* Owner side of an auto-unlink; the caller holds ni->lock. */
@@ -167,7 +170,7 @@ static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, ui
  * locks: hands the thread to the layer above (ptl_ni_set_rcv_poll), if it
  * asked for it.
  */
-void ptl_ni_rcv_poll(struct ptl_ni *ni);
+void ptl_ni_rcv_poll(struct nal_ni *ni);
 
 /* Lays out an empty region header (used by ptl_ni_init on the nal's memory). */
 int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params);

@@ -10,7 +10,7 @@
 #include "ptl/ni.h"
 #include "util/log.h"
 
-int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const char *transport)
+int ptl_ni_private_region(struct nal_ni *ni, uint64_t bytes, int populate, const char *transport)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
     void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
@@ -24,14 +24,14 @@ int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const
     return PTL_OK;
 }
 
-void ptl_ni_private_region_free(struct ptl_ni *ni)
+void ptl_ni_private_region_free(struct nal_ni *ni)
 {
     if (ni->region != NULL)
         munmap(ni->region, ni->region_bytes);
     ni->region = NULL;
 }
 
-int ptl_ni_own_region_only(struct ptl_ni *ni)
+int ptl_ni_own_region_only(struct nal_ni *ni)
 {
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
     if (ni->peer_region == NULL)

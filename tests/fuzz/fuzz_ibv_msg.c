@@ -157,7 +157,7 @@ static struct ibv_state *state_new(void)
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
         abort();
-    st->ni = ni;
+    st->ni = &ni->base;
     gp_mutex_init(&st->lock);
     st->nhcas = 1;
     st->nports = 1;
@@ -262,8 +262,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (ptl_md_bind(ni, &desc, &local_md) != PTL_OK)
         abort();
     /* The job as the transport sees it: this process is rank 0 of 3. */
-    ni->rank = 0;
-    ni->size = JOB_SIZE;
+    ni->base.rank = 0;
+    ni->base.size = JOB_SIZE;
     context_fake.ops.post_send = fake_post_send;
     context_fake.ops.post_srq_recv = fake_post_srq_recv;
     srq_fake.context = &context_fake;

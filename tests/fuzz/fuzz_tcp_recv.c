@@ -74,7 +74,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                                   .options = 0, .eq = eq };
     if (ptl_md_bind(ni, &source, &source_md) != PTL_OK)
         abort();
-    st = tcp_state_new(ni);
+    st = tcp_state_new(&ni->base);
     st->conns = calloc(1, sizeof *st->conns);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
     if (st == NULL || st->conns == NULL || st->scratch == NULL)

@@ -274,9 +274,9 @@ static void test_md_still_valid(void)
     struct nal_op op = op_to(0, 8);
     op.md = md;
     op.md_local = ptl_md_lookup(ni, md);
-    CHECK(ptl_md_still_valid(ni, &op));
+    CHECK(ptl_md_still_valid(&ni->base, &op));
     CHECK_EQ(ptl_md_unlink(ni, md), PTL_OK);
-    CHECK(!ptl_md_still_valid(ni, &op));
+    CHECK(!ptl_md_still_valid(&ni->base, &op));
     ptl_ni_fini(ni);
 }
 

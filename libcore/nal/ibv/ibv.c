@@ -24,7 +24,7 @@
 
 /* ---- the state ------------------------------------------------------------------------ */
 
-struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
+struct ibv_state *ibv_state_participant(struct nal_ni *ni)
 {
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -35,7 +35,7 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     return st;
 }
 
-struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
+struct ibv_state *ibv_state_new(struct nal_ni *ni, int quiet)
 {
     struct ibv_state *st = ibv_state_participant(ni);
     if (st == NULL)
@@ -302,7 +302,7 @@ void ibv_state_close(struct ibv_state *st)
 
 /* ---- the ops ------------------------------------------------------------------------------ */
 
-static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int ibv_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct ibv_state *st = ibv_state_new(ni, 0);
     if (st == NULL)
@@ -317,7 +317,7 @@ static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static int ibv_connect(struct ptl_ni *ni)
+static int ibv_connect(struct nal_ni *ni)
 {
     if (ptl_ni_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
@@ -326,23 +326,23 @@ static int ibv_connect(struct ptl_ni *ni)
     return ibv_state_connect(ibv_state_of(ni), NULL);
 }
 
-static int ibv_put(struct ptl_ni *ni, const struct nal_op *op)
+static int ibv_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ibv_state_put(ibv_state_of(ni), op);
 }
 
-static int ibv_get(struct ptl_ni *ni, const struct nal_op *op)
+static int ibv_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ibv_state_get(ibv_state_of(ni), op);
 }
 
-static int ibv_progress(struct ptl_ni *ni)
+static int ibv_progress(struct nal_ni *ni)
 {
     ibv_state_progress(ibv_state_of(ni));
     return PTL_OK;
 }
 
-static void ibv_fini(struct ptl_ni *ni)
+static void ibv_fini(struct nal_ni *ni)
 {
     struct ibv_state *st = ibv_state_of(ni);
     if (st != NULL) {
@@ -353,7 +353,7 @@ static void ibv_fini(struct ptl_ni *ni)
     ptl_ni_private_region_free(ni);
 }
 
-static void ibv_report(struct ptl_ni *ni)
+static void ibv_report(struct nal_ni *ni)
 {
     if (ibv_state_of(ni) != NULL)
         ibv_state_report(ibv_state_of(ni));
@@ -369,7 +369,7 @@ static int ibv_host_may_serve(enum nal_serving how)
 }
 
 /* Serving: the devices and an active port, or NULL (quietly: tcp serves instead). */
-static void *ibv_peers_open(struct ptl_ni *ni, enum nal_serving how)
+static void *ibv_peers_open(struct nal_ni *ni, enum nal_serving how)
 {
     return how != NAL_TAKE_PART ? ibv_state_new(ni, 1) : ibv_state_participant(ni);
 }

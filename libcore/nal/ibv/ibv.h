@@ -238,7 +238,7 @@ struct ibv_send_ctx {
 /* ---- the state ------------------------------------------------------------------------ */
 
 struct ibv_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     struct ibv_settings set;
     const uint8_t *wanted;        /* wanted[rank]: reached through ibv (NULL: every peer) */
     struct ibv_hca hca[IBV_MAX_HCAS];
@@ -300,7 +300,7 @@ struct ibv_state {
     gp_mutex_t lock;
 };
 
-static inline struct ibv_state *ibv_state_of(struct ptl_ni *ni)
+static inline struct ibv_state *ibv_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -323,9 +323,9 @@ static inline uint8_t *ibv_bbuf_addr(const struct ibv_state *st, int index)
 /* ---- the state as a whole (ibv.c), also driven by the hybrid transport ------------------ */
 
 /* Opens devices and ports; NULL (after saying why at the given level) when there are none. */
-struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
+struct ibv_state *ibv_state_new(struct nal_ni *ni, int quiet);
 /* A state with no device, for a rank that only takes part in the collective set-up. */
-struct ibv_state *ibv_state_participant(struct ptl_ni *ni);
+struct ibv_state *ibv_state_participant(struct nal_ni *ni);
 void ibv_state_free(struct ibv_state *st);
 /* The per-peer tables, pools and buffer bookkeeping sized from the state's depths (also the
  * message fuzzer's way to a state with no device). */

@@ -125,7 +125,7 @@ static int alloc_pools(struct ofi_state *st)
     return PTL_OK;
 }
 
-struct ofi_state *ofi_state_new(struct ptl_ni *ni)
+struct ofi_state *ofi_state_new(struct nal_ni *ni)
 {
     struct ofi_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -173,7 +173,7 @@ int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted)
     return ofi_rcv_start(st);
 }
 
-static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int ofi_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
@@ -192,7 +192,7 @@ static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static int ofi_connect(struct ptl_ni *ni)
+static int ofi_connect(struct nal_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (ptl_ni_own_region_only(ni) != PTL_OK)
@@ -295,28 +295,28 @@ void ofi_state_report(struct ofi_state *st)
     gp_mutex_unlock(&st->lock);
 }
 
-static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
+static int ofi_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ofi_state_put(ofi_state_of(ni), op);
 }
 
-static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
+static int ofi_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ofi_state_get(ofi_state_of(ni), op);
 }
 
-static int ofi_progress(struct ptl_ni *ni)
+static int ofi_progress(struct nal_ni *ni)
 {
     ofi_state_progress(ofi_state_of(ni));
     return PTL_OK;
 }
 
-static void ofi_report(struct ptl_ni *ni)
+static void ofi_report(struct nal_ni *ni)
 {
     ofi_state_report(ofi_state_of(ni));
 }
 
-static void ofi_fini(struct ptl_ni *ni)
+static void ofi_fini(struct nal_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (st != NULL) {

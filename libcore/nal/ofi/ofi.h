@@ -169,7 +169,7 @@ struct ofi_peer {
 };
 
 struct ofi_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -221,7 +221,7 @@ struct ofi_state {
     struct nal_rcv_thread rcv;
 };
 
-static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
+static inline struct ofi_state *ofi_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -255,7 +255,7 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
 
 /* ---- ofi.c: the state, for GP_TRANSPORT=ofi and the hybrid's route ------------------------ */
 
-struct ofi_state *ofi_state_new(struct ptl_ni *ni);
+struct ofi_state *ofi_state_new(struct nal_ni *ni);
 /* Loads libfabric (needed_by names what wants it, for the warning when it cannot) and picks
  * the provider (st->info), keeping gp's fatal-signal handlers: PTL_OK, or PTL_FAIL after a
  * line at log_level (GP_LOG_*) saying why. */

@@ -51,7 +51,7 @@ static int size_object(int fd, const char *name, uint64_t bytes)
     return PTL_NO_SPACE;
 }
 
-int shm_object_create(struct ptl_ni *ni, struct shm_object *state)
+int shm_object_create(struct nal_ni *ni, struct shm_object *state)
 {
     uint64_t bytes = ni->region_bytes;
     object_name(state->name, sizeof state->name, ni->rank);
@@ -87,7 +87,7 @@ void shm_object_unlink(struct shm_object *object)
     object->unlinked = 1;
 }
 
-static int shm_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int shm_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct shm_object *state = calloc(1, sizeof *state);
     if (state == NULL)
@@ -128,7 +128,7 @@ void *shm_map_peer(int rank, uint64_t bytes)
     return region;
 }
 
-static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
+static int map_peers(struct nal_ni *ni, const struct shm_address *addresses)
 {
     for (int rank = 0; rank < ni->size; rank++) {
         if (rank == ni->rank) {
@@ -142,7 +142,7 @@ static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
     return PTL_OK;
 }
 
-static int shm_connect(struct ptl_ni *ni)
+static int shm_connect(struct nal_ni *ni)
 {
     struct shm_object *state = ni->nal_state;
     struct shm_address mine = { .region_bytes = ni->region_bytes, .pid = (uint64_t)getpid() };
@@ -161,17 +161,17 @@ static int shm_connect(struct ptl_ni *ni)
     return rc;
 }
 
-static int shm_put(struct ptl_ni *ni, const struct nal_op *op)
+static int shm_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_put(ni, ni->peer_region[op->target], op);
 }
 
-static int shm_get(struct ptl_ni *ni, const struct nal_op *op)
+static int shm_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_get(ni, ni->peer_region[op->target], op);
 }
 
-void shm_unmap_all(struct ptl_ni *ni, struct shm_object *state)
+void shm_unmap_all(struct nal_ni *ni, struct shm_object *state)
 {
     if (ni->peer_region != NULL) {
         for (int rank = 0; rank < ni->size; rank++) {
@@ -187,7 +187,7 @@ void shm_unmap_all(struct ptl_ni *ni, struct shm_object *state)
         shm_object_unlink(state);
 }
 
-static void shm_fini(struct ptl_ni *ni)
+static void shm_fini(struct nal_ni *ni)
 {
     struct shm_object *state = ni->nal_state;
     shm_unmap_all(ni, state);

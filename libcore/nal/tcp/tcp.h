@@ -301,7 +301,7 @@ struct tcp_pending {
 };
 
 struct tcp_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     /* wanted[rank]: reached through tcp (NULL: every peer).  The hybrid
      * transport leaves out the peers on this host, which it maps. */
     const uint8_t *wanted;
@@ -359,7 +359,7 @@ struct tcp_state {
 #define TCP_OWNER_PENDING(k) (-2 - (k))
 #define TCP_OWNER_DIAL(rank) (-2 - TCP_MAX_PENDING - (rank))
 
-static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
+static inline struct tcp_state *tcp_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -371,7 +371,7 @@ static inline int tcp_wanted(const struct tcp_state *st, int rank)
 
 /* ---- the state as a whole (tcp.c), also driven by the hybrid transport ------ */
 
-struct tcp_state *tcp_state_new(struct ptl_ni *ni);
+struct tcp_state *tcp_state_new(struct nal_ni *ni);
 void tcp_state_free(struct tcp_state *st);
 /* Collective: queues and sockets for the wanted peers (ni->peer_region is the caller's). */
 int tcp_state_connect(struct tcp_state *st, const uint8_t *wanted);

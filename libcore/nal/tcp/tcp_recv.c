@@ -178,7 +178,7 @@ static uint32_t ack_fifo_peek(const struct tcp_conn *conn, uint32_t nth)
  * of gasnet_put_nbi): one subtraction for the run, not one per put.
  */
 struct count_run {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     gp_count_t *count;
     int64_t acked;
 };
