@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 #include "util/log.h"
 
 int nal_rcv_thread_wanted(const char *transport)

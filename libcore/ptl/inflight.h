@@ -89,10 +89,4 @@ int ptl_inflight_live(const struct ptl_inflight *table, uint32_t id);
 void ptl_inflight_wait_note(struct gp_slow_wait *wait, const char *subsys,
                             const struct ptl_inflight *table, int peer);
 
-/* The initiator's MD may have been unlinked (and its slot reused) while the op was in flight. */
-static inline int ptl_md_still_valid(struct nal_ni *ni, const struct nal_op *op)
-{
-    return ptl_md_lookup(ptl_ni_of(ni), op->md) == op->md_local;
-}
-
 #endif

@@ -26,6 +26,11 @@ struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle)
     return md;
 }
 
+int ptl_md_still_valid(struct nal_ni *base, const struct nal_op *op)
+{
+    return ptl_md_lookup(ptl_ni_of(base), op->md) == op->md_local;
+}
+
 static struct ptl_md_local *md_alloc(struct ptl_ni *ni, ptl_handle_md_t *handle)
 {
     if (ni->md_free_head == 0)

@@ -97,6 +97,18 @@ int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params)
     return PTL_OK;
 }
 
+int ptl_region_formatted(const void *region, unsigned rank)
+{
+    const struct ptl_region_header *hdr = region;
+    return __atomic_load_n(&hdr->magic, __ATOMIC_ACQUIRE) == PTL_REGION_MAGIC &&
+           hdr->rank == (uint32_t)rank;
+}
+
+uint64_t ptl_region_length(const void *region)
+{
+    return ((const struct ptl_region_header *)region)->region_bytes;
+}
+
 static int check_params(const struct ptl_ni_params *params)
 {
     if (params->max_pt == 0 || params->max_pt > 64 || params->max_me_per_pt == 0 ||

@@ -1,5 +1,6 @@
 /*
- * The NI as the ptl files and the transports see it (not the conduit).
+ * The NI as the ptl files see it (not the conduit; a transport sees only
+ * its struct nal_ni, and calls up through nal/upcalls.h).
  */
 #ifndef GP_PTL_NI_H
 #define GP_PTL_NI_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "nal/nal.h"
+#include "nal/upcalls.h"
 #include "ptl/ptl.h"
 #include "ptl/ring.h"
 #include "ptl/shared.h"
@@ -99,42 +101,6 @@ struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle);
 struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle);
 
 /*
- * Target side of an operation, run by whoever can touch the target's region
- * (the initiator on shm and loop, the target's progress engine on tcp).
- */
-struct ptl_match {
-    struct ptl_me_slot *slot;
-    uint64_t data_offset;   /* where the bytes go / come from, from the region base */
-    uint64_t md_offset;     /* the same, from the MD's start */
-    uint64_t mlength;
-    uint32_t options;
-    uint32_t eq_index;
-    ptl_handle_md_t md_handle;
-    uint64_t md_start;
-    uint64_t user_ptr;
-};
-
-enum ptl_op_kind { PTL_OP_PUT, PTL_OP_GET };
-
-/* PTL_OK with *match filled, or PTL_FAIL when no MD takes the message (dropped and counted). */
-int ptl_target_match(void *region, unsigned pt_index, enum ptl_op_kind op, uint64_t match_bits,
-                     uint64_t remote_offset, uint64_t length, struct ptl_match *match);
-/* Posts PUT_END / GET_END to the target's EQ if its MD asks for it. */
-void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
-                      unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
-                      unsigned pt_index);
-
-/*
- * Where the MD that an operation on (pt_index, match_bits) would reach lies
- * in this process's region, when initiators may from now on skip matching
- * and reach it by RDMA: the first MD that accepts those bits is permanent,
- * remotely managed, takes puts and gets, has no threshold and no events,
- * and accepts any match bits.  1 with *region_offset and *length set, or 0.
- */
-int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
-                      uint64_t *region_offset, uint64_t *length);
-
-/*
  * For a transport whose peers reach its region only through it (private_region.c):
  * private anonymous memory as ni->base.region (populate: every page faulted in now, for a
  * transport that registers it whole), PTL_OK or PTL_NO_SPACE after a line naming the
@@ -144,14 +110,6 @@ int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
 int ptl_ni_private_region(struct nal_ni *ni, uint64_t bytes, int populate, const char *transport);
 void ptl_ni_private_region_free(struct nal_ni *ni);
 int ptl_ni_own_region_only(struct nal_ni *ni);
-
-/* Both halves of an operation on a region this process can address directly. */
-int ptl_direct_put(struct nal_ni *ni, void *target_region, const struct nal_op *op);
-int ptl_direct_get(struct nal_ni *ni, void *target_region, const struct nal_op *op);
-
-/* Posts an initiator-side event (SEND_END, ACK, REPLY_END) for a local MD. */
-void ptl_initiator_event(struct nal_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
-                         uint64_t mlength, uint64_t remote_md_offset);
 
 /* Owner side of an auto-unlink; the caller holds ni->lock. */
 void ptl_md_detach_locked(struct ptl_ni *ni, struct ptl_md_local *md);
@@ -164,13 +122,6 @@ static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, ui
     uint64_t room = md_length - md_offset;
     return span < room ? span : room;
 }
-
-/*
- * A transport's receive thread, after a progress pass and outside its own
- * locks: hands the thread to the layer above (ptl_ni_set_rcv_poll), if it
- * asked for it.
- */
-void ptl_ni_rcv_poll(struct nal_ni *ni);
 
 /* Lays out an empty region header (used by ptl_ni_init on the nal's memory). */
 int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params);

@@ -72,7 +72,6 @@ struct ptl_event {
 };
 
 struct ptl_ni;
-struct nal_ni;
 
 struct ptl_ni_params {
     const char *transport;    /* "hybrid", "shm", "tcp", "loop"; NULL: hybrid */
@@ -171,8 +170,6 @@ int ptl_counts_puts(struct ptl_ni *ni, unsigned target);
 /* How many counted puts completed since the last call: a poll that took no event may still
  * have ended a wait (the caller then does not give up its core). */
 int64_t ptl_counted_taken(struct ptl_ni *ni);
-/* The transport's side: done counted puts of one operation, subtracted from its count. */
-void ptl_count_done(struct nal_ni *ni, gp_count_t *count_down, int64_t done);
 int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hold,
                     unsigned target, unsigned pt_index, uint64_t match_bits,
                     uint64_t remote_offset, gp_count_t *count_down);

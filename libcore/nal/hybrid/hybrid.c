@@ -28,6 +28,7 @@
 #include "config/config.h"
 #include "nal/nal.h"
 #include "nal/shm/shm.h"
+#include "nal/upcalls.h"
 #include "util/log.h"
 
 /* What each process publishes at connect time. */

@@ -118,9 +118,7 @@ void *shm_map_peer(int rank, uint64_t bytes)
     close(fd);
     if (region == MAP_FAILED)
         return NULL;
-    const struct ptl_region_header *hdr = region;
-    if (__atomic_load_n(&hdr->magic, __ATOMIC_ACQUIRE) != PTL_REGION_MAGIC ||
-        hdr->rank != (uint32_t)rank) {
+    if (!ptl_region_formatted(region, (unsigned)rank)) {
         gp_error("shm", "node %d's region %s is not a formatted gp region", rank, name);
         munmap(region, bytes);
         return NULL;
@@ -177,7 +175,7 @@ void shm_unmap_all(struct nal_ni *ni, struct shm_object *state)
         for (int rank = 0; rank < ni->size; rank++) {
             void *region = ni->peer_region[rank];
             if (region != NULL && region != ni->region)
-                munmap(region, ((struct ptl_region_header *)region)->region_bytes);
+                munmap(region, ptl_region_length(region));
         }
     }
     if (ni->region != NULL)

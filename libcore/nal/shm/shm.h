@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 
 struct shm_object {
     char name[64];
