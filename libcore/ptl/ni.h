@@ -100,17 +100,6 @@ static inline uint64_t ptl_md_handle_gen(ptl_handle_md_t handle) { return handle
 struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle);
 struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle);
 
-/*
- * For a transport whose peers reach its region only through it (private_region.c):
- * private anonymous memory as ni->base.region (populate: every page faulted in now, for a
- * transport that registers it whole), PTL_OK or PTL_NO_SPACE after a line naming the
- * transport; its release at fini; and the peer table with only this process's own
- * region in it.
- */
-int ptl_ni_private_region(struct nal_ni *ni, uint64_t bytes, int populate, const char *transport);
-void ptl_ni_private_region_free(struct nal_ni *ni);
-int ptl_ni_own_region_only(struct nal_ni *ni);
-
 /* Owner side of an auto-unlink; the caller holds ni->lock. */
 void ptl_md_detach_locked(struct ptl_ni *ni, struct ptl_md_local *md);
 void ptl_md_release_locked(struct ptl_ni *ni, struct ptl_md_local *md);

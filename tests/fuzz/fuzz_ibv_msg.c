@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "nal/ibv/ibv.h"
+#include "ptl/ni.h"
 #include "ptl/ptl.h"
 #include "util/log.h"
 
@@ -205,8 +206,8 @@ static void state_free(struct ibv_state *st)
         struct ibv_peer *peer = &st->peers[rank];
         /* What is still in flight goes with the table; every record of a peer is its own. */
         for (unsigned i = 0; peer->inflight.records != NULL && i < peer->inflight.depth; i++) {
-            struct ibv_inflight *slot = (struct ibv_inflight *)ptl_inflight_at(&peer->inflight, i);
-            if (slot->rec.kind != PTL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
+            struct ibv_inflight *slot = (struct ibv_inflight *)nal_inflight_at(&peer->inflight, i);
+            if (slot->rec.kind != NAL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
                 abort(); /* a record reached through another peer's table */
         }
     }

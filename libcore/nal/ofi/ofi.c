@@ -10,6 +10,7 @@
 
 #include "config/config.h"
 #include "nal/ofi/ofi.h"
+#include "nal/private_region.h"
 #include "util/log.h"
 
 /* Receive buffers beyond the per-peer sums: a credit may go back while its buffer is
@@ -51,13 +52,13 @@ void ofi_state_free(struct ofi_state *st)
 {
     ofi_rcv_stop(st); /* the hybrid's route frees without fini */
     for (int rank = 0; st->peers != NULL && rank < st->ni->size; rank++) {
-        struct ptl_inflight *table = &st->peers[rank].inflight;
+        struct nal_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
-            struct ofi_inflight *rec = (struct ofi_inflight *)ptl_inflight_at(table, i);
-            if (rec->rec.kind != PTL_INFLIGHT_FREE)
+            struct ofi_inflight *rec = (struct ofi_inflight *)nal_inflight_at(table, i);
+            if (rec->rec.kind != NAL_INFLIGHT_FREE)
                 ofi_mr_unpin(st, rec);
         }
-        ptl_inflight_fini(table);
+        nal_inflight_fini(table);
     }
     ofi_mr_cache_stop(st);
     ofi_ep_close(st);
@@ -118,7 +119,7 @@ static int alloc_pools(struct ofi_state *st)
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
         if (ofi_wants(st, rank) &&
-            ptl_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
+            nal_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
                               NULL) != PTL_OK)
             return PTL_NO_SPACE;
     }
@@ -184,7 +185,7 @@ static int ofi_region_create(struct nal_ni *ni, uint64_t bytes)
         return PTL_NO_SPACE;
     ni->nal_state = st;
     /* Populated: the region is registered whole, and FI_MR_ALLOCATED wants it backed. */
-    if (ptl_ni_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
+    if (nal_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
         ofi_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
@@ -195,7 +196,7 @@ static int ofi_region_create(struct nal_ni *ni, uint64_t bytes)
 static int ofi_connect(struct nal_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
-    if (ptl_ni_own_region_only(ni) != PTL_OK)
+    if (nal_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
     if (ni->size == 1) {
         gp_debug("ofi", "a one-process job: no endpoint");
@@ -325,7 +326,7 @@ static void ofi_fini(struct nal_ni *ni)
         ofi_state_free(st);
     }
     ni->nal_state = NULL;
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
 const struct nal_ops nal_ofi_ops = {

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "config/config.h"
+#include "nal/private_region.h"
 #include "util/log.h"
 
 /* Longest sleep in poll() while waiting; a wake-up only re-checks. */
@@ -539,7 +540,7 @@ static int tcp_region_create(struct nal_ni *ni, uint64_t bytes)
         return PTL_NO_SPACE;
     ni->nal_state = st;
     /* Private memory: peers reach it only through this process's progress engine. */
-    if (ptl_ni_private_region(ni, bytes, 0, "tcp") != PTL_OK) {
+    if (nal_private_region(ni, bytes, 0, "tcp") != PTL_OK) {
         tcp_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
@@ -549,7 +550,7 @@ static int tcp_region_create(struct nal_ni *ni, uint64_t bytes)
 
 static int tcp_connect(struct nal_ni *ni)
 {
-    if (ptl_ni_own_region_only(ni) != PTL_OK)
+    if (nal_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
     if (ni->size == 1) {
         gp_debug("tcp", "a one-process job: no sockets");
@@ -622,7 +623,7 @@ static void tcp_fini(struct nal_ni *ni)
         tcp_state_free(st);
     }
     ni->nal_state = NULL;
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
 /* ---- serving the peers the hybrid routes here (nal_peer_ops) -------------------- */
