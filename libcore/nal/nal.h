@@ -7,13 +7,26 @@
 #ifndef GP_NAL_NAL_H
 #define GP_NAL_NAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "ptl/ptl.h"
+#include "nal/portals_types.h"
 #include "util/counter.h"
 
-struct ptl_ni;
 struct ptl_md_local;
+
+/*
+ * The NI as a transport sees it: what its ops read and fill in.  ptl's NI
+ * begins with it, so a transport reaches no other part of ptl's state.
+ */
+struct nal_ni {
+    void *nal_state;                /* the transport's own */
+    int rank;
+    int size;
+    void *region;                   /* this process's registered region */
+    uint64_t region_bytes;
+    void **peer_region;             /* where each peer's region is mapped here (shm, loop) */
+};
 
 /* One put or get as the ptl layer hands it to a transport. */
 struct nal_op {
@@ -65,7 +78,7 @@ struct nal_peer_ops {
     /* Opens this rank's side: to reach peers (NULL, quietly, when this host turns out unable
      * to, or, for NAL_SERVE, when another way serves it better), or a state that only takes
      * part in the collective set-up (NAL_TAKE_PART). */
-    void *(*open)(struct ptl_ni *ni, enum nal_serving how);
+    void *(*open)(struct nal_ni *ni, enum nal_serving how);
     /* Collective, called by every rank when any pair of the job goes this way: connects the
      * peers marked in wanted[rank] (ni->peer_region is the caller's). */
     int (*connect)(void *state, const uint8_t *wanted);
@@ -102,21 +115,21 @@ struct nal_ops {
     /* Non-NULL: the hybrid may route peers on other hosts through it. */
     const struct nal_peer_ops *peers;
     /* Creates this process's registered region of the given size: sets ni->region. */
-    int (*region_create)(struct ptl_ni *ni, uint64_t bytes);
+    int (*region_create)(struct nal_ni *ni, uint64_t bytes);
     /* Collective: learns every peer's region (shm maps them) and makes itself reachable. */
-    int (*connect)(struct ptl_ni *ni);
-    int (*put)(struct ptl_ni *ni, const struct nal_op *op);
-    int (*get)(struct ptl_ni *ni, const struct nal_op *op);
+    int (*connect)(struct nal_ni *ni);
+    int (*put)(struct nal_ni *ni, const struct nal_op *op);
+    int (*get)(struct nal_ni *ni, const struct nal_op *op);
     /* After connect: 1 when put takes a counted put to target (nal_op.count_down): one
      * that is done with its source when put returns (a copy) and reports its ACK as a
      * count, not an event.  nal_counts_no_puts where none is. */
-    int (*counts_puts)(struct ptl_ni *ni, unsigned target);
-    int (*progress)(struct ptl_ni *ni);
+    int (*counts_puts)(struct nal_ni *ni, unsigned target);
+    int (*progress)(struct nal_ni *ni);
     /* Collective: releases the region and every mapping. */
-    void (*fini)(struct ptl_ni *ni);
+    void (*fini)(struct nal_ni *ni);
     /* At the job's end (the process exits without fini): the transport's own
      * summary lines, when asked for (GASNET_FIREHOSE_VERBOSE). */
-    void (*report)(struct ptl_ni *ni);
+    void (*report)(struct nal_ni *ni);
 };
 
 /* The transports, in one explicit list (registry.c), fastest first. */
@@ -143,10 +156,10 @@ const char *nal_routable_names(void);
 int nal_route_order(const char *variable, const char *text, const struct nal_ops **out,
                     char *errbuf, size_t errlen);
 
-int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op);
-int nal_counts_no_puts(struct ptl_ni *ni, unsigned target);
-int nal_no_progress(struct ptl_ni *ni);
-void nal_no_report(struct ptl_ni *ni);
+int nal_unsupported_op(struct nal_ni *ni, const struct nal_op *op);
+int nal_counts_no_puts(struct nal_ni *ni, unsigned target);
+int nal_no_progress(struct nal_ni *ni);
+void nal_no_report(struct nal_ni *ni);
 
 extern const struct nal_ops nal_hybrid_ops;
 extern const struct nal_ops nal_shm_ops;

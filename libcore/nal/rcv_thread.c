@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 #include "util/log.h"
 
 int nal_rcv_thread_wanted(const char *transport)
@@ -55,7 +55,7 @@ static void *rcv_main(void *arg)
 #endif
 
 int nal_rcv_thread_start(struct nal_rcv_thread *rt, const char *transport,
-                         const struct nal_rcv_ops *ops, void *state, struct ptl_ni *ni)
+                         const struct nal_rcv_ops *ops, void *state, struct nal_ni *ni)
 {
     *rt = (struct nal_rcv_thread){ .transport = transport, .ops = ops, .state = state,
                                    .ni = ni, .wake_fd = -1 };

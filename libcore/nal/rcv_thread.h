@@ -24,7 +24,7 @@
 #include <poll.h>
 #include <pthread.h>
 
-struct ptl_ni;
+struct nal_ni;
 
 /* The most descriptors a transport asks the thread to wait on. */
 #define NAL_RCV_FDS_MAX 16
@@ -45,7 +45,7 @@ struct nal_rcv_thread {
     const char *transport;          /* its name, for the messages */
     const struct nal_rcv_ops *ops;
     void *state;                    /* the transport's, handed to ops */
-    struct ptl_ni *ni;              /* whose layer above takes the pass's events */
+    struct nal_ni *ni;              /* whose layer above takes the pass's events */
     pthread_t thread;
     int wake_fd;                    /* eventfd: tells the thread to stop */
     int running;
@@ -58,7 +58,7 @@ int nal_rcv_thread_wanted(const char *transport);
 /* Starts the thread (the caller asked nal_rcv_thread_wanted first); PTL_OK, or an error
  * already reported, naming the transport and GASNET_RCV_THREAD. */
 int nal_rcv_thread_start(struct nal_rcv_thread *rt, const char *transport,
-                         const struct nal_rcv_ops *ops, void *state, struct ptl_ni *ni);
+                         const struct nal_rcv_ops *ops, void *state, struct nal_ni *ni);
 
 /* Wakes the thread, joins it and forgets it; before what it waits on goes away. */
 void nal_rcv_thread_stop(struct nal_rcv_thread *rt);

@@ -127,27 +127,27 @@ int nal_route_order(const char *variable, const char *text, const struct nal_ops
     return count;
 }
 
-int nal_unsupported_op(struct ptl_ni *ni, const struct nal_op *op)
+int nal_unsupported_op(struct nal_ni *ni, const struct nal_op *op)
 {
     (void)ni;
     (void)op;
     return PTL_FAIL;
 }
 
-int nal_counts_no_puts(struct ptl_ni *ni, unsigned target)
+int nal_counts_no_puts(struct nal_ni *ni, unsigned target)
 {
     (void)ni;
     (void)target;
     return 0;
 }
 
-int nal_no_progress(struct ptl_ni *ni)
+int nal_no_progress(struct nal_ni *ni)
 {
     (void)ni;
     return PTL_OK;
 }
 
-void nal_no_report(struct ptl_ni *ni)
+void nal_no_report(struct nal_ni *ni)
 {
     (void)ni;
 }

@@ -38,8 +38,8 @@ int ptl_eq_alloc(struct ptl_ni *ni, unsigned count, ptl_handle_eq_t *eq_out)
         gp_mutex_init(&eq->pending_lock);
         gp_mutex_init(&eq->account_lock);
         /* Peers find the ring through the EQ table; publish it last. */
-        __atomic_store_n(&region_eq_table(ni->region)[i], (uint64_t)((char *)ring - (char *)ni->region),
-                         __ATOMIC_RELEASE);
+        __atomic_store_n(&region_eq_table(ni->base.region)[i],
+                         (uint64_t)((char *)ring - (char *)ni->base.region), __ATOMIC_RELEASE);
         *eq_out = ptl_handle_make(eq->gen, i);
         rc = PTL_OK;
         break;
@@ -60,7 +60,7 @@ static void account_target_event_locked(struct ptl_ni *ni, struct ptl_eq_local *
     struct ptl_md_local *md = ptl_md_lookup(ni, event->md_handle);
     if (md == NULL || !md->attached)
         return;
-    struct ptl_pte_shared *pte = region_pte(ni->region, md->pt_index);
+    struct ptl_pte_shared *pte = region_pte(ni->base.region, md->pt_index);
     struct ptl_me_slot *slot = pte_slot(ni->hdr, pte, md->slot);
     if (SHARED_LOAD(slot->unlink_op) != PTL_UNLINK)
         return;

@@ -24,7 +24,7 @@ static int prepare(struct ptl_ni *ni, ptl_handle_md_t handle, uint64_t local_off
     struct ptl_md_local *md = ptl_md_lookup(ni, handle);
     if (md == NULL)
         return PTL_MD_INVALID;
-    if (target >= (unsigned)ni->size)
+    if (target >= (unsigned)ni->base.size)
         return PTL_PROCESS_INVALID;
     if (local_offset > md->desc.length || length > md->desc.length - local_offset)
         return PTL_SEGV;
@@ -55,7 +55,7 @@ int ptl_put_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
     op.hdr_data = hdr_data;
     op.ack_req = ack_req == PTL_ACK_DEFER ? PTL_ACK_REQ : ack_req;
     op.hold = ack_req == PTL_ACK_DEFER || ack_req == PTL_NOACK_DEFER;
-    return ni->nal->put(ni, &op);
+    return ni->nal->put(&ni->base, &op);
 }
 
 int ptl_put(struct ptl_ni *ni, ptl_handle_md_t md, enum ptl_ack_req ack_req, unsigned target,
@@ -70,12 +70,12 @@ int ptl_put(struct ptl_ni *ni, ptl_handle_md_t md, enum ptl_ack_req ack_req, uns
 
 int ptl_counts_puts(struct ptl_ni *ni, unsigned target)
 {
-    return target < (unsigned)ni->size && ni->nal->counts_puts(ni, target);
+    return target < (unsigned)ni->base.size && ni->nal->counts_puts(&ni->base, target);
 }
 
-void ptl_count_done(struct ptl_ni *ni, gp_count_t *count_down, int64_t done)
+void ptl_count_done(struct nal_ni *base, gp_count_t *count_down, int64_t done)
 {
-    gp_count_add(&ni->counted_done, done);
+    gp_count_add(&ptl_ni_of(base)->counted_done, done);
     gp_count_add(count_down, -done);
 }
 
@@ -91,14 +91,14 @@ int ptl_put_counted(struct ptl_ni *ni, const void *src, uint64_t length, int hol
                     unsigned target, unsigned pt_index, uint64_t match_bits,
                     uint64_t remote_offset, gp_count_t *count_down)
 {
-    if (target >= (unsigned)ni->size)
+    if (target >= (unsigned)ni->base.size)
         return PTL_PROCESS_INVALID;
     struct nal_op op = {
         .target = target, .pt_index = pt_index, .match_bits = match_bits,
         .remote_offset = remote_offset, .length = length, .local_addr = (void *)src,
         .ack_req = PTL_ACK_REQ, .hold = hold, .count_down = count_down,
     };
-    return ni->nal->put(ni, &op);
+    return ni->nal->put(&ni->base, &op);
 }
 
 int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset, uint64_t length,
@@ -115,7 +115,7 @@ int ptl_get_region(struct ptl_ni *ni, ptl_handle_md_t md, uint64_t local_offset,
     op.hdr_data = 0;
     op.ack_req = PTL_NOACK_REQ;
     op.hold = 0;
-    return ni->nal->get(ni, &op);
+    return ni->nal->get(&ni->base, &op);
 }
 
 int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_index,
@@ -128,9 +128,10 @@ int ptl_get(struct ptl_ni *ni, ptl_handle_md_t md, unsigned target, unsigned pt_
                           remote_offset);
 }
 
-void ptl_initiator_event(struct ptl_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
+void ptl_initiator_event(struct nal_ni *base, const struct nal_op *op, enum ptl_event_kind kind,
                          uint64_t mlength, uint64_t remote_md_offset)
 {
+    struct ptl_ni *ni = ptl_ni_of(base);
     const struct ptl_md_desc *desc = &op->md_local->desc;
     if (desc->eq == PTL_EQ_NONE || (desc->options & PTL_MD_EVENT_DISABLE))
         return;
@@ -141,7 +142,7 @@ void ptl_initiator_event(struct ptl_ni *ni, const struct nal_op *op, enum ptl_ev
         return;
     struct ptl_event event = {
         .type = kind,
-        .initiator = (uint32_t)ni->rank,
+        .initiator = (uint32_t)base->rank,
         .pt_index = op->pt_index,
         .md_handle = op->md,
         .match_bits = op->match_bits,

@@ -26,6 +26,11 @@ struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle)
     return md;
 }
 
+int ptl_md_still_valid(struct nal_ni *base, const struct nal_op *op)
+{
+    return ptl_md_lookup(ptl_ni_of(base), op->md) == op->md_local;
+}
+
 static struct ptl_md_local *md_alloc(struct ptl_ni *ni, ptl_handle_md_t *handle)
 {
     if (ni->md_free_head == 0)
@@ -88,10 +93,10 @@ static int check_attach(struct ptl_ni *ni, unsigned pt_index, const struct ptl_m
     int rc = check_desc(ni, desc);
     if (rc != PTL_OK)
         return rc;
-    char *region = ni->region;
+    char *region = ni->base.region;
     char *start = desc->start;
-    if (desc->length > 0 && (start < region || start > region + ni->region_bytes ||
-                             desc->length > (uint64_t)(region + ni->region_bytes - start)))
+    if (desc->length > 0 && (start < region || start > region + ni->base.region_bytes ||
+                             desc->length > (uint64_t)(region + ni->base.region_bytes - start)))
         return PTL_MD_ILLEGAL;
     if (!(desc->options & PTL_MD_MANAGE_REMOTE) && desc->length > MD_STATE_OFFSET_MASK)
         return PTL_MD_ILLEGAL;
@@ -148,7 +153,7 @@ static void publish_slot(struct ptl_ni *ni, struct ptl_me_slot *slot, struct ptl
     slot->last_gen = gen;
     SHARED_STORE(slot->match_bits, match_bits);
     SHARED_STORE(slot->ignore_bits, ignore_bits);
-    SHARED_STORE(slot->region_offset, (uint64_t)((char *)desc->start - (char *)ni->region));
+    SHARED_STORE(slot->region_offset, (uint64_t)((char *)desc->start - (char *)ni->base.region));
     SHARED_STORE(slot->length, desc->length);
     SHARED_STORE(slot->max_size, desc->max_size);
     SHARED_STORE(slot->md_start, (uint64_t)(uintptr_t)desc->start);
@@ -168,7 +173,7 @@ static int attach_locked(struct ptl_ni *ni, unsigned pt_index, uint64_t match_bi
                          enum ptl_unlink_op unlink_op, enum ptl_ins_pos position,
                          ptl_handle_md_t base, ptl_handle_md_t *md_out)
 {
-    struct ptl_pte_shared *pte = region_pte(ni->region, pt_index);
+    struct ptl_pte_shared *pte = region_pte(ni->base.region, pt_index);
     int at = insert_position(ni, pt_index, pte, position, base);
     if (at < 0)
         return PTL_MD_INVALID;
@@ -215,7 +220,7 @@ int ptl_md_attach(struct ptl_ni *ni, unsigned pt_index, uint64_t match_bits, uin
 /* Takes an attached MD off its list and frees its slot; caller holds ni->lock. */
 void ptl_md_detach_locked(struct ptl_ni *ni, struct ptl_md_local *md)
 {
-    struct ptl_pte_shared *pte = region_pte(ni->region, md->pt_index);
+    struct ptl_pte_shared *pte = region_pte(ni->base.region, md->pt_index);
     uint16_t *order = pte_order(ni->hdr, pte);
     uint32_t count = pte->count;
     seqlock_begin(pte);
@@ -235,7 +240,7 @@ int ptl_md_unlink(struct ptl_ni *ni, ptl_handle_md_t handle)
     if (md == NULL) {
         rc = PTL_MD_INVALID;
     } else if (md->attached) {
-        struct ptl_pte_shared *pte = region_pte(ni->region, md->pt_index);
+        struct ptl_pte_shared *pte = region_pte(ni->base.region, md->pt_index);
         struct ptl_me_slot *slot = pte_slot(ni->hdr, pte, md->slot);
         uint64_t state = atomic_load(&slot->state);
         /* Deposits reserved but not yet reported would land in a reused slot. */

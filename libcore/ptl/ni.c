@@ -70,12 +70,12 @@ static uint64_t tables_bytes(const struct ptl_ni_params *params)
 
 int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params)
 {
-    struct ptl_region_header *hdr = ni->region;
+    struct ptl_region_header *hdr = ni->base.region;
     uint64_t at = ALIGN_UP(sizeof *hdr, 64);
     memset(hdr, 0, sizeof *hdr);
-    hdr->rank = (uint32_t)ni->rank;
-    hdr->size = (uint32_t)ni->size;
-    hdr->region_bytes = ni->region_bytes;
+    hdr->rank = (uint32_t)ni->base.rank;
+    hdr->size = (uint32_t)ni->base.size;
+    hdr->region_bytes = ni->base.region_bytes;
     hdr->max_pt = params->max_pt;
     hdr->max_me = params->max_me_per_pt;
     hdr->max_eq = params->max_eq;
@@ -89,12 +89,24 @@ int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params)
     at += ALIGN_UP((uint64_t)params->max_eq * sizeof(uint64_t), 64);
     hdr->arena_offset = at;
     atomic_init(&hdr->dropped, 0);
-    memset((char *)ni->region + hdr->pt_table_offset, 0, at - hdr->pt_table_offset);
+    memset((char *)ni->base.region + hdr->pt_table_offset, 0, at - hdr->pt_table_offset);
     ni->arena_next = at;
     ni->hdr = hdr;
     /* Written last: a peer that sees the magic sees a formatted region. */
     __atomic_store_n(&hdr->magic, PTL_REGION_MAGIC, __ATOMIC_RELEASE);
     return PTL_OK;
+}
+
+int ptl_region_formatted(const void *region, unsigned rank)
+{
+    const struct ptl_region_header *hdr = region;
+    return __atomic_load_n(&hdr->magic, __ATOMIC_ACQUIRE) == PTL_REGION_MAGIC &&
+           hdr->rank == (uint32_t)rank;
+}
+
+uint64_t ptl_region_length(const void *region)
+{
+    return ((const struct ptl_region_header *)region)->region_bytes;
 }
 
 static int check_params(const struct ptl_ni_params *params)
@@ -132,7 +144,7 @@ static void free_ni(struct ptl_ni *ni)
 {
     free(ni->mds);
     free(ni->eqs);
-    free(ni->peer_region);
+    free(ni->base.peer_region);
     gp_mutex_destroy(&ni->lock);
     free(ni);
 }
@@ -160,17 +172,17 @@ int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out)
     gp_mutex_init(&ni->lock);
     ni->nal = nal;
     /* A one-process world (the loopback test double) needs no launcher. */
-    ni->rank = nal->one_process_world ? 0 : gp_boot_rank();
-    ni->size = nal->one_process_world ? 1 : gp_boot_size();
+    ni->base.rank = nal->one_process_world ? 0 : gp_boot_rank();
+    ni->base.size = nal->one_process_world ? 1 : gp_boot_size();
     rc = alloc_tables(ni, params);
     if (rc != PTL_OK)
         goto err_free;
-    ni->region_bytes = tables_bytes(params) + ALIGN_UP(params->region_bytes, 64);
-    rc = nal->region_create(ni, ni->region_bytes);
+    ni->base.region_bytes = tables_bytes(params) + ALIGN_UP(params->region_bytes, 64);
+    rc = nal->region_create(&ni->base, ni->base.region_bytes);
     if (rc != PTL_OK)
         goto err_free;
     ptl_region_format(ni, params);
-    rc = nal->connect(ni);
+    rc = nal->connect(&ni->base);
     if (rc != PTL_OK)
         goto err_fini;
     if (nal->progress != nal_no_progress)
@@ -179,7 +191,7 @@ int ptl_ni_init(const struct ptl_ni_params *params, struct ptl_ni **ni_out)
     return PTL_OK;
 
 err_fini:
-    nal->fini(ni);
+    nal->fini(&ni->base);
 err_free:
     free_ni(ni);
     return rc;
@@ -190,7 +202,7 @@ int ptl_ni_fini(struct ptl_ni *ni)
     if (ni == NULL)
         return PTL_NO_INIT;
     gp_boot_set_wait_hook(NULL, NULL);
-    ni->nal->fini(ni);
+    ni->nal->fini(&ni->base);
     free_ni(ni);
     return PTL_OK;
 }
@@ -198,11 +210,11 @@ int ptl_ni_fini(struct ptl_ni *ni)
 void ptl_ni_report(struct ptl_ni *ni)
 {
     if (ni != NULL)
-        ni->nal->report(ni);
+        ni->nal->report(&ni->base);
 }
 
-int ptl_ni_rank(const struct ptl_ni *ni) { return ni->rank; }
-int ptl_ni_size(const struct ptl_ni *ni) { return ni->size; }
+int ptl_ni_rank(const struct ptl_ni *ni) { return ni->base.rank; }
+int ptl_ni_size(const struct ptl_ni *ni) { return ni->base.size; }
 const char *ptl_ni_transport(const struct ptl_ni *ni) { return ni->nal->name; }
 
 int ptl_transport_region_in_dev_shm(const char *transport)
@@ -225,15 +237,15 @@ int ptl_region_hit(const struct ptl_ni *ni, const void *addr, struct ptl_region_
     if (ni == NULL || !ni->nal->region_in_dev_shm)
         return 0;
     const char *at = addr;
-    for (int rank = 0; rank < ni->size; rank++) {
+    for (int rank = 0; rank < ni->base.size; rank++) {
         /* peer_region is filled during connect: until then only our own region is known */
-        const char *base = ni->peer_region != NULL ? ni->peer_region[rank] : NULL;
-        if (rank == ni->rank)
-            base = ni->region;
+        const char *base = ni->base.peer_region != NULL ? ni->base.peer_region[rank] : NULL;
+        if (rank == ni->base.rank)
+            base = ni->base.region;
         if (base == NULL)
             continue;
         /* A peer's header page was written by its owner before we mapped it. */
-        uint64_t bytes = rank == ni->rank ? ni->region_bytes
+        uint64_t bytes = rank == ni->base.rank ? ni->base.region_bytes
                                           : ((const struct ptl_region_header *)base)->region_bytes;
         if (at >= base && (uint64_t)(at - base) < bytes) {
             hit->rank = (unsigned)rank;
@@ -257,8 +269,8 @@ void *ptl_region_alloc(struct ptl_ni *ni, uint64_t bytes, uint64_t align)
         return NULL;
     gp_mutex_lock(&ni->lock);
     uint64_t start = ALIGN_UP(ni->arena_next, align);
-    if (start <= ni->region_bytes && bytes <= ni->region_bytes - start) {
-        where = (char *)ni->region + start;
+    if (start <= ni->base.region_bytes && bytes <= ni->base.region_bytes - start) {
+        where = (char *)ni->base.region + start;
         ni->arena_next = start + bytes;
     }
     gp_mutex_unlock(&ni->lock);
@@ -267,7 +279,7 @@ void *ptl_region_alloc(struct ptl_ni *ni, uint64_t bytes, uint64_t align)
 
 uint64_t ptl_region_free_bytes(const struct ptl_ni *ni)
 {
-    return ni->region_bytes - ni->arena_next;
+    return ni->base.region_bytes - ni->arena_next;
 }
 
 uint64_t ptl_eq_bytes(unsigned count)
@@ -277,7 +289,7 @@ uint64_t ptl_eq_bytes(unsigned count)
 
 int ptl_progress(struct ptl_ni *ni)
 {
-    return ni->nal->progress(ni);
+    return ni->nal->progress(&ni->base);
 }
 
 void ptl_ni_set_rcv_poll(struct ptl_ni *ni, ptl_rcv_poll_fn fn, void *arg)
@@ -287,8 +299,9 @@ void ptl_ni_set_rcv_poll(struct ptl_ni *ni, ptl_rcv_poll_fn fn, void *arg)
     atomic_store_explicit(&ni->rcv_poll, fn, memory_order_release);
 }
 
-void ptl_ni_rcv_poll(struct ptl_ni *ni)
+void ptl_ni_rcv_poll(struct nal_ni *base)
 {
+    struct ptl_ni *ni = ptl_ni_of(base);
     ptl_rcv_poll_fn fn = atomic_load_explicit(&ni->rcv_poll, memory_order_acquire);
     if (fn != NULL)
         fn(atomic_load_explicit(&ni->rcv_poll_arg, memory_order_relaxed));

@@ -1,13 +1,16 @@
 /*
- * The NI as the ptl files and the transports see it (not the conduit).
+ * The NI as the ptl files see it (not the conduit; a transport sees only
+ * its struct nal_ni, and calls up through nal/upcalls.h).
  */
 #ifndef GP_PTL_NI_H
 #define GP_PTL_NI_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nal/nal.h"
+#include "nal/upcalls.h"
 #include "ptl/ptl.h"
 #include "ptl/ring.h"
 #include "ptl/shared.h"
@@ -50,16 +53,11 @@ struct ptl_eq_local {
 };
 
 struct ptl_ni {
+    struct nal_ni base;             /* the transport's part; first, for ptl_ni_of */
     const struct nal_ops *nal;
-    void *nal_state;
-    int rank;
-    int size;
-    void *region;                   /* this process's registered region */
-    uint64_t region_bytes;
     struct ptl_region_header *hdr;
     uint64_t arena_next;            /* bump allocator inside the region */
     gp_count_t counted_done;        /* counted puts completed, not yet seen by ptl_counted_taken */
-    void **peer_region;             /* where each peer's region is mapped here (shm, loop) */
     struct ptl_md_local *mds;
     unsigned max_md;
     unsigned md_free_head;          /* index + 1, 0 = none */
@@ -70,6 +68,13 @@ struct ptl_ni {
     _Atomic(ptl_rcv_poll_fn) rcv_poll;
     void *_Atomic rcv_poll_arg;
 };
+
+/* The NI whose transport part a transport hands back (an upcall's argument). */
+static inline struct ptl_ni *ptl_ni_of(struct nal_ni *base)
+{
+    _Static_assert(offsetof(struct ptl_ni, base) == 0, "struct ptl_ni begins with its nal_ni");
+    return (struct ptl_ni *)(void *)base;
+}
 
 /* Handle encoding: generation in the high half, index + 1 in the low half. */
 static inline uint32_t ptl_handle_make(uint16_t gen, unsigned index)
@@ -95,61 +100,6 @@ static inline uint64_t ptl_md_handle_gen(ptl_handle_md_t handle) { return handle
 struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle);
 struct ptl_eq_local *ptl_eq_lookup(struct ptl_ni *ni, ptl_handle_eq_t handle);
 
-/*
- * Target side of an operation, run by whoever can touch the target's region
- * (the initiator on shm and loop, the target's progress engine on tcp).
- */
-struct ptl_match {
-    struct ptl_me_slot *slot;
-    uint64_t data_offset;   /* where the bytes go / come from, from the region base */
-    uint64_t md_offset;     /* the same, from the MD's start */
-    uint64_t mlength;
-    uint32_t options;
-    uint32_t eq_index;
-    ptl_handle_md_t md_handle;
-    uint64_t md_start;
-    uint64_t user_ptr;
-};
-
-enum ptl_op_kind { PTL_OP_PUT, PTL_OP_GET };
-
-/* PTL_OK with *match filled, or PTL_FAIL when no MD takes the message (dropped and counted). */
-int ptl_target_match(void *region, unsigned pt_index, enum ptl_op_kind op, uint64_t match_bits,
-                     uint64_t remote_offset, uint64_t length, struct ptl_match *match);
-/* Posts PUT_END / GET_END to the target's EQ if its MD asks for it. */
-void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
-                      unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
-                      unsigned pt_index);
-
-/*
- * Where the MD that an operation on (pt_index, match_bits) would reach lies
- * in this process's region, when initiators may from now on skip matching
- * and reach it by RDMA: the first MD that accepts those bits is permanent,
- * remotely managed, takes puts and gets, has no threshold and no events,
- * and accepts any match bits.  1 with *region_offset and *length set, or 0.
- */
-int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
-                      uint64_t *region_offset, uint64_t *length);
-
-/*
- * For a transport whose peers reach its region only through it (private_region.c):
- * private anonymous memory as ni->region (populate: every page faulted in now, for a
- * transport that registers it whole), PTL_OK or PTL_NO_SPACE after a line naming the
- * transport; its release at fini; and the peer table with only this process's own
- * region in it.
- */
-int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const char *transport);
-void ptl_ni_private_region_free(struct ptl_ni *ni);
-int ptl_ni_own_region_only(struct ptl_ni *ni);
-
-/* Both halves of an operation on a region this process can address directly. */
-int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
-int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op);
-
-/* Posts an initiator-side event (SEND_END, ACK, REPLY_END) for a local MD. */
-void ptl_initiator_event(struct ptl_ni *ni, const struct nal_op *op, enum ptl_event_kind kind,
-                         uint64_t mlength, uint64_t remote_md_offset);
-
 /* Owner side of an auto-unlink; the caller holds ni->lock. */
 void ptl_md_detach_locked(struct ptl_ni *ni, struct ptl_md_local *md);
 void ptl_md_release_locked(struct ptl_ni *ni, struct ptl_md_local *md);
@@ -161,13 +111,6 @@ static inline uint64_t ptl_deposit_span(uint64_t mlength, uint64_t md_offset, ui
     uint64_t room = md_length - md_offset;
     return span < room ? span : room;
 }
-
-/*
- * A transport's receive thread, after a progress pass and outside its own
- * locks: hands the thread to the layer above (ptl_ni_set_rcv_poll), if it
- * asked for it.
- */
-void ptl_ni_rcv_poll(struct ptl_ni *ni);
 
 /* Lays out an empty region header (used by ptl_ni_init on the nal's memory). */
 int ptl_region_format(struct ptl_ni *ni, const struct ptl_ni_params *params);

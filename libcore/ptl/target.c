@@ -231,7 +231,7 @@ static void post_put_end(void *region, struct ptl_ring *claimed, int64_t pos, in
         ptl_ring_push(ring, &event);
 }
 
-int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *op)
+int ptl_direct_put(struct nal_ni *ni, void *target_region, const struct nal_op *op)
 {
     struct ptl_match match;
     int64_t pos;
@@ -261,7 +261,7 @@ int ptl_direct_put(struct ptl_ni *ni, void *target_region, const struct nal_op *
     return PTL_OK;
 }
 
-int ptl_direct_get(struct ptl_ni *ni, void *target_region, const struct nal_op *op)
+int ptl_direct_get(struct nal_ni *ni, void *target_region, const struct nal_op *op)
 {
     struct ptl_match match;
     if (ptl_target_match(target_region, op->pt_index, PTL_OP_GET, op->match_bits,
@@ -314,9 +314,10 @@ void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
                          enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
                          uint64_t length)
 {
-    if (ni->peer_region == NULL || target >= (unsigned)ni->size || ni->peer_region[target] == NULL)
+    void **peer_region = ni->base.peer_region;
+    if (peer_region == NULL || target >= (unsigned)ni->base.size || peer_region[target] == NULL)
         return NULL;
-    void *region = ni->peer_region[target];
+    void *region = peer_region[target];
     struct ptl_region_header *hdr = region;
     if (pt_index >= hdr->max_pt)
         return NULL;

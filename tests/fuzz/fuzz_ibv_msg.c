@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "nal/ibv/ibv.h"
+#include "ptl/ni.h"
 #include "ptl/ptl.h"
 #include "util/log.h"
 
@@ -157,7 +158,7 @@ static struct ibv_state *state_new(void)
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
         abort();
-    st->ni = ni;
+    st->ni = &ni->base;
     gp_mutex_init(&st->lock);
     st->nhcas = 1;
     st->nports = 1;
@@ -205,8 +206,8 @@ static void state_free(struct ibv_state *st)
         struct ibv_peer *peer = &st->peers[rank];
         /* What is still in flight goes with the table; every record of a peer is its own. */
         for (unsigned i = 0; peer->inflight.records != NULL && i < peer->inflight.depth; i++) {
-            struct ibv_inflight *slot = (struct ibv_inflight *)ptl_inflight_at(&peer->inflight, i);
-            if (slot->rec.kind != PTL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
+            struct ibv_inflight *slot = (struct ibv_inflight *)nal_inflight_at(&peer->inflight, i);
+            if (slot->rec.kind != NAL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
                 abort(); /* a record reached through another peer's table */
         }
     }
@@ -262,8 +263,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (ptl_md_bind(ni, &desc, &local_md) != PTL_OK)
         abort();
     /* The job as the transport sees it: this process is rank 0 of 3. */
-    ni->rank = 0;
-    ni->size = JOB_SIZE;
+    ni->base.rank = 0;
+    ni->base.size = JOB_SIZE;
     context_fake.ops.post_send = fake_post_send;
     context_fake.ops.post_srq_recv = fake_post_srq_recv;
     srq_fake.context = &context_fake;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "nal/tcp/tcp.h"
+#include "ptl/ni.h"
 #include "ptl/ptl.h"
 #include "util/log.h"
 
@@ -74,7 +75,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                                   .options = 0, .eq = eq };
     if (ptl_md_bind(ni, &source, &source_md) != PTL_OK)
         abort();
-    st = tcp_state_new(ni);
+    st = tcp_state_new(&ni->base);
     st->conns = calloc(1, sizeof *st->conns);
     st->scratch = malloc(TCP_SCRATCH_BYTES);
     if (st == NULL || st->conns == NULL || st->scratch == NULL)
@@ -99,10 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < LIVE_PUTS; i++) {
         struct nal_op op = { .length = 8, .remote_offset = 8u * (unsigned)i, .md = source_md,
                              .md_local = ptl_md_lookup(ni, source_md), .ack_req = PTL_ACK_REQ };
-        struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, 1, &op);
+        struct nal_inflight_rec *rec = nal_inflight_take(&conn->inflight, 1, &op);
         if (rec == NULL)
             abort();
-        conn->ack_fifo[conn->ack_fifo_head++] = ptl_inflight_id(&conn->inflight, rec);
+        conn->ack_fifo[conn->ack_fifo_head++] = nal_inflight_id(&conn->inflight, rec);
     }
     st->put_body_rank = -1;
     /* Feed in pieces, as a socket would deliver them, reading between. */

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The include rule (doc/architecture.md, "Layers"): tools/check-layers.sh
 # passes on this tree, and fails, naming the file and the layers, on a copy
-# with one include pointing up, one public header below the API and one
-# cycle of includes.  Runs once (seq): the sources are the same for every
+# with one include pointing up (and one from a transport into ptl: no edge
+# is exempt), one public header below the API and one cycle of includes.  Runs once (seq): the sources are the same for every
 # variant.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +32,11 @@ expect_rc "$T/include_cycle" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore"
     check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/am.h -> libcore/conduit/state.h -> "
 
 cp "$top/libcore/conduit/am.h" "$tmp/libcore/conduit/am.h"
+printf '#include "ptl/ni.h"\n' >>"$tmp/libcore/nal/tcp/tcp.h"
+expect_rc "$T/transport_includes_ptl" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
+    check_line "$T/transport_includes_ptl" "libcore/nal/tcp/tcp.h:[0-9]*: the nal layer includes ptl, a layer above it"
+
+cp "$top/libcore/nal/tcp/tcp.h" "$tmp/libcore/nal/tcp/tcp.h"
 mkdir "$tmp/libcore/newlayer" && printf 'int x;\n' >"$tmp/libcore/newlayer/x.c"
 expect_rc "$T/unranked_directory" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
     check_line "$T/unranked_directory" "directory 'newlayer' has no rank"

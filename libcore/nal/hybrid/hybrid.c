@@ -28,6 +28,7 @@
 #include "config/config.h"
 #include "nal/nal.h"
 #include "nal/shm/shm.h"
+#include "nal/upcalls.h"
 #include "util/log.h"
 
 /* What each process publishes at connect time. */
@@ -54,12 +55,12 @@ struct hybrid_state {
     int hosts;
 };
 
-static struct hybrid_state *hybrid_of(struct ptl_ni *ni)
+static struct hybrid_state *hybrid_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
 
-static int hybrid_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int hybrid_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct hybrid_state *state = calloc(1, sizeof *state);
     if (state == NULL)
@@ -99,7 +100,7 @@ static int take_order(struct hybrid_state *state)
  * Maps the local peers.  Returns the number of hosts.  Hosts are the
  * bootstrap's (boot/hosts.c), numbered once per job.
  */
-static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
+static int sort_peers(struct nal_ni *ni, struct hybrid_state *state,
                       const struct hybrid_address *all, int *rc)
 {
     for (int rank = 0; rank < ni->size; rank++)
@@ -118,7 +119,7 @@ static int sort_peers(struct ptl_ni *ni, struct hybrid_state *state,
 }
 
 /* Do the ranks whose mask has this bit span two hosts or more? */
-static int spans_hosts(const struct ptl_ni *ni, const struct hybrid_state *state,
+static int spans_hosts(const struct nal_ni *ni, const struct hybrid_state *state,
                        const uint8_t *mask, uint8_t bit)
 {
     int first_host = -1;
@@ -141,7 +142,7 @@ static int spans_hosts(const struct ptl_ni *ni, const struct hybrid_state *state
  * that no two hosts might serve is opened nowhere (a job on one host never
  * gets here, and never maps a library).
  */
-static int confirm_routes(struct ptl_ni *ni, struct hybrid_state *state, uint8_t *mask)
+static int confirm_routes(struct nal_ni *ni, struct hybrid_state *state, uint8_t *mask)
 {
     uint8_t opened = 0, worth = 0;
     for (int i = 0; i < state->routes; i++) {
@@ -174,7 +175,7 @@ static int pair_route(const uint8_t *mask, int a, int b)
  * the same answer on every rank (all know every mask); a pair that none
  * reaches is reported (by a rank of the pair) and makes *unreached 1.
  */
-static unsigned routes_taken(const struct ptl_ni *ni, const struct hybrid_state *state,
+static unsigned routes_taken(const struct nal_ni *ni, const struct hybrid_state *state,
                              const uint8_t *mask, int *unreached)
 {
     unsigned taken = 0;
@@ -217,7 +218,7 @@ static void taken_names(const struct hybrid_state *state, unsigned taken, char *
  * each is a collective every rank takes part in), each rank wanting only
  * its own peers; a route nobody takes is released.
  */
-static int connect_routes(struct ptl_ni *ni, struct hybrid_state *state, const uint8_t *mask)
+static int connect_routes(struct nal_ni *ni, struct hybrid_state *state, const uint8_t *mask)
 {
     int unreached;
     unsigned taken = routes_taken(ni, state, mask, &unreached);
@@ -254,7 +255,7 @@ static int connect_routes(struct ptl_ni *ni, struct hybrid_state *state, const u
     return rc;
 }
 
-static int hybrid_connect(struct ptl_ni *ni)
+static int hybrid_connect(struct nal_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
     struct hybrid_address mine;
@@ -304,7 +305,7 @@ static int hybrid_connect(struct ptl_ni *ni)
     return rc;
 }
 
-static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
+static int hybrid_put(struct nal_ni *ni, const struct nal_op *op)
 {
     void *region = ni->peer_region[op->target];
     if (region != NULL)
@@ -314,7 +315,7 @@ static int hybrid_put(struct ptl_ni *ni, const struct nal_op *op)
     return route->ops->put(route->state, op);
 }
 
-static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
+static int hybrid_get(struct nal_ni *ni, const struct nal_op *op)
 {
     void *region = ni->peer_region[op->target];
     if (region != NULL)
@@ -325,7 +326,7 @@ static int hybrid_get(struct ptl_ni *ni, const struct nal_op *op)
 }
 
 /* A peer on this host is a copy (ptl_direct_put counts); one elsewhere, as its route says. */
-static int hybrid_counts_puts(struct ptl_ni *ni, unsigned target)
+static int hybrid_counts_puts(struct nal_ni *ni, unsigned target)
 {
     if (ni->peer_region[target] != NULL)
         return 1;
@@ -336,7 +337,7 @@ static int hybrid_counts_puts(struct ptl_ni *ni, unsigned target)
     return route->state != NULL && route->ops->counts_puts;
 }
 
-static int hybrid_progress(struct ptl_ni *ni)
+static int hybrid_progress(struct nal_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
     for (int i = 0; i < state->routes; i++)
@@ -345,7 +346,7 @@ static int hybrid_progress(struct ptl_ni *ni)
     return PTL_OK;
 }
 
-static void hybrid_fini(struct ptl_ni *ni)
+static void hybrid_fini(struct nal_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
     if (state == NULL)
@@ -365,7 +366,7 @@ static void hybrid_fini(struct ptl_ni *ni)
     ni->nal_state = NULL;
 }
 
-static void hybrid_report(struct ptl_ni *ni)
+static void hybrid_report(struct nal_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
     for (int i = 0; state != NULL && i < state->routes; i++)

@@ -20,11 +20,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "nal/private_region.h"
 #include "util/log.h"
 
 /* ---- the state ------------------------------------------------------------------------ */
 
-struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
+struct ibv_state *ibv_state_participant(struct nal_ni *ni)
 {
     struct ibv_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -35,7 +36,7 @@ struct ibv_state *ibv_state_participant(struct ptl_ni *ni)
     return st;
 }
 
-struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
+struct ibv_state *ibv_state_new(struct nal_ni *ni, int quiet)
 {
     struct ibv_state *st = ibv_state_participant(ni);
     if (st == NULL)
@@ -46,8 +47,8 @@ struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet)
     }
     const struct ibv_settings *set = &st->set;
     st->inflight_per_peer = (unsigned)set->networkdepth_pp;
-    if (st->inflight_per_peer > PTL_INFLIGHT_MAX_DEPTH)
-        st->inflight_per_peer = PTL_INFLIGHT_MAX_DEPTH;
+    if (st->inflight_per_peer > NAL_INFLIGHT_MAX_DEPTH)
+        st->inflight_per_peer = NAL_INFLIGHT_MAX_DEPTH;
     /* Seed 003: TOTAL caps the node's operations in flight (ibv_limits.c has made it
      * min(TOTAL or the HCA's max_cqe, PP * (N - 1))). */
     st->budget.cap = (unsigned)set->networkdepth_total;
@@ -79,7 +80,7 @@ void ibv_state_free(struct ibv_state *st)
 void ibv_state_free_peers(struct ibv_state *st)
 {
     for (int rank = 0; st->peers && rank < st->ni->size; rank++) {
-        ptl_inflight_fini(&st->peers[rank].inflight);
+        nal_inflight_fini(&st->peers[rank].inflight);
         free(st->peers[rank].port);
     }
     free(st->peers);
@@ -110,7 +111,7 @@ int ibv_state_alloc_peers(struct ibv_state *st)
         if (!ibv_wanted(st, rank))
             continue;
         peer->reached = 1;
-        if (ptl_inflight_init(&peer->inflight, st->inflight_per_peer, sizeof(struct ibv_inflight),
+        if (nal_inflight_init(&peer->inflight, st->inflight_per_peer, sizeof(struct ibv_inflight),
                               &st->budget) != PTL_OK)
             return PTL_NO_SPACE;
         reached++;
@@ -302,14 +303,14 @@ void ibv_state_close(struct ibv_state *st)
 
 /* ---- the ops ------------------------------------------------------------------------------ */
 
-static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int ibv_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct ibv_state *st = ibv_state_new(ni, 0);
     if (st == NULL)
         return PTL_FAIL;
     ni->nal_state = st;
     /* Populated: the whole region is registered at connect. */
-    if (ptl_ni_private_region(ni, bytes, 1, "ibv") != PTL_OK) {
+    if (nal_private_region(ni, bytes, 1, "ibv") != PTL_OK) {
         ibv_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
@@ -317,32 +318,32 @@ static int ibv_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static int ibv_connect(struct ptl_ni *ni)
+static int ibv_connect(struct nal_ni *ni)
 {
-    if (ptl_ni_own_region_only(ni) != PTL_OK)
+    if (nal_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
     if (ni->size == 1)
         return PTL_OK;
     return ibv_state_connect(ibv_state_of(ni), NULL);
 }
 
-static int ibv_put(struct ptl_ni *ni, const struct nal_op *op)
+static int ibv_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ibv_state_put(ibv_state_of(ni), op);
 }
 
-static int ibv_get(struct ptl_ni *ni, const struct nal_op *op)
+static int ibv_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ibv_state_get(ibv_state_of(ni), op);
 }
 
-static int ibv_progress(struct ptl_ni *ni)
+static int ibv_progress(struct nal_ni *ni)
 {
     ibv_state_progress(ibv_state_of(ni));
     return PTL_OK;
 }
 
-static void ibv_fini(struct ptl_ni *ni)
+static void ibv_fini(struct nal_ni *ni)
 {
     struct ibv_state *st = ibv_state_of(ni);
     if (st != NULL) {
@@ -350,10 +351,10 @@ static void ibv_fini(struct ptl_ni *ni)
         ibv_state_free(st);
     }
     ni->nal_state = NULL;
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
-static void ibv_report(struct ptl_ni *ni)
+static void ibv_report(struct nal_ni *ni)
 {
     if (ibv_state_of(ni) != NULL)
         ibv_state_report(ibv_state_of(ni));
@@ -369,7 +370,7 @@ static int ibv_host_may_serve(enum nal_serving how)
 }
 
 /* Serving: the devices and an active port, or NULL (quietly: tcp serves instead). */
-static void *ibv_peers_open(struct ptl_ni *ni, enum nal_serving how)
+static void *ibv_peers_open(struct nal_ni *ni, enum nal_serving how)
 {
     return how != NAL_TAKE_PART ? ibv_state_new(ni, 1) : ibv_state_participant(ni);
 }

@@ -34,9 +34,9 @@
 
 #include "nal/firehose.h"
 #include "nal/ibv/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
+#include "nal/inflight.h"
 #include "nal/rcv_thread.h"
-#include "ptl/inflight.h"
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 #include "util/thread.h"
 
 struct ibv_state;
@@ -161,7 +161,7 @@ enum ibv_op_kind { IBV_OP_PUT = 1, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET 
  * operation record of the peer's table (ptl/inflight.h), whose id the
  * answer or the completion's send context names. */
 struct ibv_inflight {
-    struct ptl_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
+    struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
     uint8_t failed;
     uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK */
     uint32_t parts_left;          /* RDMA: work requests not completed yet */
@@ -192,7 +192,7 @@ struct ibv_peer {
     int owed_credits;             /* buffers re-posted for it, not told yet */
     int owing_listed;             /* on st->owing */
     /* operations awaiting answers or completions: records of struct ibv_inflight */
-    struct ptl_inflight inflight;
+    struct nal_inflight inflight;
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
     unsigned reads_pending;
     uint32_t deferred_head, deferred_tail; /* receive buffers, index + 1, FIFO through rbuf_next */
@@ -238,7 +238,7 @@ struct ibv_send_ctx {
 /* ---- the state ------------------------------------------------------------------------ */
 
 struct ibv_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     struct ibv_settings set;
     const uint8_t *wanted;        /* wanted[rank]: reached through ibv (NULL: every peer) */
     struct ibv_hca hca[IBV_MAX_HCAS];
@@ -250,7 +250,7 @@ struct ibv_state {
     int rd_atom;
     unsigned sq_depth;            /* per QP */
     unsigned inflight_per_peer;   /* GASNET_NETWORKDEPTH_PP: records per peer */
-    struct ptl_inflight_budget budget;  /* GASNET_NETWORKDEPTH_TOTAL: records over all peers */
+    struct nal_inflight_budget budget;  /* GASNET_NETWORKDEPTH_TOTAL: records over all peers */
     unsigned send_cq_depth;       /* min(GASNET_NETWORKDEPTH_TOTAL, PP * (N - 1)) as seed 003 says */
     int request_credits;          /* what this process grants each peer (the SRQ covers them) */
     struct ibv_peer *peers;       /* [size] */
@@ -300,7 +300,7 @@ struct ibv_state {
     gp_mutex_t lock;
 };
 
-static inline struct ibv_state *ibv_state_of(struct ptl_ni *ni)
+static inline struct ibv_state *ibv_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -323,9 +323,9 @@ static inline uint8_t *ibv_bbuf_addr(const struct ibv_state *st, int index)
 /* ---- the state as a whole (ibv.c), also driven by the hybrid transport ------------------ */
 
 /* Opens devices and ports; NULL (after saying why at the given level) when there are none. */
-struct ibv_state *ibv_state_new(struct ptl_ni *ni, int quiet);
+struct ibv_state *ibv_state_new(struct nal_ni *ni, int quiet);
 /* A state with no device, for a rank that only takes part in the collective set-up. */
-struct ibv_state *ibv_state_participant(struct ptl_ni *ni);
+struct ibv_state *ibv_state_participant(struct nal_ni *ni);
 void ibv_state_free(struct ibv_state *st);
 /* The per-peer tables, pools and buffer bookkeeping sized from the state's depths (also the
  * message fuzzer's way to a state with no device). */
@@ -443,7 +443,7 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
                                        const struct nal_op *op);
 static inline uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
 {
-    return ptl_inflight_id(&peer->inflight, &slot->rec);
+    return nal_inflight_id(&peer->inflight, &slot->rec);
 }
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
 /* Progress until the op with this id has finished (or the peer failed). */

@@ -236,7 +236,7 @@ static void *alloc_buffers(size_t count)
 
 int ibv_dev_register(struct ibv_state *st)
 {
-    struct ptl_ni *ni = st->ni;
+    struct nal_ni *ni = st->ni;
     uint64_t piece = st->set.pin_maxsz ? st->set.pin_maxsz : ni->region_bytes;
     unsigned pieces = (unsigned)((ni->region_bytes + piece - 1) / piece);
     if (pieces > IBV_MAX_PIN_MRS) {

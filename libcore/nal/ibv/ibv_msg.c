@@ -35,7 +35,7 @@ static int record_available(struct ibv_state *st, void *arg)
 {
     (void)st;
     const struct ibv_peer *peer = arg;
-    return ptl_inflight_room(&peer->inflight) || peer->failed;
+    return nal_inflight_room(&peer->inflight) || peer->failed;
 }
 
 /* A message-path op also needs a receive buffer for its answer, out of the node's share. */
@@ -57,7 +57,7 @@ static void wait_saying(struct ibv_state *st, struct ibv_peer *peer,
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     while (!cond(st, peer) && !st->fatal_pending) {
         if (records)
-            ptl_inflight_wait_note(&wait, "ibv", &peer->inflight, peer->rank);
+            nal_inflight_wait_note(&wait, "ibv", &peer->inflight, peer->rank);
         else
             gp_slow_wait_check(&wait, "ibv", "a receive buffer for an answer from rank %d (all "
                                "%u in use)", peer->rank, st->answers_cap);
@@ -73,7 +73,7 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
         wait_saying(st, peer, answer_room, 0);
     if (peer->failed || st->fatal_pending)
         return NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_take(&peer->inflight, kind, op);
+    struct nal_inflight_rec *rec = nal_inflight_take(&peer->inflight, kind, op);
     if (rec == NULL)
         return NULL;
     if (answered(kind)) { /* its answer's buffer goes on the SRQ before the request leaves */
@@ -89,7 +89,7 @@ static struct ibv_inflight *answered_record(struct ibv_state *st, struct ibv_pee
                                             const char *answer)
 {
     const char *why = NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_find(&peer->inflight, in->op_id, kind, &why);
+    struct nal_inflight_rec *rec = nal_inflight_find(&peer->inflight, in->op_id, kind, &why);
     if (rec == NULL)
         ibv_fail(st, peer->rank, "node %d sent %s for op id 0x%x, which names no %s awaiting "
                  "one: %s", peer->rank, answer, in->op_id, kind == IBV_OP_PUT ? "put" : "get",
@@ -106,7 +106,7 @@ static int slot_gone(struct ibv_state *st, void *arg)
 {
     (void)st;
     const struct slot_ref *ref = arg;
-    return !ptl_inflight_live(&ref->peer->inflight, ref->id) || ref->peer->failed;
+    return !nal_inflight_live(&ref->peer->inflight, ref->id) || ref->peer->failed;
 }
 
 void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id)
@@ -125,7 +125,7 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     slot->transient_mr = NULL;
     if (answered(slot->rec.kind) && st->answers_total > 0)
         st->answers_total--; /* the buffer that took the answer is not reposted for it */
-    ptl_inflight_release(&peer->inflight, &slot->rec);
+    nal_inflight_release(&peer->inflight, &slot->rec);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */

@@ -94,7 +94,7 @@ void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
         memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
     const char *why;
     struct ibv_inflight *slot =
-        (struct ibv_inflight *)ptl_inflight_find(&peer->inflight, ctx->op_id, PTL_INFLIGHT_FREE, &why);
+        (struct ibv_inflight *)nal_inflight_find(&peer->inflight, ctx->op_id, NAL_INFLIGHT_FREE, &why);
     if (slot == NULL || (slot->rec.kind != IBV_OP_RDMA_PUT && slot->rec.kind != IBV_OP_RDMA_GET))
         return;
     if (peer->failed)

@@ -3,31 +3,32 @@
  * the others' file skeleton and the double the ptl unit tests run on: the
  * region is private memory and every operation targets rank 0, itself.
  */
-#include "ptl/ni.h"
+#include "nal/private_region.h"
+#include "nal/upcalls.h"
 
-static int loop_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int loop_region_create(struct nal_ni *ni, uint64_t bytes)
 {
-    return ptl_ni_private_region(ni, bytes, 0, "loop");
+    return nal_private_region(ni, bytes, 0, "loop");
 }
 
-static int loop_connect(struct ptl_ni *ni)
+static int loop_connect(struct nal_ni *ni)
 {
-    return ptl_ni_own_region_only(ni);
+    return nal_own_region_only(ni);
 }
 
-static int loop_put(struct ptl_ni *ni, const struct nal_op *op)
+static int loop_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_put(ni, ni->peer_region[op->target], op);
 }
 
-static int loop_get(struct ptl_ni *ni, const struct nal_op *op)
+static int loop_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_get(ni, ni->peer_region[op->target], op);
 }
 
-static void loop_fini(struct ptl_ni *ni)
+static void loop_fini(struct nal_ni *ni)
 {
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
 const struct nal_ops nal_loop_ops = {

@@ -10,6 +10,7 @@
 
 #include "config/config.h"
 #include "nal/ofi/ofi.h"
+#include "nal/private_region.h"
 #include "util/log.h"
 
 /* Receive buffers beyond the per-peer sums: a credit may go back while its buffer is
@@ -51,13 +52,13 @@ void ofi_state_free(struct ofi_state *st)
 {
     ofi_rcv_stop(st); /* the hybrid's route frees without fini */
     for (int rank = 0; st->peers != NULL && rank < st->ni->size; rank++) {
-        struct ptl_inflight *table = &st->peers[rank].inflight;
+        struct nal_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
-            struct ofi_inflight *rec = (struct ofi_inflight *)ptl_inflight_at(table, i);
-            if (rec->rec.kind != PTL_INFLIGHT_FREE)
+            struct ofi_inflight *rec = (struct ofi_inflight *)nal_inflight_at(table, i);
+            if (rec->rec.kind != NAL_INFLIGHT_FREE)
                 ofi_mr_unpin(st, rec);
         }
-        ptl_inflight_fini(table);
+        nal_inflight_fini(table);
     }
     ofi_mr_cache_stop(st);
     ofi_ep_close(st);
@@ -118,14 +119,14 @@ static int alloc_pools(struct ofi_state *st)
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
         if (ofi_wants(st, rank) &&
-            ptl_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
+            nal_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
                               NULL) != PTL_OK)
             return PTL_NO_SPACE;
     }
     return PTL_OK;
 }
 
-struct ofi_state *ofi_state_new(struct ptl_ni *ni)
+struct ofi_state *ofi_state_new(struct nal_ni *ni)
 {
     struct ofi_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -173,7 +174,7 @@ int ofi_state_connect(struct ofi_state *st, const uint8_t *wanted)
     return ofi_rcv_start(st);
 }
 
-static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int ofi_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct sigaction saved[FATAL_SIGNALS];
     signals_save(saved);
@@ -184,7 +185,7 @@ static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
         return PTL_NO_SPACE;
     ni->nal_state = st;
     /* Populated: the region is registered whole, and FI_MR_ALLOCATED wants it backed. */
-    if (ptl_ni_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
+    if (nal_private_region(ni, bytes, 1, "ofi") != PTL_OK) {
         ofi_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
@@ -192,10 +193,10 @@ static int ofi_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static int ofi_connect(struct ptl_ni *ni)
+static int ofi_connect(struct nal_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
-    if (ptl_ni_own_region_only(ni) != PTL_OK)
+    if (nal_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
     if (ni->size == 1) {
         gp_debug("ofi", "a one-process job: no endpoint");
@@ -295,28 +296,28 @@ void ofi_state_report(struct ofi_state *st)
     gp_mutex_unlock(&st->lock);
 }
 
-static int ofi_put(struct ptl_ni *ni, const struct nal_op *op)
+static int ofi_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ofi_state_put(ofi_state_of(ni), op);
 }
 
-static int ofi_get(struct ptl_ni *ni, const struct nal_op *op)
+static int ofi_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ofi_state_get(ofi_state_of(ni), op);
 }
 
-static int ofi_progress(struct ptl_ni *ni)
+static int ofi_progress(struct nal_ni *ni)
 {
     ofi_state_progress(ofi_state_of(ni));
     return PTL_OK;
 }
 
-static void ofi_report(struct ptl_ni *ni)
+static void ofi_report(struct nal_ni *ni)
 {
     ofi_state_report(ofi_state_of(ni));
 }
 
-static void ofi_fini(struct ptl_ni *ni)
+static void ofi_fini(struct nal_ni *ni)
 {
     struct ofi_state *st = ofi_state_of(ni);
     if (st != NULL) {
@@ -325,7 +326,7 @@ static void ofi_fini(struct ptl_ni *ni)
         ofi_state_free(st);
     }
     ni->nal_state = NULL;
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
 const struct nal_ops nal_ofi_ops = {

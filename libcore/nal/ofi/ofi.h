@@ -35,10 +35,10 @@
 #include <stdint.h>
 
 #include "nal/firehose.h"
+#include "nal/inflight.h"
 #include "nal/ofi/ofi_fabric.h"
 #include "nal/rcv_thread.h"
-#include "ptl/inflight.h"
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 #include "util/thread.h"
 
 #define OFI_BUF_BYTES 8192        /* a receive buffer, a tx buffer */
@@ -134,7 +134,7 @@ struct ofi_ctx {
 enum ofi_op_kind { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_RMA_PUT, OFI_OP_RMA_GET };
 
 struct ofi_inflight {
-    struct ptl_inflight_rec rec;  /* first: the table's part */
+    struct nal_inflight_rec rec;  /* first: the table's part */
     uint8_t failed;
     uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK; RMA: SEND_END posted */
     uint32_t parts_left;
@@ -164,12 +164,12 @@ struct ofi_peer {
     int send_credits;             /* requests it can still take */
     int owed_credits;             /* its requests handled here, not told yet */
     int owing_listed;             /* on st->owing */
-    struct ptl_inflight inflight; /* records of struct ofi_inflight */
+    struct nal_inflight inflight; /* records of struct ofi_inflight */
     struct ofi_window window[OFI_WINDOW_PTS];
 };
 
 struct ofi_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -221,7 +221,7 @@ struct ofi_state {
     struct nal_rcv_thread rcv;
 };
 
-static inline struct ofi_state *ofi_state_of(struct ptl_ni *ni)
+static inline struct ofi_state *ofi_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -255,7 +255,7 @@ static inline unsigned ofi_tx_index(const struct ofi_state *st, int tx)
 
 /* ---- ofi.c: the state, for GP_TRANSPORT=ofi and the hybrid's route ------------------------ */
 
-struct ofi_state *ofi_state_new(struct ptl_ni *ni);
+struct ofi_state *ofi_state_new(struct nal_ni *ni);
 /* Loads libfabric (needed_by names what wants it, for the warning when it cannot) and picks
  * the provider (st->info), keeping gp's fatal-signal handlers: PTL_OK, or PTL_FAIL after a
  * line at log_level (GP_LOG_*) saying why. */
@@ -387,7 +387,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer, unsigned 
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec);
 static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct ofi_inflight *r)
 {
-    return ptl_inflight_id(&peer->inflight, &r->rec);
+    return nal_inflight_id(&peer->inflight, &r->rec);
 }
 /* Progress until the op with this id has finished (or the peer failed). */
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);

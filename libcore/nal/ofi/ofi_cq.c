@@ -240,24 +240,24 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
     for (;;) {
         if (peer->failed || st->fatal_pending)
             return NULL;
-        struct ptl_inflight_rec *rec = ptl_inflight_take(&peer->inflight, kind, op);
+        struct nal_inflight_rec *rec = nal_inflight_take(&peer->inflight, kind, op);
         if (rec != NULL)
             return (struct ofi_inflight *)rec;
         ofi_progress_locked(st);
-        ptl_inflight_wait_note(&wait, "ofi", &peer->inflight, peer_rank);
+        nal_inflight_wait_note(&wait, "ofi", &peer->inflight, peer_rank);
     }
 }
 
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec)
 {
     ofi_mr_unpin(st, rec);
-    ptl_inflight_release(&st->peers[peer].inflight, &rec->rec);
+    nal_inflight_release(&st->peers[peer].inflight, &rec->rec);
 }
 
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (ptl_inflight_live(&st->peers[peer].inflight, id) && !st->fatal_pending) {
+    while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal_pending) {
         ofi_progress_locked(st);
         gp_slow_wait_check(&wait, "ofi", "the completion of an operation to node %d", peer);
     }

@@ -117,7 +117,7 @@ int ofi_ep_register(struct ofi_state *st)
 
 int ofi_ep_exchange(struct ofi_state *st)
 {
-    struct ptl_ni *ni = st->ni;
+    struct nal_ni *ni = st->ni;
     struct ofi_wire mine;
     memset(&mine, 0, sizeof mine);
     size_t addrlen = sizeof mine.addr;

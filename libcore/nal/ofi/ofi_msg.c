@@ -413,7 +413,7 @@ static struct ofi_inflight *answered(struct ofi_state *st, int rank, const struc
                                      unsigned kind, const char *answer)
 {
     const char *why = NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_find(&st->peers[rank].inflight, in->op_id, kind,
+    struct nal_inflight_rec *rec = nal_inflight_find(&st->peers[rank].inflight, in->op_id, kind,
                                                      &why);
     if (rec == NULL)
         ofi_fail(st, rank, "node %d sent %s for op id 0x%x, which names no %s awaiting one: %s",

@@ -53,7 +53,7 @@ static int ofi_host_may_serve(enum nal_serving how)
     return how == NAL_SERVE_ASKED || hardware_may_be_here();
 }
 
-static void *ofi_peers_open(struct ptl_ni *ni, enum nal_serving how)
+static void *ofi_peers_open(struct nal_ni *ni, enum nal_serving how)
 {
     struct ofi_state *st = ofi_state_new(ni);
     if (st == NULL || how == NAL_TAKE_PART)

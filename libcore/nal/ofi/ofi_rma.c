@@ -67,7 +67,7 @@ void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
         memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
     const char *why;
     struct ofi_inflight *rec =
-        (struct ofi_inflight *)ptl_inflight_find(&peer->inflight, ctx->op_id, PTL_INFLIGHT_FREE, &why);
+        (struct ofi_inflight *)nal_inflight_find(&peer->inflight, ctx->op_id, NAL_INFLIGHT_FREE, &why);
     if (rec == NULL)
         return;
     if (failed || peer->failed)

@@ -51,7 +51,7 @@ static int size_object(int fd, const char *name, uint64_t bytes)
     return PTL_NO_SPACE;
 }
 
-int shm_object_create(struct ptl_ni *ni, struct shm_object *state)
+int shm_object_create(struct nal_ni *ni, struct shm_object *state)
 {
     uint64_t bytes = ni->region_bytes;
     object_name(state->name, sizeof state->name, ni->rank);
@@ -87,7 +87,7 @@ void shm_object_unlink(struct shm_object *object)
     object->unlinked = 1;
 }
 
-static int shm_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int shm_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct shm_object *state = calloc(1, sizeof *state);
     if (state == NULL)
@@ -118,9 +118,7 @@ void *shm_map_peer(int rank, uint64_t bytes)
     close(fd);
     if (region == MAP_FAILED)
         return NULL;
-    const struct ptl_region_header *hdr = region;
-    if (__atomic_load_n(&hdr->magic, __ATOMIC_ACQUIRE) != PTL_REGION_MAGIC ||
-        hdr->rank != (uint32_t)rank) {
+    if (!ptl_region_formatted(region, (unsigned)rank)) {
         gp_error("shm", "node %d's region %s is not a formatted gp region", rank, name);
         munmap(region, bytes);
         return NULL;
@@ -128,7 +126,7 @@ void *shm_map_peer(int rank, uint64_t bytes)
     return region;
 }
 
-static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
+static int map_peers(struct nal_ni *ni, const struct shm_address *addresses)
 {
     for (int rank = 0; rank < ni->size; rank++) {
         if (rank == ni->rank) {
@@ -142,7 +140,7 @@ static int map_peers(struct ptl_ni *ni, const struct shm_address *addresses)
     return PTL_OK;
 }
 
-static int shm_connect(struct ptl_ni *ni)
+static int shm_connect(struct nal_ni *ni)
 {
     struct shm_object *state = ni->nal_state;
     struct shm_address mine = { .region_bytes = ni->region_bytes, .pid = (uint64_t)getpid() };
@@ -161,23 +159,23 @@ static int shm_connect(struct ptl_ni *ni)
     return rc;
 }
 
-static int shm_put(struct ptl_ni *ni, const struct nal_op *op)
+static int shm_put(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_put(ni, ni->peer_region[op->target], op);
 }
 
-static int shm_get(struct ptl_ni *ni, const struct nal_op *op)
+static int shm_get(struct nal_ni *ni, const struct nal_op *op)
 {
     return ptl_direct_get(ni, ni->peer_region[op->target], op);
 }
 
-void shm_unmap_all(struct ptl_ni *ni, struct shm_object *state)
+void shm_unmap_all(struct nal_ni *ni, struct shm_object *state)
 {
     if (ni->peer_region != NULL) {
         for (int rank = 0; rank < ni->size; rank++) {
             void *region = ni->peer_region[rank];
             if (region != NULL && region != ni->region)
-                munmap(region, ((struct ptl_region_header *)region)->region_bytes);
+                munmap(region, ptl_region_length(region));
         }
     }
     if (ni->region != NULL)
@@ -187,7 +185,7 @@ void shm_unmap_all(struct ptl_ni *ni, struct shm_object *state)
         shm_object_unlink(state);
 }
 
-static void shm_fini(struct ptl_ni *ni)
+static void shm_fini(struct nal_ni *ni)
 {
     struct shm_object *state = ni->nal_state;
     shm_unmap_all(ni, state);

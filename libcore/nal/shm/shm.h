@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 
 struct shm_object {
     char name[64];
@@ -17,12 +17,12 @@ struct shm_object {
 };
 
 /* Creates, reserves and maps this process's object; sets ni->region. */
-int shm_object_create(struct ptl_ni *ni, struct shm_object *object);
+int shm_object_create(struct nal_ni *ni, struct shm_object *object);
 /* Removes the name (every peer that needs it has mapped it by now). */
 void shm_object_unlink(struct shm_object *object);
 /* Maps peer rank's object, announced as bytes long; NULL after saying why. */
 void *shm_map_peer(int rank, uint64_t bytes);
 /* Unmaps every peer region and this process's own; unlinks if still named. */
-void shm_unmap_all(struct ptl_ni *ni, struct shm_object *object);
+void shm_unmap_all(struct nal_ni *ni, struct shm_object *object);
 
 #endif

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "config/config.h"
+#include "nal/private_region.h"
 #include "util/log.h"
 
 /* Longest sleep in poll() while waiting; a wake-up only re-checks. */
@@ -438,7 +439,7 @@ void tcp_state_free(struct tcp_state *st)
     free(st);
 }
 
-struct tcp_state *tcp_state_new(struct ptl_ni *ni)
+struct tcp_state *tcp_state_new(struct nal_ni *ni)
 {
     struct tcp_state *st = calloc(1, sizeof *st);
     if (st == NULL)
@@ -526,20 +527,20 @@ void tcp_state_close(struct tcp_state *st)
 
 /* ---- the ops -------------------------------------------------------------------- */
 
-static int tcp_progress(struct ptl_ni *ni)
+static int tcp_progress(struct nal_ni *ni)
 {
     tcp_state_progress(tcp_state_of(ni));
     return PTL_OK;
 }
 
-static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
+static int tcp_region_create(struct nal_ni *ni, uint64_t bytes)
 {
     struct tcp_state *st = tcp_state_new(ni);
     if (st == NULL)
         return PTL_NO_SPACE;
     ni->nal_state = st;
     /* Private memory: peers reach it only through this process's progress engine. */
-    if (ptl_ni_private_region(ni, bytes, 0, "tcp") != PTL_OK) {
+    if (nal_private_region(ni, bytes, 0, "tcp") != PTL_OK) {
         tcp_state_free(st);
         ni->nal_state = NULL;
         return PTL_NO_SPACE;
@@ -547,9 +548,9 @@ static int tcp_region_create(struct ptl_ni *ni, uint64_t bytes)
     return PTL_OK;
 }
 
-static int tcp_connect(struct ptl_ni *ni)
+static int tcp_connect(struct nal_ni *ni)
 {
-    if (ptl_ni_own_region_only(ni) != PTL_OK)
+    if (nal_own_region_only(ni) != PTL_OK)
         return PTL_NO_SPACE;
     if (ni->size == 1) {
         gp_debug("tcp", "a one-process job: no sockets");
@@ -558,7 +559,7 @@ static int tcp_connect(struct ptl_ni *ni)
     return tcp_state_connect(tcp_state_of(ni), NULL);
 }
 
-static int tcp_put(struct ptl_ni *ni, const struct nal_op *op)
+static int tcp_put(struct nal_ni *ni, const struct nal_op *op)
 {
     if (op->target == (unsigned)ni->rank)
         return ptl_direct_put(ni, ni->region, op);
@@ -566,14 +567,14 @@ static int tcp_put(struct ptl_ni *ni, const struct nal_op *op)
 }
 
 /* Every put leaves the source buffer before it returns (tcp_send.c): each may be counted. */
-static int tcp_counts_puts(struct ptl_ni *ni, unsigned target)
+static int tcp_counts_puts(struct nal_ni *ni, unsigned target)
 {
     (void)ni;
     (void)target;
     return 1;
 }
 
-static int tcp_get(struct ptl_ni *ni, const struct nal_op *op)
+static int tcp_get(struct nal_ni *ni, const struct nal_op *op)
 {
     if (op->target == (unsigned)ni->rank)
         return ptl_direct_get(ni, ni->region, op);
@@ -608,13 +609,13 @@ void tcp_state_report(struct tcp_state *st)
              (unsigned long long)ack_frames);
 }
 
-static void tcp_report(struct ptl_ni *ni)
+static void tcp_report(struct nal_ni *ni)
 {
     if (tcp_state_of(ni) != NULL)
         tcp_state_report(tcp_state_of(ni));
 }
 
-static void tcp_fini(struct ptl_ni *ni)
+static void tcp_fini(struct nal_ni *ni)
 {
     struct tcp_state *st = tcp_state_of(ni);
     if (st != NULL) {
@@ -622,7 +623,7 @@ static void tcp_fini(struct ptl_ni *ni)
         tcp_state_free(st);
     }
     ni->nal_state = NULL;
-    ptl_ni_private_region_free(ni);
+    nal_private_region_free(ni);
 }
 
 /* ---- serving the peers the hybrid routes here (nal_peer_ops) -------------------- */
@@ -633,7 +634,7 @@ static int tcp_host_may_serve(enum nal_serving how)
     return 1; /* every host has sockets */
 }
 
-static void *tcp_peers_open(struct ptl_ni *ni, enum nal_serving how)
+static void *tcp_peers_open(struct nal_ni *ni, enum nal_serving how)
 {
     (void)how; /* a rank that reaches nobody by tcp still listens for the set-up */
     return tcp_state_new(ni);

@@ -70,9 +70,9 @@
 
 #include "boot/keyproof.h"
 #include "boot/wire.h"
+#include "nal/inflight.h"
 #include "nal/rcv_thread.h"
-#include "ptl/inflight.h"
-#include "ptl/ni.h"
+#include "nal/upcalls.h"
 #include "util/thread.h"
 
 /* ---- frames (tcp_frame.c) ------------------------------------------------ */
@@ -211,7 +211,7 @@ struct tcp_rx {
     uint64_t discard_left;      /* the rest: no match, truncated, or a stale get */
     int matched;
     struct ptl_match match;     /* PUT */
-    struct ptl_inflight_rec *op; /* REPLY */
+    struct nal_inflight_rec *op; /* REPLY */
     int drained;                /* the last read returned less than it asked for */
 };
 
@@ -268,7 +268,7 @@ struct tcp_conn {
     uint64_t arena_tail;
     uint64_t direct_pass;       /* the progress pass in which a request was last written at once */
     /* operations awaiting an ACK or a REPLY */
-    struct ptl_inflight inflight;
+    struct nal_inflight inflight;
     /* ids of the ACK_REQ puts in the order they were queued: ACKs come back in that order */
     uint32_t ack_fifo[TCP_INFLIGHT_PER_PEER];
     uint32_t ack_fifo_head;     /* next to push */
@@ -301,7 +301,7 @@ struct tcp_pending {
 };
 
 struct tcp_state {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     /* wanted[rank]: reached through tcp (NULL: every peer).  The hybrid
      * transport leaves out the peers on this host, which it maps. */
     const uint8_t *wanted;
@@ -309,7 +309,7 @@ struct tcp_state {
     char listen_text[64];
     struct tcp_conn *conns;     /* [size]; conns[rank] is this process, never used */
     /* operations awaiting an answer, over every connection: GASNET_NETWORKDEPTH_TOTAL */
-    struct ptl_inflight_budget budget;
+    struct nal_inflight_budget budget;
     int peers_up;               /* connections established */
     /* The rank whose PUT body is being read, or -1.  Until that body is in, no
      * other connection is read: PUT_END events then come in the order the MDs'
@@ -359,7 +359,7 @@ struct tcp_state {
 #define TCP_OWNER_PENDING(k) (-2 - (k))
 #define TCP_OWNER_DIAL(rank) (-2 - TCP_MAX_PENDING - (rank))
 
-static inline struct tcp_state *tcp_state_of(struct ptl_ni *ni)
+static inline struct tcp_state *tcp_state_of(struct nal_ni *ni)
 {
     return ni->nal_state;
 }
@@ -371,7 +371,7 @@ static inline int tcp_wanted(const struct tcp_state *st, int rank)
 
 /* ---- the state as a whole (tcp.c), also driven by the hybrid transport ------ */
 
-struct tcp_state *tcp_state_new(struct ptl_ni *ni);
+struct tcp_state *tcp_state_new(struct nal_ni *ni);
 void tcp_state_free(struct tcp_state *st);
 /* Collective: queues and sockets for the wanted peers (ni->peer_region is the caller's). */
 int tcp_state_connect(struct tcp_state *st, const uint8_t *wanted);
@@ -433,7 +433,7 @@ void tcp_conn_pending_expire(struct tcp_state *st);
 /* ---- tcp_send.c ------------------------------------------------------------ */
 
 /* The output ring and the operation records (their node-wide budget: budget, or NULL). */
-int tcp_conn_alloc_queues(struct tcp_conn *conn, struct ptl_inflight_budget *budget);
+int tcp_conn_alloc_queues(struct tcp_conn *conn, struct nal_inflight_budget *budget);
 void tcp_conn_free_queues(struct tcp_conn *conn);
 /* Writes what the ring holds until the socket is full; 0, or -1 if the conn failed. */
 int tcp_flush(struct tcp_state *st, struct tcp_conn *conn);
@@ -490,10 +490,10 @@ void tcp_wait(struct tcp_state *st, struct tcp_conn *conn);
 /* Whether staged or held-back frames wait for a pass (no sleep then). */
 int tcp_work_waiting(struct tcp_state *st);
 /* Operation records: taken and released with the shared budget's lock. */
-struct ptl_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
+struct nal_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
                                          unsigned kind, const struct nal_op *op);
 void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn,
-                        struct ptl_inflight_rec *rec);
+                        struct nal_inflight_rec *rec);
 int64_t tcp_now_ms(void);
 
 #endif

@@ -103,7 +103,7 @@ static void take_response(struct tcp_pending *p)
  * connection.  Caller holds the rank's connection lock. */
 static void take_rank_hello(struct tcp_state *st, struct tcp_pending *p, int rank)
 {
-    struct ptl_ni *ni = st->ni;
+    struct nal_ni *ni = st->ni;
     if (st->lazy && tcp_wanted(st, rank) &&
         (st->conns[rank].status != TCP_CONN_NONE || !tcp_lazy_take_hello(st, rank))) {
         /* A job member whose dial crossed ours (tcp_lazy.c): not a stranger, no warning. */

@@ -178,7 +178,7 @@ static uint32_t ack_fifo_peek(const struct tcp_conn *conn, uint32_t nth)
  * of gasnet_put_nbi): one subtraction for the run, not one per put.
  */
 struct count_run {
-    struct ptl_ni *ni;
+    struct nal_ni *ni;
     gp_count_t *count;
     int64_t acked;
 };
@@ -204,7 +204,7 @@ static int ack_one(struct tcp_state *st, struct tcp_conn *conn, uint32_t op_id, 
                    int whole, uint64_t mlength, uint64_t offset, struct count_run *run)
 {
     const char *why = NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, op_id, TCP_INFLIGHT_PUT,
+    struct nal_inflight_rec *rec = nal_inflight_find(&conn->inflight, op_id, TCP_INFLIGHT_PUT,
                                                      &why);
     if (rec == NULL) {
         tcp_conn_fail(st, conn, "sent an ACK for op id 0x%x, which names no put awaiting one: %s",
@@ -261,7 +261,7 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
     struct tcp_rx *rx = &conn->rx;
     const struct tcp_frame *in = &rx->frame;
     const char *why = "it is longer than the get";
-    struct ptl_inflight_rec *rec = ptl_inflight_find(&conn->inflight, in->op_id, TCP_INFLIGHT_GET,
+    struct nal_inflight_rec *rec = nal_inflight_find(&conn->inflight, in->op_id, TCP_INFLIGHT_GET,
                                                      &why);
     if (rec == NULL || in->length > rec->op.length) {
         tcp_conn_fail(st, conn, "sent a REPLY (op id 0x%x, %llu bytes) that answers no get "

@@ -52,15 +52,15 @@
 
 #include "util/log.h"
 
-_Static_assert(TCP_INFLIGHT_PER_PEER <= PTL_INFLIGHT_MAX_DEPTH, "op ids carry the index in 16 bits");
+_Static_assert(TCP_INFLIGHT_PER_PEER <= NAL_INFLIGHT_MAX_DEPTH, "op ids carry the index in 16 bits");
 
-int tcp_conn_alloc_queues(struct tcp_conn *conn, struct ptl_inflight_budget *budget)
+int tcp_conn_alloc_queues(struct tcp_conn *conn, struct nal_inflight_budget *budget)
 {
     conn->out = calloc(TCP_OUT_SLOTS, sizeof *conn->out);
     conn->arena = malloc(TCP_ARENA_BYTES);
     if (conn->out == NULL || conn->arena == NULL)
         return PTL_NO_SPACE;
-    return ptl_inflight_init(&conn->inflight, TCP_INFLIGHT_PER_PEER, sizeof(struct ptl_inflight_rec),
+    return nal_inflight_init(&conn->inflight, TCP_INFLIGHT_PER_PEER, sizeof(struct nal_inflight_rec),
                              budget);
 }
 
@@ -70,26 +70,26 @@ void tcp_conn_free_queues(struct tcp_conn *conn)
     conn->out = NULL;
     free(conn->arena);
     conn->arena = NULL;
-    ptl_inflight_fini(&conn->inflight);
+    nal_inflight_fini(&conn->inflight);
 }
 
 /* ---- operation records ---------------------------------------------------------- */
 
 /* The tables share the node's budget (GASNET_NETWORKDEPTH_TOTAL): its counts
  * change under small_lock, whichever connection's lock the caller holds. */
-struct ptl_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
+struct nal_inflight_rec *tcp_record_take(struct tcp_state *st, struct tcp_conn *conn,
                                          unsigned kind, const struct nal_op *op)
 {
     gp_mutex_lock(&st->small_lock);
-    struct ptl_inflight_rec *rec = ptl_inflight_take(&conn->inflight, kind, op);
+    struct nal_inflight_rec *rec = nal_inflight_take(&conn->inflight, kind, op);
     gp_mutex_unlock(&st->small_lock);
     return rec;
 }
 
-void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn, struct ptl_inflight_rec *rec)
+void tcp_record_release(struct tcp_state *st, struct tcp_conn *conn, struct nal_inflight_rec *rec)
 {
     gp_mutex_lock(&st->small_lock);
-    ptl_inflight_release(&conn->inflight, rec);
+    nal_inflight_release(&conn->inflight, rec);
     gp_mutex_unlock(&st->small_lock);
 }
 
@@ -334,7 +334,7 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn)
  */
 static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, unsigned kind,
                          const struct nal_op *op, uint64_t copy_len,
-                         struct ptl_inflight_rec **rec)
+                         struct nal_inflight_rec **rec)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     while (conn->status == TCP_CONN_UP) {
@@ -356,7 +356,7 @@ static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, unsigned k
         }
         if (no_record) {
             gp_mutex_lock(&st->small_lock);
-            ptl_inflight_wait_note(&wait, "tcp", &conn->inflight, conn->rank);
+            nal_inflight_wait_note(&wait, "tcp", &conn->inflight, conn->rank);
             gp_mutex_unlock(&st->small_lock);
         } else if (no_slot) {
             gp_slow_wait_check(&wait, "tcp", "room to queue requests to rank %d (%d queued)",
@@ -371,9 +371,9 @@ static int wait_for_room(struct tcp_state *st, struct tcp_conn *conn, unsigned k
 }
 
 /* The request's record (taken by wait_for_room): its id goes in the request. */
-static uint32_t record_op(struct tcp_conn *conn, const struct ptl_inflight_rec *rec, unsigned kind)
+static uint32_t record_op(struct tcp_conn *conn, const struct nal_inflight_rec *rec, unsigned kind)
 {
-    uint32_t id = ptl_inflight_id(&conn->inflight, rec);
+    uint32_t id = nal_inflight_id(&conn->inflight, rec);
     if (kind == TCP_INFLIGHT_PUT) /* ACKs come back in this order (a record bounds the FIFO) */
         conn->ack_fifo[conn->ack_fifo_head++ % TCP_INFLIGHT_PER_PEER] = id;
     return id;
@@ -430,7 +430,7 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     struct tcp_conn *conn = &st->conns[op->target];
     unsigned kind = op->ack_req == PTL_ACK_REQ ? TCP_INFLIGHT_PUT : 0;
     int copy = op->length <= TCP_COPY_MAX;
-    struct ptl_inflight_rec *rec = NULL;
+    struct nal_inflight_rec *rec = NULL;
     gp_mutex_lock(&conn->lock);
     if (conn->status == TCP_CONN_NONE && st->lazy)
         tcp_lazy_connect(st, conn);
@@ -468,7 +468,7 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
 int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
 {
     struct tcp_conn *conn = &st->conns[op->target];
-    struct ptl_inflight_rec *rec = NULL;
+    struct nal_inflight_rec *rec = NULL;
     gp_mutex_lock(&conn->lock);
     if (conn->status == TCP_CONN_NONE && st->lazy)
         tcp_lazy_connect(st, conn);

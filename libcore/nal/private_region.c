@@ -1,16 +1,12 @@
-/*
- * The registered region of a transport whose peers reach it only through
- * this process (tcp, ibv, loop): private anonymous memory, and a peer
- * table in which this process's own region is the one directly
- * addressable (ptl_direct_address).  shm maps its peers' regions instead.
- */
+/* Private regions: see private_region.h. */
+#include "nal/private_region.h"
+
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "ptl/ni.h"
 #include "util/log.h"
 
-int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const char *transport)
+int nal_private_region(struct nal_ni *ni, uint64_t bytes, int populate, const char *transport)
 {
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
     void *region = mmap(NULL, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
@@ -24,14 +20,14 @@ int ptl_ni_private_region(struct ptl_ni *ni, uint64_t bytes, int populate, const
     return PTL_OK;
 }
 
-void ptl_ni_private_region_free(struct ptl_ni *ni)
+void nal_private_region_free(struct nal_ni *ni)
 {
     if (ni->region != NULL)
         munmap(ni->region, ni->region_bytes);
     ni->region = NULL;
 }
 
-int ptl_ni_own_region_only(struct ptl_ni *ni)
+int nal_own_region_only(struct nal_ni *ni)
 {
     ni->peer_region = calloc((size_t)ni->size, sizeof *ni->peer_region);
     if (ni->peer_region == NULL)

@@ -13,86 +13,80 @@
  * seed 003's cap on a node's operations in flight across all its peers.  A
  * take fails when the peer's table is full (GASNET_NETWORKDEPTH_PP on ibv)
  * or the node's budget is spent; the transport then waits with progress,
- * saying so after 10 s (ptl_inflight_wait_note).
+ * saying so after 10 s (nal_inflight_wait_note).
  *
  * Records are the transport's own structs, each starting with a struct
- * ptl_inflight_rec; the table only knows their size.  No locks: the
+ * nal_inflight_rec; the table only knows their size.  No locks: the
  * transport's lock guards its tables, as it guards the rest of its state.
  */
-#ifndef GP_PTL_INFLIGHT_H
-#define GP_PTL_INFLIGHT_H
+#ifndef GP_NAL_INFLIGHT_H
+#define GP_NAL_INFLIGHT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ptl/ni.h"
+#include "nal/nal.h"
 #include "util/slowwait.h"
 
 /* The op id carries the index in its low 16 bits. */
-#define PTL_INFLIGHT_MAX_DEPTH 0xffffu
-#define PTL_INFLIGHT_FREE 0u
+#define NAL_INFLIGHT_MAX_DEPTH 0xffffu
+#define NAL_INFLIGHT_FREE 0u
 
-struct ptl_inflight_rec {
+struct nal_inflight_rec {
     struct nal_op op;
     uint16_t gen;              /* bumped on every release: an old id is refused; never 0 */
-    uint8_t kind;              /* the transport's kind; PTL_INFLIGHT_FREE when free */
+    uint8_t kind;              /* the transport's kind; NAL_INFLIGHT_FREE when free */
     uint32_t next_free;        /* index + 1, 0 = none */
 };
 
 /* A node's operations in flight over all of a transport's tables. */
-struct ptl_inflight_budget {
+struct nal_inflight_budget {
     unsigned cap;              /* GASNET_NETWORKDEPTH_TOTAL; 0: no cap but the tables' */
     unsigned in_use;
     unsigned peak;             /* the most in flight at once: reported at close */
 };
 
-struct ptl_inflight {
+struct nal_inflight {
     unsigned char *records;
-    size_t record_bytes;       /* each starts with a struct ptl_inflight_rec */
+    size_t record_bytes;       /* each starts with a struct nal_inflight_rec */
     unsigned depth;
     unsigned used;
     unsigned free_head;        /* index + 1, 0 = none */
-    struct ptl_inflight_budget *budget;   /* NULL: none */
+    struct nal_inflight_budget *budget;   /* NULL: none */
 };
 
-/* PTL_OK, PTL_NO_SPACE, or PTL_FAIL for a depth of 0 or past PTL_INFLIGHT_MAX_DEPTH. */
-int ptl_inflight_init(struct ptl_inflight *table, unsigned depth, size_t record_bytes,
-                      struct ptl_inflight_budget *budget);
-void ptl_inflight_fini(struct ptl_inflight *table);
+/* PTL_OK, PTL_NO_SPACE, or PTL_FAIL for a depth of 0 or past NAL_INFLIGHT_MAX_DEPTH. */
+int nal_inflight_init(struct nal_inflight *table, unsigned depth, size_t record_bytes,
+                      struct nal_inflight_budget *budget);
+void nal_inflight_fini(struct nal_inflight *table);
 
-static inline struct ptl_inflight_rec *ptl_inflight_at(const struct ptl_inflight *table,
+static inline struct nal_inflight_rec *nal_inflight_at(const struct nal_inflight *table,
                                                        unsigned index)
 {
-    return (struct ptl_inflight_rec *)(void *)(table->records + (size_t)index * table->record_bytes);
+    return (struct nal_inflight_rec *)(void *)(table->records + (size_t)index * table->record_bytes);
 }
 
 /* Whether a take would succeed now (a record free here, and the budget not spent). */
-int ptl_inflight_room(const struct ptl_inflight *table);
+int nal_inflight_room(const struct nal_inflight *table);
 /* A record for op, zeroed past its header, or NULL when there is no room (kind != FREE). */
-struct ptl_inflight_rec *ptl_inflight_take(struct ptl_inflight *table, unsigned kind,
+struct nal_inflight_rec *nal_inflight_take(struct nal_inflight *table, unsigned kind,
                                            const struct nal_op *op);
-void ptl_inflight_release(struct ptl_inflight *table, struct ptl_inflight_rec *rec);
+void nal_inflight_release(struct nal_inflight *table, struct nal_inflight_rec *rec);
 /* The id that names rec on the wire. */
-uint32_t ptl_inflight_id(const struct ptl_inflight *table, const struct ptl_inflight_rec *rec);
+uint32_t nal_inflight_id(const struct nal_inflight *table, const struct nal_inflight_rec *rec);
 
 /*
  * The record an id from the wire names, if it is in flight and of this kind
- * (PTL_INFLIGHT_FREE: of any kind); else NULL and *why says what was wrong
+ * (NAL_INFLIGHT_FREE: of any kind); else NULL and *why says what was wrong
  * with the id (out of range, stale, another kind of operation).
  */
-struct ptl_inflight_rec *ptl_inflight_find(const struct ptl_inflight *table, uint32_t id,
+struct nal_inflight_rec *nal_inflight_find(const struct nal_inflight *table, uint32_t id,
                                            unsigned kind, const char **why);
 /* Whether the record this id named is still in flight (a waiter's test). */
-int ptl_inflight_live(const struct ptl_inflight *table, uint32_t id);
+int nal_inflight_live(const struct nal_inflight *table, uint32_t id);
 
 /* One turn of a wait for room in table (to peer): the slow-wait line names both. */
-void ptl_inflight_wait_note(struct gp_slow_wait *wait, const char *subsys,
-                            const struct ptl_inflight *table, int peer);
-
-/* The initiator's MD may have been unlinked (and its slot reused) while the op was in flight. */
-static inline int ptl_md_still_valid(struct ptl_ni *ni, const struct nal_op *op)
-{
-    return ptl_md_lookup(ni, op->md) == op->md_local;
-}
+void nal_inflight_wait_note(struct gp_slow_wait *wait, const char *subsys,
+                            const struct nal_inflight *table, int peer);
 
 #endif

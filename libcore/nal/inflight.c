@@ -1,5 +1,5 @@
 /* Operation records: see inflight.h. */
-#include "ptl/inflight.h"
+#include "nal/inflight.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +7,11 @@
 #define ID_INDEX(id) ((id) & 0xffffu)
 #define ID_GEN(id) ((uint16_t)((id) >> 16))
 
-int ptl_inflight_init(struct ptl_inflight *table, unsigned depth, size_t record_bytes,
-                      struct ptl_inflight_budget *budget)
+int nal_inflight_init(struct nal_inflight *table, unsigned depth, size_t record_bytes,
+                      struct nal_inflight_budget *budget)
 {
     memset(table, 0, sizeof *table);
-    if (depth == 0 || depth > PTL_INFLIGHT_MAX_DEPTH || record_bytes < sizeof(struct ptl_inflight_rec))
+    if (depth == 0 || depth > NAL_INFLIGHT_MAX_DEPTH || record_bytes < sizeof(struct nal_inflight_rec))
         return PTL_FAIL;
     table->records = calloc(depth, record_bytes);
     if (table->records == NULL)
@@ -20,7 +20,7 @@ int ptl_inflight_init(struct ptl_inflight *table, unsigned depth, size_t record_
     table->depth = depth;
     table->budget = budget;
     for (unsigned i = 0; i < depth; i++) {
-        struct ptl_inflight_rec *rec = ptl_inflight_at(table, i);
+        struct nal_inflight_rec *rec = nal_inflight_at(table, i);
         rec->gen = 1;
         rec->next_free = i + 1 < depth ? i + 2 : 0;
     }
@@ -28,7 +28,7 @@ int ptl_inflight_init(struct ptl_inflight *table, unsigned depth, size_t record_
     return PTL_OK;
 }
 
-void ptl_inflight_fini(struct ptl_inflight *table)
+void nal_inflight_fini(struct nal_inflight *table)
 {
     /* Records still in flight leave the budget with the table. */
     if (table->budget != NULL && table->records != NULL)
@@ -37,18 +37,18 @@ void ptl_inflight_fini(struct ptl_inflight *table)
     memset(table, 0, sizeof *table);
 }
 
-int ptl_inflight_room(const struct ptl_inflight *table)
+int nal_inflight_room(const struct nal_inflight *table)
 {
-    const struct ptl_inflight_budget *budget = table->budget;
+    const struct nal_inflight_budget *budget = table->budget;
     return table->free_head != 0 && (budget == NULL || budget->cap == 0 || budget->in_use < budget->cap);
 }
 
-struct ptl_inflight_rec *ptl_inflight_take(struct ptl_inflight *table, unsigned kind,
+struct nal_inflight_rec *nal_inflight_take(struct nal_inflight *table, unsigned kind,
                                            const struct nal_op *op)
 {
-    if (kind == PTL_INFLIGHT_FREE || kind > 0xffu || !ptl_inflight_room(table))
+    if (kind == NAL_INFLIGHT_FREE || kind > 0xffu || !nal_inflight_room(table))
         return NULL;
-    struct ptl_inflight_rec *rec = ptl_inflight_at(table, table->free_head - 1);
+    struct nal_inflight_rec *rec = nal_inflight_at(table, table->free_head - 1);
     table->free_head = rec->next_free;
     /* The header is written whole below: only the transport's part needs zeroing (a put's
      * record is all header on tcp, and this is on every put's path). */
@@ -58,17 +58,17 @@ struct ptl_inflight_rec *ptl_inflight_take(struct ptl_inflight *table, unsigned 
     rec->next_free = 0;
     rec->op = *op;
     table->used++;
-    struct ptl_inflight_budget *budget = table->budget;
+    struct nal_inflight_budget *budget = table->budget;
     if (budget != NULL && ++budget->in_use > budget->peak)
         budget->peak = budget->in_use;
     return rec;
 }
 
-void ptl_inflight_release(struct ptl_inflight *table, struct ptl_inflight_rec *rec)
+void nal_inflight_release(struct nal_inflight *table, struct nal_inflight_rec *rec)
 {
-    if (rec->kind == PTL_INFLIGHT_FREE)
+    if (rec->kind == NAL_INFLIGHT_FREE)
         return; /* released twice: the first release counted */
-    rec->kind = PTL_INFLIGHT_FREE;
+    rec->kind = NAL_INFLIGHT_FREE;
     uint16_t next = (uint16_t)(rec->gen + 1);
     rec->gen = next != 0 ? next : 1;
     unsigned index = (unsigned)(((unsigned char *)rec - table->records) / table->record_bytes);
@@ -79,13 +79,13 @@ void ptl_inflight_release(struct ptl_inflight *table, struct ptl_inflight_rec *r
         table->budget->in_use--;
 }
 
-uint32_t ptl_inflight_id(const struct ptl_inflight *table, const struct ptl_inflight_rec *rec)
+uint32_t nal_inflight_id(const struct nal_inflight *table, const struct nal_inflight_rec *rec)
 {
     unsigned index = (unsigned)(((const unsigned char *)rec - table->records) / table->record_bytes);
     return ((uint32_t)rec->gen << 16) | index;
 }
 
-struct ptl_inflight_rec *ptl_inflight_find(const struct ptl_inflight *table, uint32_t id,
+struct nal_inflight_rec *nal_inflight_find(const struct nal_inflight *table, uint32_t id,
                                            unsigned kind, const char **why)
 {
     unsigned index = ID_INDEX(id);
@@ -93,28 +93,28 @@ struct ptl_inflight_rec *ptl_inflight_find(const struct ptl_inflight *table, uin
         *why = "its index is out of range";
         return NULL;
     }
-    struct ptl_inflight_rec *rec = ptl_inflight_at(table, index);
-    if (rec->kind == PTL_INFLIGHT_FREE || rec->gen != ID_GEN(id)) {
+    struct nal_inflight_rec *rec = nal_inflight_at(table, index);
+    if (rec->kind == NAL_INFLIGHT_FREE || rec->gen != ID_GEN(id)) {
         *why = "it is stale: no operation in flight has that index and generation";
         return NULL;
     }
-    if (kind != PTL_INFLIGHT_FREE && rec->kind != kind) {
+    if (kind != NAL_INFLIGHT_FREE && rec->kind != kind) {
         *why = "it names another kind of operation";
         return NULL;
     }
     return rec;
 }
 
-int ptl_inflight_live(const struct ptl_inflight *table, uint32_t id)
+int nal_inflight_live(const struct nal_inflight *table, uint32_t id)
 {
     const char *why;
-    return ptl_inflight_find(table, id, PTL_INFLIGHT_FREE, &why) != NULL;
+    return nal_inflight_find(table, id, NAL_INFLIGHT_FREE, &why) != NULL;
 }
 
-void ptl_inflight_wait_note(struct gp_slow_wait *wait, const char *subsys,
-                            const struct ptl_inflight *table, int peer)
+void nal_inflight_wait_note(struct gp_slow_wait *wait, const char *subsys,
+                            const struct nal_inflight *table, int peer)
 {
-    const struct ptl_inflight_budget *budget = table->budget;
+    const struct nal_inflight_budget *budget = table->budget;
     if (budget != NULL && budget->cap != 0 && budget->in_use >= budget->cap && table->free_head != 0)
         gp_slow_wait_check(wait, subsys, "operation records for rank %d (this node has %u in "
                            "flight, its cap: GASNET_NETWORKDEPTH_TOTAL=%u)", peer,
