@@ -171,6 +171,7 @@ struct gp_config {
     int64_t ofi_credits_pp;
     int64_t ofi_depth_pp;
     int64_t ofi_fault_key;             /* GP_OFI_FAULT_KEY: tests only; 0: never */
+    int     ofi_windows;               /* GP_OFI_WINDOWS: 0 keeps RMA in messages, for tests */
     int rcv_thread;
     const char *gp_host_id;
     int     gp_direct_rma;

@@ -375,7 +375,8 @@ t_ofi_am_core_n4() { ofi_listed "$name" && am_core 4 GP_TRANSPORT=ofi GP_OFI_PRO
 # nodes only: 4 take 95 s in the emulated VM, and ext_stress_n4 has 4 ranks meet.
 t_ofi_ext_core_n2() { ofi_listed "$name" && ext_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
 t_ofi_ext_core_protocol_n2() {
-    ofi_listed "$name" && ext_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER" GP_DIRECT_RMA=0
+    ofi_listed "$name" && ext_core 2 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER" GP_DIRECT_RMA=0 \
+        GP_OFI_WINDOWS=0
 }
 t_ofi_ext_stress_n4() { ofi_listed "$name" && ext_stress 4 GP_TRANSPORT=ofi GP_OFI_PROVIDER="$OFI_PROVIDER"; }
 # A rank that dies of SIGSEGV: the job ends with the signal's code and leaves no process.

@@ -84,10 +84,22 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
             "$GP_RUN" -n $n "$GPTEST_ITEST/am_core" 1
     done
     for n in 2 4; do
-        job "$P/ext_core_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
-            "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" $barriers
-        job "$P/ext_core_protocol_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
-            env GP_DIRECT_RMA=0 "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" 100
+        # Through windows: every rank's debug line counts the puts and gets that went
+        # straight into a peer's window; a put that fell back to messages has no count.
+        if job "$P/ext_core_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
+                env GP_LOG_LEVEL=debug "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" $barriers; then
+            check_line "$P/ext_core_n$n/windows" "debug ofi: provider $prov: .* [1-9][0-9]* puts and [1-9][0-9]* gets straight into windows"
+        fi
+        # And every put and get through messages (eager, rendezvous): no window told, none used.
+        if job "$P/ext_core_protocol_n$n" "ext_core: $n nodes, every put/get/memset form verified" 300 \
+                env GP_DIRECT_RMA=0 GP_OFI_WINDOWS=0 GP_LOG_LEVEL=debug "$GP_RUN" -n $n \
+                "$GPTEST_ITEST/ext_core" 100; then
+            if printf '%s\n' "$out" | grep "straight into windows" | grep -qv " 0 puts and 0 gets "; then
+                fail "$P/ext_core_protocol_n$n/no_windows" "windows used with GP_OFI_WINDOWS=0: $(printf '%s\n' "$out" | grep -m1 'straight into')"
+            else
+                check_line "$P/ext_core_protocol_n$n/no_windows" "debug ofi: provider $prov: .* 0 puts and 0 gets straight into windows"
+            fi
+        fi
     done
     # Threads issuing AMs, puts and gets at once (PAR builds: 4 threads; SEQ: 1).
     job "$P/am_threads_n2" "each run exactly once" 240 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_threads" 4 200
@@ -136,14 +148,15 @@ unset GP_OFI_PROVIDER
     fail "$T/providers" "only $tested provider(s) here to test (issue 22 wants two)"
 
 # --- memory outside the region: the registration cache (ofi_mr.c, nal/firehose.c) -------------
-# Through the protocol, a rendezvous put's source and a large get's destination in malloc'd
-# memory need a key for the peer's RMA: they borrow a cached registration.  Kept after their
-# transfer (GP_FIREHOSE_KEEP=1), later transfers from the same buffers hit it, and every byte
-# is still checked; GASNET_USE_FIREHOSE=0 registers each one for its operation alone.  ext_core's
+# Through the protocol (GP_OFI_WINDOWS=0: no put or get straight into a window), a
+# rendezvous put's source and a large get's destination in malloc'd memory need a key for the
+# peer's RMA: they borrow a cached registration.  Kept after their transfer
+# (GP_FIREHOSE_KEEP=1), later transfers from the same buffers hit it, and every byte is still
+# checked; GASNET_USE_FIREHOSE=0 registers each one for its operation alone.  ext_core's
 # out-of-segment buffers are 1 and 16 MiB: 64 MiB regions hold the first (a range crossing
 # a multiple of the region size is registered alone, one key per rendezvous).
 if fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
-    if expect_rc "$T/firehose_keep" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 \
+    if expect_rc "$T/firehose_keep" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 GP_OFI_WINDOWS=0 \
             GP_FIREHOSE_KEEP=1 GASNET_FIREHOSE_MAXREGION_SIZE=64M GASNET_FIREHOSE_VERBOSE=1 \
             "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 100; then
         if ! printf '%s\n' "$out" | grep -q "info firehose: [1-9][0-9]* acquires: [1-9][0-9]* hits"; then
@@ -152,7 +165,7 @@ if fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
             check_line "$T/firehose_keep" "ext_core: 2 nodes, every put/get/memset form verified"
         fi
     fi
-    if expect_rc "$T/firehose_off" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 \
+    if expect_rc "$T/firehose_off" 0 300 env GP_OFI_PROVIDER="tcp;ofi_rxm" GP_DIRECT_RMA=0 GP_OFI_WINDOWS=0 \
             GASNET_USE_FIREHOSE=0 GASNET_FIREHOSE_VERBOSE=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 100; then
         if printf '%s\n' "$out" | grep -q "info firehose: "; then
             fail "$T/firehose_off" "the cache ran with GASNET_USE_FIREHOSE=0"

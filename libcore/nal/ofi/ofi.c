@@ -214,7 +214,7 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
         return ptl_direct_put(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = ofi_rma_put(st, op);
-    if (rc == 1)
+    if (rc == OFI_NO_WINDOW)
         rc = ofi_msg_put(st, op);
     gp_mutex_unlock(&st->lock);
     ofi_raise_if_failed(st);
@@ -227,7 +227,7 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
         return ptl_direct_get(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = ofi_rma_get(st, op);
-    if (rc == 1)
+    if (rc == OFI_NO_WINDOW)
         rc = ofi_msg_get(st, op);
     gp_mutex_unlock(&st->lock);
     ofi_raise_if_failed(st);
@@ -287,10 +287,11 @@ void ofi_state_report(struct ofi_state *st)
     if (st == NULL || st->ep == NULL || gp_mutex_trylock(&st->lock) != 0)
         return;
     drain(st);
-    gp_debug("ofi", "provider %s: %llu messages sent (%llu CREDIT), %llu operations straight "
-             "into windows, %llu requests waited for a credit", st->info->fabric_attr->prov_name,
-             (unsigned long long)st->messages_sent, (unsigned long long)st->credit_messages,
-             (unsigned long long)st->rma_ops, (unsigned long long)st->credit_waits);
+    gp_debug("ofi", "provider %s: %llu messages sent (%llu CREDIT), %llu puts and %llu gets "
+             "straight into windows, %llu requests waited for a credit",
+             st->info->fabric_attr->prov_name, (unsigned long long)st->messages_sent,
+             (unsigned long long)st->credit_messages, (unsigned long long)st->rma_puts,
+             (unsigned long long)st->rma_gets, (unsigned long long)st->credit_waits);
     firehose_report(st->firehose);
     release_named_region(st);
     gp_mutex_unlock(&st->lock);

@@ -212,7 +212,7 @@ struct ofi_state {
     int fatal_pending;
     char fatal_text[512];
     int fatal_raised;
-    uint64_t rma_ops, messages_sent, rma_started;
+    uint64_t rma_puts, rma_gets, messages_sent, rma_started;
     uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
     gp_mutex_t lock;
     /* the receive thread (ofi_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
@@ -350,7 +350,10 @@ int ofi_msg_repost(struct ofi_state *st, unsigned index);
 
 /* ---- ofi_rma.c -------------------------------------------------------------------------- */
 
-/* PTL_OK if done through the peer's window; 1 if it has none: use messages. */
+/* PTL_OK or a PTL_* error if done through the peer's window; OFI_NO_WINDOW if the peer
+ * has told none that holds the op: use messages.  Not a PTL_* status (those are >= 0,
+ * and PTL_FAIL is 1). */
+#define OFI_NO_WINDOW (-1)
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);

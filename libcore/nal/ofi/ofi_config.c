@@ -21,6 +21,11 @@ static const struct gp_cfg_row ofi_rows[] = {
       .max = 1000000000, .transport = "ofi", .offset = GP_CFG_FIELD(ofi_fault_key),
       .doc = "for tests: the Nth RMA operation this process starts uses a wrong remote key, so "
              "its completion fails and the job takes the graceful exit (0: never)" },
+    { .name = "GP_OFI_WINDOWS", .type = GP_CFG_BOOL, .default_text = "1", .transport = "ofi",
+      .offset = GP_CFG_FIELD(ofi_windows),
+      .doc = "a process tells its peers where its segment lies for RMA, so that their puts and "
+             "gets to it are fi_write and fi_read with no message and no matching; 0 keeps "
+             "every put and get in messages (eager, rendezvous), for tests" },
 };
 
 const struct gp_cfg_group gp_cfg_group_ofi = {

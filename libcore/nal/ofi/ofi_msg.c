@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "nal/ofi/ofi.h"
 #include "util/log.h"
 #include "util/slowwait.h"
@@ -217,7 +218,7 @@ static void grant_window(struct ofi_state *st, uint32_t pt_index, uint64_t match
                          struct ofi_msg_hdr *out)
 {
     uint64_t offset, length;
-    if (pt_index < OFI_WINDOW_PTS &&
+    if (gp_cfg.ofi_windows && pt_index < OFI_WINDOW_PTS &&
         ptl_target_window(st->ni->region, pt_index, match_bits, &offset, &length)) {
         out->flags |= OFI_FLAG_WINDOW;
         out->win_offset = offset;

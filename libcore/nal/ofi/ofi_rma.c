@@ -101,16 +101,20 @@ static ssize_t post_part(struct ofi_state *st, void *arg)
     return fi_readmsg(st->ep, &msg, FI_COMPLETION);
 }
 
-/* The local descriptor for [local, local+len): PTL_OK with *desc (maybe NULL), or 1: bounce. */
+/* The local descriptor for [local, local+len): PTL_OK with *desc (maybe NULL) or with
+ * *bounce set (go through buffers), or PTL_FAIL. */
 static int local_desc(struct ofi_state *st, struct ofi_inflight *rec, void *local, uint64_t len,
-                      void **desc)
+                      void **desc, int *bounce)
 {
     int in_region;
+    *bounce = 0;
     *desc = ofi_region_desc(st, local, len, &in_region);
     if (in_region || !(st->mr_mode & FI_MR_LOCAL))
         return PTL_OK;
-    if (len <= OFI_BUF_BYTES)
-        return 1;
+    if (len <= OFI_BUF_BYTES) {
+        *bounce = 1;
+        return PTL_OK;
+    }
     void *base;
     struct fid_mr *mr = ofi_mr_pin(st, rec, local, len, FI_READ | FI_WRITE, &base);
     if (mr == NULL)
@@ -125,7 +129,7 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
     struct ofi_peer *peer = &st->peers[rank];
     const struct ofi_window *win = window_for(peer, op);
     if (win == NULL)
-        return 1;
+        return OFI_NO_WINDOW;
     int is_put = kind == OFI_OP_RMA_PUT;
     struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
     if (rec == NULL)
@@ -135,10 +139,9 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
      * overlaps it), through bounce buffers; so are get parts FI_MR_LOCAL would need
      * registered, through tx buffers. */
     void *desc = NULL;
-    int rc = is_put && op->length <= OFI_PUT_BOUNCE_LIMIT ? 1
-                                                         : local_desc(st, rec, op->local_addr,
-                                                                      op->length, &desc);
-    int bounce = rc == 1;
+    int bounce = 1, rc = PTL_OK;
+    if (!is_put || op->length > OFI_PUT_BOUNCE_LIMIT)
+        rc = local_desc(st, rec, op->local_addr, op->length, &desc, &bounce);
     uint64_t part_max = !bounce ? st->max_msg : is_put ? OFI_BOUNCE_BYTES : OFI_BUF_BYTES;
     if (part_max > st->max_msg)
         part_max = st->max_msg;
@@ -206,7 +209,10 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
         rec->rndv = 1;
         ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
     }
-    st->rma_ops++;
+    if (is_put)
+        st->rma_puts++;
+    else
+        st->rma_gets++;
     if (--rec->parts_left == 0) {
         finish(st, rank, rec);
         return rc;
