@@ -217,13 +217,13 @@ bench: seq
 	python3 bench/compare
 
 # check-ofi: the ofi transport's suite (tests/integration/ofi.sh) over every provider it
-# knows (tcp;ofi_rxm, net;ofi_rxm, net, shm) in every variant; make check runs tcp;ofi_rxm and shm in
+# knows (tcp;ofi_rxm, net;ofi_rxm, net, shm, sockets, udp;ofi_rxd) in every variant; make check runs tcp;ofi_rxm and shm in
 # SEQ and tcp;ofi_rxm in the others.  Ends with "N passed, N failed" like check.
 .PHONY: check-ofi
 check-ofi: deps
 	$(MAKE) -j2 seq par asan pasan
 	@for v in seq par asan pasan; do \
-	    GP_OFI_TEST_PROVIDERS="tcp;ofi_rxm net;ofi_rxm net shm" GPTEST_VARIANT=$$v \
+	    GP_OFI_TEST_PROVIDERS="tcp;ofi_rxm net;ofi_rxm net shm sockets udp;ofi_rxd" GPTEST_VARIANT=$$v \
 	    GPTEST_BIN=$(CURDIR)/$(BUILD)/$$v/bin GPTEST_ITEST=$(CURDIR)/$(BUILD)/$$v/tests/integration \
 	    sh tests/integration/ofi.sh | sed "s#^\(ok\|FAIL\|skip\) #\1 $$v:#"; \
 	done | tee $(BUILD)/check-ofi.log; \
