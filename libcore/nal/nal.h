@@ -161,11 +161,5 @@ int nal_counts_no_puts(struct nal_ni *ni, unsigned target);
 int nal_no_progress(struct nal_ni *ni);
 void nal_no_report(struct nal_ni *ni);
 
-extern const struct nal_ops nal_hybrid_ops;
-extern const struct nal_ops nal_shm_ops;
-extern const struct nal_ops nal_tcp_ops;
-extern const struct nal_ops nal_ibv_ops;
-extern const struct nal_ops nal_ofi_ops;
-extern const struct nal_ops nal_loop_ops;
 
 #endif

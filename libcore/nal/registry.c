@@ -1,6 +1,7 @@
 /*
- * The transports built into libgp, in one explicit list: adding one is a
- * line here and a file set of its own, never an #ifdef in shared code.
+ * The transports built into libgp, in one explicit list: adding one is its
+ * name here (declared and listed) and a folder of its own, never an #ifdef
+ * in shared code.
  * The order is the order of preference, fastest first: among those that
  * can serve peers on other hosts (nal_ops.peers), the hybrid takes the
  * first that both ends can use unless GP_HYBRID_ORDER says otherwise.
@@ -12,6 +13,10 @@
 #include <string.h>
 
 #include "util/log.h"
+
+/* Each defined in its folder (nal/<name>/); named nowhere else. */
+extern const struct nal_ops nal_hybrid_ops, nal_shm_ops, nal_ibv_ops, nal_ofi_ops, nal_tcp_ops,
+    nal_loop_ops;
 
 static const struct nal_ops *const transports[] = {
     &nal_hybrid_ops,
