@@ -17,7 +17,7 @@
  * to a buffer's size go through tx buffers and larger ones are registered for
  * the operation.  A put returns with its source copied or consumed (the
  * conduit reuses it at once): up to OFI_PUT_BOUNCE_LIMIT it is copied through
- * 64 KiB bounce buffers and returns once its last part is posted, so that
+ * 256 KiB bounce buffers and returns once its last part is posted, so that
  * back-to-back puts overlap; a larger one returns at its completion.
  */
 #include <string.h>
