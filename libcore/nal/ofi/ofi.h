@@ -46,8 +46,11 @@
 #define OFI_ADDR_MAX 128          /* an endpoint name, as fi_getname gives it */
 #define OFI_PROV_NAME_MAX 48
 #define OFI_TX_BUFS 256           /* tx buffers (messages out, bounced RMA parts) */
-#define OFI_BOUNCE_BYTES 262144   /* a bounce buffer: a window put's part, copied */
-#define OFI_BOUNCE_COUNT 16       /* 4 MiB in flight; 256 KiB parts: 1.1-1.2x tcp's put-bw, 64 KiB: 0.8 */
+/* A window put's parts are copied into bounce buffers, 4 MiB in flight.  Each part is a
+ * write and a completion: parts of 256 KiB measured 1.1-1.2x gp's tcp at 1 MiB puts,
+ * parts of 64 KiB 0.7-1.0x (doc/performance.md). */
+#define OFI_BOUNCE_BYTES 262144
+#define OFI_BOUNCE_COUNT 16
 /* Window puts up to this size are copied through bounce buffers, so the put returns
  * at once and the next one overlaps it (larger ones wait for their completion). */
 #define OFI_PUT_BOUNCE_LIMIT (64ull << 20)
