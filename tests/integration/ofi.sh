@@ -212,6 +212,22 @@ if fi_info -p sockets -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
         check_line "$T/failed_completion" "FATAL ERROR on node [01]/2: aborting on a failed RMA operation into a window to node [01] on provider sockets: "
     fi
 fi
+# Named by nothing, the provider is libfabric's native tcp one (net in 1.17), not tcp;ofi_rxm,
+# which 1.17 lists first (ofi_info.c's preferred_entry); a hardware provider would come first.
+hardware=$(fi_info -t FI_EP_RDM -c FI_RMA 2>/dev/null | sed -n 's/^provider: //p' | sort -u |
+           grep -Ev '^(tcp|udp|sockets|shm|sm2|net)(;|$)' | head -1)
+if [ -n "$hardware" ]; then
+    echo "skip $T/default_provider: libfabric lists the hardware provider $hardware here"
+elif fi_info -p net -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+    if expect_rc "$T/default_provider" 0 60 env -u GP_OFI_PROVIDER -u FI_PROVIDER \
+            GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
+        check_line "$T/default_provider" "debug ofi: provider net, fabric"
+    fi
+    out=$(env -u GP_OFI_PROVIDER -u FI_PROVIDER timeout 120 "$GPTEST_BIN/gp-check" -n 2 2>&1)
+    check_line "$T/default_provider/gp_check" "^ok libfabric: providers: .*GP_TRANSPORT=ofi would use net (fabric"
+else
+    echo "skip $T/default_provider: libfabric lists no net provider here"
+fi
 # A libfabric.so.1 that is not a library, found first: the error names the library and
 # what wanted it (libfabric is opened only when a job asks for ofi: footprint.sh).
 mkdir -p "$log.badlib"

@@ -4,8 +4,10 @@
 static const struct gp_cfg_row ofi_rows[] = {
     { .name = "GP_OFI_PROVIDER", .type = GP_CFG_STRING, .default_text = NULL, .transport = "ofi",
       .offset = GP_CFG_FIELD(gp_ofi_provider),
-      .unset_means = "FI_PROVIDER if set, else the first provider libfabric lists that reaches "
-                     "other hosts with FI_EP_RDM, FI_MSG and FI_RMA",
+      .unset_means = "FI_PROVIDER if set, else, among the providers that reach other hosts "
+                     "with FI_EP_RDM, FI_MSG and FI_RMA, libfabric's first hardware provider, "
+                     "then its native tcp one (net in libfabric 1.17, tcp from 1.18), then "
+                     "libfabric's first",
       .doc = "the libfabric provider the ofi transport opens, as fi_info -l names it "
              "(tcp;ofi_rxm, verbs;ofi_rxm, sockets, shm, cxi for Slingshot, efa for AWS EFA)" },
     { .name = "GP_OFI_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 2,

@@ -7,7 +7,9 @@
  * operation context starts with a struct fi_context2).  GP_OFI_PROVIDER
  * names the provider; FI_PROVIDER, libfabric's own filter, is honoured by
  * libfabric itself.  With neither, the provider must reach other hosts
- * (FI_REMOTE_COMM), which leaves out shm and loopback domains.
+ * (FI_REMOTE_COMM), which leaves out shm and loopback domains, and gp
+ * prefers a hardware provider, then libfabric's native tcp one
+ * (preferred_entry).
  *
  * When nothing fits, the error says what was asked and what libfabric does
  * list, the way fi_info would show it (provider, endpoint type, caps).
@@ -117,6 +119,50 @@ int ofi_provider_is_hardware(const char *prov_name)
     return 1;
 }
 
+/*
+ * The entry of list a job that names no provider should take.  libfabric
+ * orders its list by its own priorities, and 1.17 (Debian 12) puts
+ * tcp;ofi_rxm before net, its native RDM provider over tcp (1.18 renamed
+ * it tcp).  Layered on tcp's connected endpoints, ofi_rxm writes and reads
+ * a signalling pipe for every message: 8 system calls per AM round trip
+ * against net's 5 here, an AM latency 1.31-1.43x gp's own tcp transport's
+ * against net's 1.03x (doc/performance.md).  So a hardware provider, if
+ * libfabric lists one, comes first, as libfabric orders them; then the
+ * native tcp RDM provider; then libfabric's first.
+ */
+static struct fi_info *preferred_entry(struct fi_info *list)
+{
+    for (struct fi_info *cur = list; cur != NULL; cur = cur->next)
+        if (ofi_provider_is_hardware(cur->fabric_attr->prov_name))
+            return cur;
+    for (struct fi_info *cur = list; cur != NULL; cur = cur->next)
+        if (strcmp(cur->fabric_attr->prov_name, "net") == 0 ||
+            strcmp(cur->fabric_attr->prov_name, "tcp") == 0)
+            return cur;
+    return list;
+}
+
+/* fi_getinfo's answer for hints, the entry gp takes first (the rest follow, for fi_freeinfo). */
+static int getinfo_ordered(struct fi_info *hints, struct fi_info **out)
+{
+    struct fi_info *list = NULL;
+    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &list);
+    if (rc != 0 || list == NULL) {
+        *out = NULL;
+        return rc != 0 ? rc : -FI_ENODATA;
+    }
+    struct fi_info *first = ofi_provider_wanted() == NULL ? preferred_entry(list) : list;
+    if (first != list) {
+        struct fi_info *before = list;
+        while (before->next != first)
+            before = before->next;
+        before->next = first->next;
+        first->next = list;
+    }
+    *out = first;
+    return 0;
+}
+
 struct fi_info *ofi_info_choose(int log_level)
 {
     struct fi_info *hints = hints_new(), *info = NULL;
@@ -124,9 +170,9 @@ struct fi_info *ofi_info_choose(int log_level)
         gp_error("ofi", "fi_allocinfo failed: out of memory");
         return NULL;
     }
-    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &info);
+    int rc = getinfo_ordered(hints, &info);
     fi_freeinfo(hints);
-    if (rc == 0 && info != NULL)
+    if (rc == 0)
         return info;
     /* What there is: every provider libfabric lists here (FI_PROVIDER still filters). */
     struct fi_info *found = NULL;
@@ -155,7 +201,7 @@ void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len)
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) != 0)
         all = NULL;
     struct fi_info *hints = hints_new();
-    if (hints != NULL && fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &fit) != 0)
+    if (hints != NULL && getinfo_ordered(hints, &fit) != 0)
         fit = NULL;
     if (hints != NULL)
         fi_freeinfo(hints);
