@@ -76,13 +76,13 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The tools-only library (libgasnet_tools-seq.a / -par.a): gasnet_tools.h's
 # functions and what they need (logging, the configuration table and its
 # parsers), with a one-process stand-in for the bootstrap; no conduit.
-# The table takes every layer's rows: their group files come along, data and checks only.
-CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/nal/ibv/ibv_config.c \
-             libcore/nal/ibv/ibv_ports.c libcore/nal/config_rows.c libcore/nal/tcp/tcp_config.c \
-             libcore/nal/ofi/ofi_config.c libcore/boot/config_rows.c
+# The table takes the rows of the layers below the transports (the conduit's variables that
+# the tools read, boot's); the transport layer's groups come with its registry, which this
+# library lacks: standalone/nal_config_groups.c lists none.
+CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
-             libcore/tools/standalone/nal_names.c
+             libcore/tools/standalone/nal_config_groups.c
 NCURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # $(call variant_rules,NAME) defines the objects, libraries, commands and
@@ -180,7 +180,7 @@ $$($(1)_DIR)/tests/ibv/verbs_smoke: $$($(1)_DIR)/obj/tests/ibv/verbs_smoke.o
 $(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_TOOLSLIB) $$($(1)_BINS) $$($(1)_UNITS) $$($(1)_ITESTS) $$($(1)_IBVTESTS)
 
 -include $$($(1)_LIBOBJ:.o=.d) $$($(1)_DIR)/obj/libcore/tools/standalone/boot_rank.d \
-         $$($(1)_DIR)/obj/libcore/tools/standalone/nal_names.d
+         $$($(1)_DIR)/obj/libcore/tools/standalone/nal_config_groups.d
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(RUN_SRC) $(DEMO_SRC) $(HARNESS_SRC) $(UNIT_SRC) $(ITEST_SRC))
 -include $$(patsubst %.c,$$($(1)_DIR)/obj/%.d,$(CHECK_SRC))
 endef

@@ -89,5 +89,5 @@ static const struct gp_cfg_row boot_rows[] = {
 };
 
 const struct gp_cfg_group gp_cfg_group_boot = {
-    "boot", GP_CFG_GROUP_ROWS(boot_rows), NULL, NULL,
+    .layer = "boot", GP_CFG_GROUP_ROWS(boot_rows), GP_CFG_GROUP_VALUES(gp_cfg),
 };

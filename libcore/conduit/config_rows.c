@@ -13,7 +13,9 @@
  *     gasnetc_num_scavenge default to 64, 64 and 8;
  *   - GASNET_MAX_SEGSIZE defaults to 4G, GASNet-1's configure default for
  *     --with-segment-mmap-max; GASNET_PHYSMEM_PINNABLE_RATIO bounds it
- *     further against physical memory.
+ *     further against physical memory;
+ *   - GASNET_PACKEDLONG_LIMIT (seed 003) takes GASNet's fixed bound, 4012: a
+ *     4K buffer less its header.
  */
 #include "config/rows.h"
 
@@ -185,11 +187,26 @@ static const struct gp_cfg_row conduit_rows[] = {
              "slots in the peer's memory (the slots are the credits; jobs of up to 64 nodes, "
              "GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through the Portals protocol "
              "(credits, ReqRB, events), for tests" },
+    /* ---- seed 003 lists these with ibv; the conduit (and util/slowwait.c) read them ---- */
+    { .name = "GASNET_PACKEDLONG_LIMIT", .type = GP_CFG_INT, .default_text = "4012", .min = 0,
+      .max = 4012, .transport = "all", .offset = GP_CFG_FIELD(packedlong_limit),
+      .doc = "largest AM Long payload packed with its header (a ReqSB chunk bounds it further, "
+             "to about 960 bytes); 0 sends header and payload apart" },
+    { .name = "GP_EXIT_FAULT", .type = GP_CFG_STRING, .default_text = "none",
+      .choices = "none|abort", .transport = "all", .offset = GP_CFG_FIELD(gp_exit_fault),
+      .doc = "for tests: abort raises SIGABRT inside the exit's work, which must still end the "
+             "process with the exit's code (seed 003)" },
+    { .name = "GP_SLOW_WAIT_MS", .type = GP_CFG_INT, .default_text = "10000", .min = 1,
+      .max = 86400000, .transport = "all", .offset = GP_CFG_NO_FIELD,
+      .doc = "milliseconds a wait for credits, send tickets, chunks or operation records lasts "
+             "before it prints one line naming the resource and the peer (it then keeps "
+             "waiting); util/slowwait.c reads it, tests shorten it" },
 };
 
 /* Checks between rows that a per-row range cannot express. */
-static int check_conduit_rows(const struct gp_config *cfg, char *errbuf, size_t errlen)
+static int check_conduit_rows(const void *next, char *errbuf, size_t errlen)
 {
+    const struct gp_config *cfg = next;
     if (cfg->portal_cred_per_node > cfg->portal_max_cred_per_node) {
         gp_config_error(errbuf, errlen, "GASNET_PORTAL_CRED_PER_NODE='%lld' is not valid: "
                         "expected at most GASNET_PORTAL_MAX_CRED_PER_NODE (%lld)",
@@ -207,5 +224,6 @@ static int check_conduit_rows(const struct gp_config *cfg, char *errbuf, size_t 
 }
 
 const struct gp_cfg_group gp_cfg_group_conduit = {
-    "conduit", GP_CFG_GROUP_ROWS(conduit_rows), NULL, check_conduit_rows,
+    .layer = "conduit", GP_CFG_GROUP_ROWS(conduit_rows), GP_CFG_GROUP_VALUES(gp_cfg),
+    .check = check_conduit_rows,
 };

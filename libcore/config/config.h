@@ -4,8 +4,9 @@
  *
  * Every variable gp reads is a row: name, type, default, accepted range,
  * the transport it concerns, and a line of documentation.  Each layer
- * defines the rows it reads beside its code (config/rows.h says how) and
- * the table is their concatenation, in the order of config/table.c.
+ * defines the rows it reads beside its code, and where their values are
+ * kept (config/rows.h says how); the table is their concatenation, in the
+ * order of config/table.c (the transports' groups in their registry's).
  * Parsing, validation, the GASNET_VERBOSEENV echo, gp-check --env and the
  * gp-env(7) man page all come from this table; no code calls getenv() for
  * a GASNET_* or GP_* variable except through it.
@@ -58,7 +59,7 @@ struct gp_cfg_row {
     double min, max;           /* for INT, SIZE, DOUBLE */
     const char *transport;     /* "all", "shm", "tcp", "ibv", "launcher" */
     const char *doc;
-    size_t offset;             /* where the parsed value lives in struct gp_config */
+    size_t offset;             /* where the parsed value lives in its group's struct */
     /* Optional members; zero means none. */
     const char *choices;       /* STRING: the accepted words, "lazy|eager" (any case) */
     const char *unset_means;   /* no default_text: what an unset variable stands for */
@@ -83,10 +84,13 @@ struct gp_cfg_row {
 };
 
 /*
- * Parsed values, one field per row.  Fields are named after the variable
- * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.  The rows that
- * fill them live with their layers (conduit/config_rows.c,
- * nal/ibv/ibv_config.c, ...); this struct is only where the values are kept.
+ * The parsed values of the conduit's, the boot layer's and the transport
+ * layer's shared rows (conduit/config_rows.c, boot/config_rows.c,
+ * nal/config_rows.c), one field per stored row, named after the variable
+ * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.  A transport's
+ * own rows store into a struct of its own, beside them (nal/ibv/ibv_config.h,
+ * ...): each group of rows names where its values live (config/rows.h), so
+ * a transport with rows adds no field here.
  */
 struct gp_config {
     /* seed 000, GASNET_PORTAL_* */
@@ -126,56 +130,18 @@ struct gp_config {
     int     freeze_on_error;
     const char *tracefile;
     const char *statsfile;
-    /* firehose (seed 000; used by ibv) */
-    int     use_firehose;
-    uint64_t firehose_maxregion_size;
-    int64_t firehose_maxvictim_r;
-    uint64_t firehose_maxvictim_m;
-    int     firehose_verbose;
-    int     firehose_keep;                /* GP_FIREHOSE_KEEP: idle regions stay registered */
-    uint64_t firehose_m;               /* 0: no main pool (segments are pinned at attach) */
-    int64_t firehose_r;                /* 0 while unset: firehose_m / firehose_maxregion_size */
-    /* ibv (seed 003); the trims that need the device are in nal/ibv/ibv_limits.c */
-    const char *ibv_ports;             /* GASNET_IBV_PORTS or GASNET_VAPI_PORTS; NULL: no filter */
-    int64_t num_qps;                   /* 0: one QP per port used */
-    int64_t qp_timeout;
-    int64_t qp_retry_count;
-    int64_t qp_rd_atom;                /* 0: the device's maximum */
-    uint64_t physmem_max;              /* 0: probe */
-    int     physmem_noprobe;
-    int64_t inlinesend_limit;          /* -1: the device's maximum; 0: no inline sends */
-    int64_t packedlong_limit;          /* 0: header and payload always apart */
-    uint64_t nonbulkput_bounce_limit;  /* 0: no bounce buffers for non-bulk puts */
-    int64_t networkdepth_pp;
-    int64_t networkdepth_total;        /* 0: automatic */
-    int64_t am_credits_pp;
-    int64_t am_credits_total;          /* -1 while unset: MAX(1024, nodes); 0: automatic */
-    int64_t am_credits_slack;
-    int64_t bbuf_count;                /* 0: networkdepth_total */
-    int64_t rbuf_count;                /* the ibv shared receive queue's buffers, at most */
-    uint64_t pin_maxsz;                /* 0: the device's limit; else a power of two */
-    int64_t amrdma_limit;              /* 0: no AMRDMA */
-    int64_t amrdma_depth;              /* a power of two, at most 32 */
-    int64_t amrdma_max_peers;          /* 0: no AMRDMA */
-    int64_t amrdma_cycle;              /* 0: no AMRDMA; else a power of two */
-    int64_t ibv_gid_index;             /* GP_IBV_GID_INDEX; -1: choose automatically */
-    int64_t ibv_fault_rkey;            /* GP_IBV_FAULT_RKEY: tests only; 0: never */
-    const char *gp_exit_fault;         /* GP_EXIT_FAULT: tests only; "none" or "abort" */
     /* gp's own */
     const char *gp_log_level;
-    const char *gp_transport;
-    const char *gp_hybrid_order;       /* NULL: the registry's order */
-    const char *gp_tcp_addr;
-    const char *gp_tcp_connect; /* "lazy" or "eager" */
-    const char *gp_ofi_provider;       /* GP_OFI_PROVIDER; NULL: FI_PROVIDER or libfabric's first */
-    int64_t ofi_credits_pp;
-    int64_t ofi_depth_pp;
-    int64_t ofi_fault_key;             /* GP_OFI_FAULT_KEY: tests only; 0: never */
-    int     ofi_windows;               /* GP_OFI_WINDOWS: 0 keeps RMA in messages, for tests */
-    int rcv_thread;
-    const char *gp_host_id;
     int     gp_direct_rma;
     int     gp_shm_am_ring;
+    int64_t packedlong_limit;          /* 0: header and payload always apart */
+    const char *gp_exit_fault;         /* GP_EXIT_FAULT: tests only; "none" or "abort" */
+    /* the transport layer's own (nal/config_rows.c) */
+    const char *gp_transport;
+    const char *gp_hybrid_order;       /* NULL: the registry's order */
+    int     rcv_thread;
+    /* boot (boot/config_rows.c) */
+    const char *gp_host_id;
 };
 
 /* The parsed configuration; valid after gp_config_load(). */
@@ -194,7 +160,8 @@ enum gp_cfg_source gp_config_source(const struct gp_cfg_row *row);
  * variable, the value given and the accepted form; nothing is clamped.
  * Unknown GASNET_* / GP_* variables produce a warning naming the closest
  * known variable.  Safe to call again (re-reads the environment); on an
- * error gp_cfg keeps its previous values.  A table row whose own default
+ * error gp_cfg and every layer's values keep their previous values, and on
+ * success every group's values change at once.  A table row whose own default
  * does not parse is a programming error: GP_CFG_ERR_TABLE.
  */
 int gp_config_load(char *errbuf, size_t errlen);
@@ -203,9 +170,24 @@ int gp_config_load(char *errbuf, size_t errlen);
 void gp_config_format_value(const struct gp_cfg_row *row, char *buf, size_t len);
 
 /*
+ * Where the committed value of a stored row lives (in gp_cfg, or in the
+ * struct of the layer whose group holds the row); NULL for a row that is
+ * not stored or not of the table.
+ */
+const void *gp_config_value_of(const struct gp_cfg_row *row);
+/*
+ * The committed value of a stored INT row, by name: for a layer that reads
+ * a row another layer owns (tcp reads GASNET_NETWORKDEPTH_TOTAL, an ibv
+ * row) without including that layer's header.  Any other name is a
+ * programming error: logged, and 0.
+ */
+int64_t gp_config_int(const char *name);
+
+/*
  * Records that a row's value was derived at attach (e.g. from job size).
- * A value the user set wins: the row is then left alone, so read gp_cfg
- * afterwards rather than trusting the value passed in.
+ * A value the user set wins: the row is then left alone, so read the row's
+ * value (gp_cfg, or its layer's struct) afterwards rather than trusting the
+ * value passed in.
  */
 void gp_config_set_derived(const char *name, int64_t value);
 /* The same for DOUBLE rows (GASNET_EXITTIMEOUT). */

@@ -1,13 +1,16 @@
 /*
- * Loading: every row parsed from the environment into a scratch copy, the
- * rules for rows derived from others, the checks between rows, and only
- * then the commit, so a failed reload leaves the previous configuration
- * intact.  The machinery reports; the caller decides that an error is fatal.
+ * Loading: every row parsed from the environment into a scratch copy of
+ * the values of its group (gp_cfg, or its layer's own struct), the rules
+ * for rows derived from others, the checks between rows, and only then the
+ * commit of every group's values at once, so a failed reload leaves the
+ * previous configuration intact.  The scratch copies are allocated per load
+ * (not a fast path) and freed by it.  The machinery reports; the caller
+ * decides that an error is fatal.
  *
  * Some variables have no constant default: the credit variables are
  * derived from the job size at attach (gp_config_set_derived, print.c),
  * the PUT/GET bounce limits take GASNET_PORTAL_PUTGET_BOUNCE_LIMIT's value,
- * the firehose victim pool is R regions of MAXREGION_SIZE (nal/ibv/ibv_config.c),
+ * the firehose victim pool is R regions of MAXREGION_SIZE (nal/firehose_config.c),
  * and the exit timeout follows GASNet's formula over the node count.  Such
  * rows have a NULL default_text and an `unset_means` sentence, and the
  * echo labels them "derived".
@@ -26,7 +29,7 @@ enum gp_cfg_source gp_cfg_row_source[GP_CFG_MAX_ROWS];
 unsigned char gp_cfg_row_known[GP_CFG_MAX_ROWS];
 
 /* ------------------------------------------------------------------ */
-/* Storing values into a struct gp_config                              */
+/* Storing values into a group's values                                */
 /* ------------------------------------------------------------------ */
 
 void gp_config_error(char *errbuf, size_t errlen, const char *fmt, ...)
@@ -39,48 +42,77 @@ void gp_config_error(char *errbuf, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-void *gp_cfg_field_of(struct gp_config *cfg, const struct gp_cfg_row *row)
+size_t gp_cfg_type_size(enum gp_cfg_type type)
 {
-    return (char *)cfg + row->offset;
+    switch (type) {
+    case GP_CFG_BOOL:   return sizeof(int);
+    case GP_CFG_INT:    return sizeof(int64_t);
+    case GP_CFG_SIZE:   return sizeof(uint64_t);
+    case GP_CFG_DOUBLE: return sizeof(double);
+    case GP_CFG_STRING: return sizeof(char *);
+    }
+    return 0;
 }
 
-static void free_strings(struct gp_config *cfg)
+void *gp_cfg_field_of(void *values, const struct gp_cfg_row *row)
+{
+    return (char *)values + row->offset;
+}
+
+void *gp_cfg_committed_field(size_t index)
+{
+    size_t ngroups;
+    const struct gp_cfg_group *group = gp_cfg_groups(&ngroups)[gp_cfg_row_group(index)];
+    if (ROWS[index].offset == GP_CFG_NO_FIELD || group->values == NULL)
+        return NULL;
+    return gp_cfg_field_of(group->values, &ROWS[index]);
+}
+
+/*
+ * A load works on a set of values: one object per group (indexed like
+ * gp_cfg_groups()), either the scratch copies being built or the groups'
+ * committed ones.  The field of the table's index'th row in such a set:
+ */
+static void *field_in(void *const *values, size_t index)
+{
+    return gp_cfg_field_of(values[gp_cfg_row_group(index)], &ROWS[index]);
+}
+
+/* Strings are owned copies: freed when the values holding them are dropped or replaced. */
+static void free_strings(void *const *values)
 {
     for (size_t i = 0; i < ROW_COUNT; i++) {
         if (ROWS[i].type != GP_CFG_STRING || ROWS[i].offset == GP_CFG_NO_FIELD)
             continue;
-        char **slot = gp_cfg_field_of(cfg, &ROWS[i]);
+        char **slot = field_in(values, i);
         free(*slot);
         *slot = NULL;
     }
 }
 
-int gp_cfg_store_value(struct gp_config *cfg, const struct gp_cfg_row *row,
-                       const union cfg_value *value)
+int gp_cfg_store_value(void *field, const struct gp_cfg_row *row, const union cfg_value *value)
 {
-    void *slot;
     char *copy;
     if (row->offset == GP_CFG_NO_FIELD)
         return GP_CFG_OK;
-    slot = gp_cfg_field_of(cfg, row);
     switch (row->type) {
-    case GP_CFG_BOOL:   memcpy(slot, &value->flag, sizeof value->flag); break;
-    case GP_CFG_INT:    memcpy(slot, &value->integer, sizeof value->integer); break;
-    case GP_CFG_SIZE:   memcpy(slot, &value->bytes, sizeof value->bytes); break;
-    case GP_CFG_DOUBLE: memcpy(slot, &value->real, sizeof value->real); break;
+    case GP_CFG_BOOL:   memcpy(field, &value->flag, sizeof value->flag); break;
+    case GP_CFG_INT:    memcpy(field, &value->integer, sizeof value->integer); break;
+    case GP_CFG_SIZE:   memcpy(field, &value->bytes, sizeof value->bytes); break;
+    case GP_CFG_DOUBLE: memcpy(field, &value->real, sizeof value->real); break;
     case GP_CFG_STRING:
         /* A private copy: a later setenv() may free the environment's. */
         copy = strndup(value->text.start, value->text.len);
         if (copy == NULL)
             return GP_CFG_ERR_TABLE;
-        memcpy(slot, &copy, sizeof copy);
+        memcpy(field, &copy, sizeof copy);
         break;
     }
     return GP_CFG_OK;
 }
 
 /* The placeholder of a row with no default, numeric types only. */
-static void store_unset(struct gp_config *cfg, const struct gp_cfg_row *row)
+static void store_unset(void *field, const struct gp_cfg_row *row)
 {
     union cfg_value value;
     switch (row->type) {
@@ -90,17 +122,70 @@ static void store_unset(struct gp_config *cfg, const struct gp_cfg_row *row)
     case GP_CFG_DOUBLE: value.real = row->unset_value; break;
     case GP_CFG_STRING: return; /* stays NULL */
     }
-    gp_cfg_store_value(cfg, row, &value);
+    gp_cfg_store_value(field, row, &value);
 }
 
-static void copy_field(struct gp_config *cfg, const struct gp_cfg_row *to,
-                       const struct gp_cfg_row *from)
+/* A numeric row takes another's value (of the same type, perhaps in another group). */
+static void copy_field(void *const *values, size_t to, size_t from)
 {
-    static const size_t type_size[] = {
-        [GP_CFG_BOOL] = sizeof(int), [GP_CFG_INT] = sizeof(int64_t),
-        [GP_CFG_SIZE] = sizeof(uint64_t), [GP_CFG_DOUBLE] = sizeof(double),
-    };
-    memcpy(gp_cfg_field_of(cfg, to), gp_cfg_field_of(cfg, from), type_size[to->type]);
+    memcpy(field_in(values, to), field_in(values, from), gp_cfg_type_size(ROWS[to].type));
+}
+
+/*
+ * The group before g that keeps its values in the same object, whose
+ * scratch copy g shares (the conduit's, nal's and boot's rows all fill
+ * gp_cfg); g itself when none does.
+ */
+static size_t first_sharing(const struct gp_cfg_group *const *groups, size_t g)
+{
+    for (size_t h = 0; h < g; h++)
+        if (groups[h]->values == groups[g]->values)
+            return h;
+    return g;
+}
+
+/*
+ * The scratch copies a load builds, zeroed: one per object that groups
+ * keep their values in (NULL for a group that stores none); freed with
+ * release_next once committed or dropped.
+ */
+static int alloc_next(void **next, const struct gp_cfg_group *const *groups, size_t ngroups)
+{
+    for (size_t g = 0; g < ngroups; g++) {
+        size_t owner = first_sharing(groups, g);
+        if (owner != g || groups[g]->values == NULL) {
+            next[g] = groups[g]->values != NULL ? next[owner] : NULL;
+            continue;
+        }
+        next[g] = calloc(1, groups[g]->values_size);
+        if (next[g] == NULL) {
+            while (g-- > 0)
+                if (first_sharing(groups, g) == g)
+                    free(next[g]);
+            return GP_CFG_ERR_TABLE;
+        }
+    }
+    return GP_CFG_OK;
+}
+
+static void release_next(void **next, const struct gp_cfg_group *const *groups, size_t ngroups)
+{
+    for (size_t g = 0; g < ngroups; g++)
+        if (first_sharing(groups, g) == g)
+            free(next[g]);
+}
+
+/* Every group's values replaced by its scratch copy at once; the strings they held freed. */
+static void commit_next(void *const *next, const struct gp_cfg_group *const *groups,
+                        size_t ngroups)
+{
+    void *committed[GP_CFG_MAX_GROUPS] = { NULL };
+    for (size_t g = 0; g < ngroups; g++)
+        committed[g] = groups[g]->values;
+    free_strings(committed);
+    for (size_t g = 0; g < ngroups; g++)
+        if (groups[g]->values != NULL && first_sharing(groups, g) == g)
+            memcpy(groups[g]->values, next[g], groups[g]->values_size);
 }
 
 /* ------------------------------------------------------------------ */
@@ -168,10 +253,11 @@ static int check_older_names(char *errbuf, size_t errlen)
     return GP_CFG_OK;
 }
 
-static int load_row(struct gp_config *cfg, size_t index, enum gp_cfg_source *source,
+static int load_row(void *const *values, size_t index, enum gp_cfg_source *source,
                     unsigned char *known, char *errbuf, size_t errlen)
 {
     const struct gp_cfg_row *row = &ROWS[index];
+    void *field = row->offset != GP_CFG_NO_FIELD ? field_in(values, index) : NULL;
     const char *from = row->name;
     const char *text = row->newer != NULL ? getenv(row->name) : gp_config_row_text(row, &from);
     union cfg_value value;
@@ -180,7 +266,7 @@ static int load_row(struct gp_config *cfg, size_t index, enum gp_cfg_source *sou
     if (row->newer != NULL)
         return GP_CFG_OK;   /* read, parsed and stored as its newer row */
     if (text == NULL && row->default_text == NULL) {
-        store_unset(cfg, row);
+        store_unset(field, row);
         /* Strings have NULL as a real value; numbers wait for their rule. */
         *known = row->type == GP_CFG_STRING || row->offset == GP_CFG_NO_FIELD;
         return GP_CFG_OK;
@@ -193,7 +279,7 @@ static int load_row(struct gp_config *cfg, size_t index, enum gp_cfg_source *sou
         report_bad_value(row, from, text, errbuf, errlen);
         return GP_CFG_ERR_BAD_ARG;
     }
-    if (gp_cfg_store_value(cfg, row, &value) != GP_CFG_OK) {
+    if (gp_cfg_store_value(field, row, &value) != GP_CFG_OK) {
         gp_config_error(errbuf, errlen, "out of memory storing %s", row->name);
         return GP_CFG_ERR_TABLE;
     }
@@ -219,8 +305,8 @@ int gp_cfg_derive_unset(struct gp_cfg_derivation *derivation, const char *name)
     return 1;
 }
 
-/* Rows whose default is another row's value, then each group's own rules. */
-static void apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
+/* Rows whose default is another row's value, then each group's own rules on its values. */
+static void apply_rules(void *const *next, const enum gp_cfg_source *source,
                         unsigned char *known)
 {
     struct gp_cfg_derivation derivation = { source, known };
@@ -229,21 +315,22 @@ static void apply_rules(struct gp_config *cfg, const enum gp_cfg_source *source,
     for (size_t i = 0; i < ROW_COUNT; i++) {
         if (ROWS[i].fallback == NULL || source[i] != GP_CFG_FROM_DEFAULT)
             continue;
-        copy_field(cfg, &ROWS[i], gp_config_find(ROWS[i].fallback));
+        copy_field(next, i, (size_t)gp_cfg_row_index(gp_config_find(ROWS[i].fallback)));
         known[i] = 1;
     }
     for (size_t g = 0; g < ngroups; g++)
         if (groups[g]->derive != NULL)
-            groups[g]->derive(cfg, &derivation);
+            groups[g]->derive(next[g], &derivation);
 }
 
 /* Each group's checks between its rows, in the table's order. */
-static int check_relations(const struct gp_config *cfg, char *errbuf, size_t errlen)
+static int check_relations(void *const *next, char *errbuf, size_t errlen)
 {
     size_t ngroups;
     const struct gp_cfg_group *const *groups = gp_cfg_groups(&ngroups);
     for (size_t g = 0; g < ngroups; g++) {
-        int rc = groups[g]->check != NULL ? groups[g]->check(cfg, errbuf, errlen) : GP_CFG_OK;
+        int rc = groups[g]->check != NULL ? groups[g]->check(next[g], errbuf, errlen)
+                                          : GP_CFG_OK;
         if (rc != GP_CFG_OK)
             return rc;
     }
@@ -286,27 +373,33 @@ static void warn_no_effect(void)
 
 int gp_config_load(char *errbuf, size_t errlen)
 {
-    struct gp_config next;
+    void *next[GP_CFG_MAX_GROUPS];
     enum gp_cfg_source next_source[GP_CFG_MAX_ROWS];
     unsigned char next_known[GP_CFG_MAX_ROWS];
+    size_t ngroups;
+    const struct gp_cfg_group *const *groups = gp_cfg_groups(&ngroups);
     int rc = gp_cfg_check_table(errbuf, errlen);
     if (rc != GP_CFG_OK)
         return rc;
     gp_cfg_warn_unknown();
-    memset(&next, 0, sizeof next);
+    if (alloc_next(next, groups, ngroups) != GP_CFG_OK) {
+        gp_config_error(errbuf, errlen, "out of memory loading the configuration");
+        return GP_CFG_ERR_TABLE;
+    }
     rc = check_older_names(errbuf, errlen);
     for (size_t i = 0; i < ROW_COUNT && rc == GP_CFG_OK; i++)
-        rc = load_row(&next, i, &next_source[i], &next_known[i], errbuf, errlen);
+        rc = load_row(next, i, &next_source[i], &next_known[i], errbuf, errlen);
     if (rc == GP_CFG_OK) {
-        apply_rules(&next, next_source, next_known);
-        rc = check_relations(&next, errbuf, errlen);
+        apply_rules(next, next_source, next_known);
+        rc = check_relations(next, errbuf, errlen);
     }
     if (rc != GP_CFG_OK) {
-        free_strings(&next);
+        free_strings(next);
+        release_next(next, groups, ngroups);
         return rc;
     }
-    free_strings(&gp_cfg);
-    gp_cfg = next;
+    commit_next(next, groups, ngroups);
+    release_next(next, groups, ngroups);
     memcpy(gp_cfg_row_source, next_source, sizeof gp_cfg_row_source);
     memcpy(gp_cfg_row_known, next_known, sizeof gp_cfg_row_known);
     note_older_names();

@@ -35,7 +35,8 @@ static const struct gp_cfg_row *derivable_row(const char *name)
 
 static void record_derived(const struct gp_cfg_row *row, const union cfg_value *value)
 {
-    gp_cfg_store_value(&gp_cfg, row, value); /* numeric: cannot fail */
+    /* numeric: cannot fail */
+    gp_cfg_store_value(gp_cfg_committed_field((size_t)gp_cfg_row_index(row)), row, value);
     gp_cfg_row_source[gp_cfg_row_index(row)] = GP_CFG_FROM_JOBSIZE;
     gp_cfg_row_known[gp_cfg_row_index(row)] = 1;
 }
@@ -83,7 +84,7 @@ enum gp_cfg_source gp_config_source(const struct gp_cfg_row *row)
 
 static void format_field(const struct gp_cfg_row *row, char *buf, size_t len)
 {
-    const void *slot = (const char *)&gp_cfg + row->offset;
+    const void *slot = gp_config_value_of(row);
     int flag;
     int64_t integer;
     uint64_t bytes;
@@ -136,6 +137,25 @@ void gp_config_format_value(const struct gp_cfg_row *row, char *buf, size_t len)
     } else {
         format_field(row, buf, len);
     }
+}
+
+const void *gp_config_value_of(const struct gp_cfg_row *row)
+{
+    long index = gp_cfg_row_index(row);
+    return index < 0 ? NULL : gp_cfg_committed_field((size_t)index);
+}
+
+int64_t gp_config_int(const char *name)
+{
+    const struct gp_cfg_row *row = gp_config_find(name);
+    const void *slot = gp_config_value_of(row);
+    int64_t value = 0;
+    if (slot == NULL || row->type != GP_CFG_INT)
+        gp_error("config", "gp_config_int(%s): not a stored integer row of the table",
+                 name ? name : "(null)");
+    else
+        memcpy(&value, slot, sizeof value);
+    return value;
 }
 
 /* A default given as a rule rather than a constant is shown as derived. */

@@ -1,6 +1,7 @@
 /*
- * The table: the groups of rows in their order, concatenated once; lookup
- * by name; the check that every row is well formed (a bad row is a
+ * The table: the groups of rows in their order (the conduit's, the
+ * transport layer's as its registry lists them, boot's), concatenated
+ * once; lookup by name; the check that every row is well formed (a bad row is a
  * programming error, found by the first load); and the warning for unknown
  * GASNET_* / GP_* variables, with the closest known name.
  *
@@ -17,28 +18,57 @@
 
 #include "util/log.h"
 
-/* The one list of groups: the table's order, so the echo and gp-env(7) follow the layers. */
-static const struct gp_cfg_group *const groups[] = {
-    &gp_cfg_group_conduit, &gp_cfg_group_ibv, &gp_cfg_group_nal, &gp_cfg_group_tcp,
-    &gp_cfg_group_ofi, &gp_cfg_group_boot,
-};
+/* The groups, gathered once: the conduit's, the transport layer's (its registry's), boot's. */
+static const struct gp_cfg_group *groups[GP_CFG_MAX_GROUPS];
+static size_t group_count;
 
 static struct gp_cfg_row table[GP_CFG_MAX_ROWS];
+static unsigned char table_group[GP_CFG_MAX_ROWS];   /* the index in groups[] of each row's group */
 static size_t table_count;
-static int table_overflow;   /* the groups hold more rows than fit: the table check says so */
+static const char *table_overflow;   /* what did not fit, for the table check to say */
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void add_group(const struct gp_cfg_group *group)
+{
+    if (group_count == GP_CFG_MAX_GROUPS) {
+        table_overflow = "groups than GP_CFG_MAX_GROUPS";
+        return;
+    }
+    groups[group_count++] = group;
+}
+
+/* Groups that keep their values in one object (gp_cfg) must agree on its size. */
+static int shares_values_unlike(size_t g)
+{
+    for (size_t h = 0; h < g; h++)
+        if (groups[h]->values == groups[g]->values &&
+            groups[h]->values_size != groups[g]->values_size)
+            return 1;
+    return 0;
+}
+
+static void gather_groups(void)
+{
+    const struct gp_cfg_group *group;
+    add_group(&gp_cfg_group_conduit);
+    for (unsigned i = 0; table_overflow == NULL && (group = nal_config_group(i)) != NULL; i++)
+        add_group(group);
+    add_group(&gp_cfg_group_boot);
+}
 
 static void concatenate_groups(void)
 {
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+    gather_groups();
+    for (size_t g = 0; g < group_count; g++)
         for (size_t i = 0; i < groups[g]->count; i++) {
             if (table_count == GP_CFG_MAX_ROWS) {
-                table_overflow = 1;
+                table_overflow = "rows than GP_CFG_MAX_ROWS";
                 return;
             }
             table[table_count] = groups[g]->rows[i];
             if (table[table_count].choices_from != NULL)
                 table[table_count].choices = table[table_count].choices_from();
+            table_group[table_count] = (unsigned char)g;
             table_count++;
         }
 }
@@ -57,8 +87,15 @@ size_t gp_cfg_table_count(void)
 
 const struct gp_cfg_group *const *gp_cfg_groups(size_t *count)
 {
-    *count = sizeof groups / sizeof groups[0];
+    pthread_once(&table_once, concatenate_groups);
+    *count = group_count;
     return groups;
+}
+
+size_t gp_cfg_row_group(size_t index)
+{
+    pthread_once(&table_once, concatenate_groups);
+    return table_group[index];
 }
 
 /* ------------------------------------------------------------------ */
@@ -149,6 +186,17 @@ static const char *older_name_problem(const struct gp_cfg_row *row)
     return NULL;
 }
 
+/* A stored row's value must lie whole inside its group's values. */
+static const char *field_problem(const struct gp_cfg_row *row, const struct gp_cfg_group *group)
+{
+    if (group->values == NULL)
+        return "it is stored but its group has no values";
+    if (row->offset > group->values_size ||
+        group->values_size - row->offset < gp_cfg_type_size(row->type))
+        return "its offset lies outside its group's values";
+    return NULL;
+}
+
 static const char *row_problem(const struct gp_cfg_row *row, size_t index)
 {
     /* Launcher rows may keep another program's name (MPIRUN_CMD is mpirun's, in GASNet). */
@@ -174,8 +222,8 @@ static const char *row_problem(const struct gp_cfg_row *row, size_t index)
         return "only integer and size rows may be powers of two or accept 0 apart";
     if (row->type == GP_CFG_SIZE && row->unset_value < 0)
         return "a size row cannot stand for a negative value while unset";
-    if (row->offset != GP_CFG_NO_FIELD && row->offset >= sizeof(struct gp_config))
-        return "its offset lies outside struct gp_config";
+    if (row->offset != GP_CFG_NO_FIELD && field_problem(row, groups[table_group[index]]))
+        return field_problem(row, groups[table_group[index]]);
     if ((row->flags & GP_CFG_F_NOT_YET) && !(row->flags & GP_CFG_F_NO_EFFECT))
         return "only a row without effect can be without effect yet";
     if (row->newer != NULL)
@@ -189,11 +237,17 @@ int gp_cfg_check_table(char *errbuf, size_t errlen)
 {
     char accepted[256];
     union cfg_value scratch;
-    if (table_overflow) {
-        gp_config_error(errbuf, errlen, "the configuration groups hold more than %d rows "
-                        "(GP_CFG_MAX_ROWS in config/internal.h)", GP_CFG_MAX_ROWS);
+    if (table_overflow != NULL) {
+        gp_config_error(errbuf, errlen, "the configuration has more %s (config/internal.h)",
+                        table_overflow);
         return GP_CFG_ERR_TABLE;
     }
+    for (size_t g = 0; g < group_count; g++)
+        if (shares_values_unlike(g)) {
+            gp_config_error(errbuf, errlen, "configuration group %s is broken: it shares its "
+                            "values with an earlier group but not their size", groups[g]->layer);
+            return GP_CFG_ERR_TABLE;
+        }
     for (size_t i = 0; i < ROW_COUNT; i++) {
         const struct gp_cfg_row *row = &ROWS[i];
         const char *problem = row_problem(row, i);

@@ -28,8 +28,9 @@ static const struct gp_cfg_row nal_rows[] = {
              "while the application computes; tcp, ibv and ofi, PAR builds only (seed 003)" },
 };
 
-static int check_nal_rows(const struct gp_config *cfg, char *errbuf, size_t errlen)
+static int check_nal_rows(const void *next, char *errbuf, size_t errlen)
 {
+    const struct gp_config *cfg = next;
     const struct nal_ops *order[NAL_ROUTES_MAX];
     if (cfg->gp_hybrid_order == NULL ||
         nal_route_order("GP_HYBRID_ORDER", cfg->gp_hybrid_order, order, errbuf, errlen) > 0)
@@ -37,6 +38,8 @@ static int check_nal_rows(const struct gp_config *cfg, char *errbuf, size_t errl
     return GP_CFG_ERR_BAD_ARG;
 }
 
-const struct gp_cfg_group gp_cfg_group_nal = {
-    "nal", GP_CFG_GROUP_ROWS(nal_rows), NULL, check_nal_rows,
+/* The conduit reads GP_TRANSPORT too (through ptl): these values stay in gp_cfg. */
+const struct gp_cfg_group nal_cfg_group = {
+    .layer = "nal", GP_CFG_GROUP_ROWS(nal_rows), GP_CFG_GROUP_VALUES(gp_cfg),
+    .check = check_nal_rows,
 };

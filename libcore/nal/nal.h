@@ -14,6 +14,7 @@
 #include "util/counter.h"
 
 struct ptl_md_local;
+struct gp_cfg_group;
 
 /*
  * The NI as a transport sees it: what its ops read and fill in.  ptl's NI
@@ -101,6 +102,9 @@ struct nal_ops {
     const char *title;
     /* NULL, or the paragraph that opens that section. */
     const char *rows_intro;
+    /* NULL, or the group of configuration rows it reads (its <name>_config.c): the registry
+     * hands it to the table (nal_config_group, config/rows.h). */
+    const struct gp_cfg_group *config_group;
     /* 1: GP_TRANSPORT may name it for every peer of a job (shm, tcp, ibv); the
      * hybrid is what GP_TRANSPORT unset means, and loop is the test double. */
     int user_selectable;
@@ -131,6 +135,9 @@ struct nal_ops {
      * summary lines, when asked for (GASNET_FIREHOSE_VERBOSE). */
     void (*report)(struct nal_ni *ni);
 };
+
+/* The transport layer's own configuration rows (config_rows.c), which stay in gp_cfg. */
+extern const struct gp_cfg_group nal_cfg_group;
 
 /* The transports, in one explicit list (registry.c), fastest first. */
 const struct nal_ops *nal_find(const char *name);

@@ -1,7 +1,7 @@
 /*
  * The transports built into libgp, in one explicit list: adding one is its
  * name here (declared and listed) and a folder of its own, never an #ifdef
- * in shared code.
+ * in shared code.  Its configuration rows come with it (nal_ops.config_group).
  * The order is the order of preference, fastest first: among those that
  * can serve peers on other hosts (nal_ops.peers), the hybrid takes the
  * first that both ends can use unless GP_HYBRID_ORDER says otherwise.
@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/rows.h"
+#include "nal/firehose_config.h"
 #include "util/log.h"
 
 /* Each defined in its folder (nal/<name>/); named nowhere else. */
@@ -39,6 +41,24 @@ const struct nal_ops *nal_find(const char *name)
 const struct nal_ops *nal_at(unsigned index)
 {
     return index < TRANSPORT_COUNT ? transports[index] : NULL;
+}
+
+/*
+ * The layer's groups of rows: its own and the firehose cache's, which every transport may
+ * use, then each transport's in the registry's order.
+ */
+static const struct gp_cfg_group *const shared_groups[] = { &nal_cfg_group, &firehose_cfg_group };
+#define SHARED_GROUP_COUNT (sizeof shared_groups / sizeof shared_groups[0])
+
+const struct gp_cfg_group *nal_config_group(unsigned index)
+{
+    if (index < SHARED_GROUP_COUNT)
+        return shared_groups[index];
+    index -= SHARED_GROUP_COUNT;
+    for (unsigned i = 0; i < TRANSPORT_COUNT; i++)
+        if (transports[i]->config_group != NULL && index-- == 0)
+            return transports[i]->config_group;
+    return NULL;
 }
 
 /* Room for every name the registry holds; a list that outgrew it is an error naming the name. */

@@ -51,7 +51,7 @@ static void check_in_range(const struct gp_cfg_row *row)
 {
     if (row->offset == GP_CFG_NO_FIELD || gp_config_source(row) != GP_CFG_FROM_ENV)
         return;
-    const char *base = (const char *)&gp_cfg + row->offset;
+    const char *base = gp_config_value_of(row);
     double value;
     switch (row->type) {
     case GP_CFG_INT: value = (double)*(const int64_t *)(const void *)base; break;
@@ -66,6 +66,17 @@ static void check_in_range(const struct gp_cfg_row *row)
             return;
         fprintf(stderr, "%s accepted %g outside [%g, %g]\n", row->name, value, row->min, row->max);
         abort();
+    }
+}
+
+/* Every stored value's bytes (a string's pointer), wherever its layer keeps it. */
+static void snapshot(uint64_t *out)
+{
+    for (size_t i = 0; i < row_count; i++) {
+        const void *value = gp_config_value_of(&rows[i]);
+        out[i] = 0;
+        if (value != NULL)
+            memcpy(&out[i], value, rows[i].type == GP_CFG_BOOL ? sizeof(int) : sizeof(uint64_t));
     }
 }
 
@@ -97,10 +108,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         set++;
     }
-    struct gp_config before = gp_cfg;
+    static uint64_t before[512], after[512];
+    snapshot(before);
     char why[512];
     if (gp_config_load(why, sizeof why) != 0) {
-        if (why[0] == '\0' || memcmp(&before, &gp_cfg, sizeof before) != 0)
+        snapshot(after);
+        if (why[0] == '\0' || memcmp(before, after, row_count * sizeof before[0]) != 0)
             abort(); /* a rejection says why and changes nothing */
     } else {
         for (size_t i = 0; i < row_count; i++) {
@@ -117,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                     .pinnable_bytes = nodes % 2 ? 0 : (1ull << 32),
                                     .pinned_elsewhere = 1ull << 30 };
         struct gp_ibv_limits lim;
-        gp_config_ibv_limits(&gp_cfg, &caps, &lim);
+        gp_config_ibv_limits(&ibv_cfg, &firehose_cfg, &caps, &lim);
         if (lim.networkdepth_total < 1 || lim.am_credits_pp > lim.networkdepth_pp ||
             lim.bbuf_count > lim.networkdepth_total)
             abort(); /* seed 003's "trimmed to" rules */

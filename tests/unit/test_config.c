@@ -11,7 +11,12 @@
 #include <gasnet.h>
 
 #include "config/config.h"
+#include "config/rows.h"
+#include "nal/firehose_config.h"
+#include "nal/ibv/ibv_config.h"
 #include "nal/nal.h"
+#include "nal/ofi/ofi_config.h"
+#include "nal/tcp/tcp_config.h"
 #include "util/log.h"
 
 /* ---- helpers ---- */
@@ -147,11 +152,11 @@ static void test_defaults_standard(void)
     CHECK_EQ(gp_cfg.freeze_on_error, 0);
     CHECK(gp_cfg.tracefile == NULL);
     CHECK(gp_cfg.statsfile == NULL);
-    CHECK_EQ(gp_cfg.use_firehose, 1);
-    CHECK_EQ(gp_cfg.firehose_maxregion_size, 128 * 1024);
-    CHECK_EQ(gp_cfg.firehose_maxvictim_r, 1024);
-    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 1024ull * 128 * 1024);
-    CHECK_EQ(gp_cfg.firehose_verbose, 0);
+    CHECK_EQ(firehose_cfg.use_firehose, 1);
+    CHECK_EQ(firehose_cfg.firehose_maxregion_size, 128 * 1024);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_r, 1024);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 1024ull * 128 * 1024);
+    CHECK_EQ(firehose_cfg.firehose_verbose, 0);
     CHECK_STR_EQ(gp_cfg.gp_log_level, "warn");
     CHECK(gp_cfg.gp_transport == NULL);
 }
@@ -190,16 +195,19 @@ static void test_table_rows(void)
     const struct gp_cfg_row *rows = gp_config_rows(&count);
     size_t stored = 0;
     for (size_t i = 0; i < count; i++) {
-        if (rows[i].offset == GP_CFG_NO_FIELD)
+        if (rows[i].offset == GP_CFG_NO_FIELD) {
+            CHECK(gp_config_value_of(&rows[i]) == NULL);
             continue;
+        }
         stored++;
-        CHECK(rows[i].offset < sizeof(struct gp_config));
+        CHECK(gp_config_value_of(&rows[i]) != NULL);
         for (size_t j = i + 1; j < count; j++)
-            if (rows[j].offset == rows[i].offset)
+            if (gp_config_value_of(&rows[j]) == gp_config_value_of(&rows[i]))
                 gp_test_fail(__FILE__, __LINE__, "%s and %s share a field", rows[i].name,
                              rows[j].name);
     }
-    /* One row per field of struct gp_config: 82 fields today; adding a field means a row. */
+    /* One row per field of struct gp_config and of the layers' own structs (ibv_cfg,
+     * firehose_cfg, ...): 82 fields today; adding a field means a row. */
     CHECK_EQ(stored, 82);
     for (size_t i = 0; i < count; i++) {
         if (rows[i].doc == NULL || rows[i].doc[0] == '\0')
@@ -424,13 +432,13 @@ static void test_firehose_megabytes(void)
 {
     clear_our_environment();
     set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "256");
-    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 256ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 256ull << 20);
     set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "2G");
-    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 2ull << 30);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 2ull << 30);
     set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "1");
-    CHECK_EQ(gp_cfg.firehose_maxregion_size, 1ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_maxregion_size, 1ull << 20);
     set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "64K");
-    CHECK_EQ(gp_cfg.firehose_maxregion_size, 65536);
+    CHECK_EQ(firehose_cfg.firehose_maxregion_size, 65536);
     /* Other sizes keep bare numbers as bytes. */
     set_and_load("GASNET_PORTAL_AMRECV_SPACE", "1048576");
     CHECK_EQ(gp_cfg.portal_amrecv_space, 1048576);
@@ -450,11 +458,11 @@ static void test_firehose_victim_derived(void)
     clear_our_environment();
     setenv("GASNET_FIREHOSE_MAXVICTIM_R", "10", 1);
     set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "1");
-    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 10ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 10ull << 20);
     gp_config_format_value(gp_config_find("GASNET_FIREHOSE_MAXVICTIM_M"), value, sizeof value);
     CHECK_STR_EQ(value, "10M");
     set_and_load("GASNET_FIREHOSE_MAXVICTIM_M", "3");
-    CHECK_EQ(gp_cfg.firehose_maxvictim_m, 3ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 3ull << 20);
 }
 
 /* ---- doubles ---- */
@@ -617,7 +625,7 @@ static void test_accel_no_effect(void)
     CHECK_STR_CONTAINS(output, "GASNET_PORTAL_ACCEL=yes has no effect in gp");
     CHECK_EQ(count_occurrences(output, "GASNET_PORTAL_ACCEL="), 1);
     CHECK(strstr(output, "GASNET_FIREHOSE_M") == NULL);
-    CHECK_EQ(gp_cfg.firehose_m, 3ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_m, 3ull << 20);
     CHECK(strstr(output, "unknown variable") == NULL);
 }
 
@@ -713,6 +721,82 @@ static void test_failed_reload_keeps_values(void)
     CHECK_EQ(gp_config_load(NULL, 0), GP_CFG_ERR_BAD_ARG);
 }
 
+/* The layers' own values too: a failed load changes none of them, a good one all at once. */
+static void test_failed_reload_keeps_every_group(void)
+{
+    char err[256] = "";
+    clear_our_environment();
+    setenv("GASNET_NUM_QPS", "3", 1);
+    setenv("GP_TCP_CONNECT", "eager", 1);
+    setenv("GP_OFI_PROVIDER", "sockets", 1);
+    setenv("GASNET_FIREHOSE_MAXVICTIM_R", "10", 1);
+    load_ok();
+    setenv("GASNET_NUM_QPS", "4", 1);
+    setenv("GP_TCP_CONNECT", "lazy", 1);
+    setenv("GP_OFI_PROVIDER", "shm", 1);
+    setenv("GASNET_FIREHOSE_MAXVICTIM_R", "20", 1);
+    setenv("GASNET_PORTAL_MSG_LIMIT", "abc", 1);   /* the conduit's group, before them all */
+    CHECK_EQ(gp_config_load(err, sizeof err), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(ibv_cfg.num_qps, 3);
+    CHECK_STR_EQ(tcp_cfg.gp_tcp_connect, "eager");
+    CHECK_STR_EQ(ofi_cfg.gp_ofi_provider, "sockets");
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_r, 10);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_m, 10ull * 128 * 1024);
+    unsetenv("GASNET_PORTAL_MSG_LIMIT");
+    setenv("GASNET_IBV_PORTS", "mlx5_0:x", 1);      /* ibv's own check, after firehose's */
+    CHECK_EQ(gp_config_load(err, sizeof err), GP_CFG_ERR_BAD_ARG);
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_r, 10);
+    CHECK_STR_EQ(ofi_cfg.gp_ofi_provider, "sockets");
+    unsetenv("GASNET_IBV_PORTS");
+    load_ok();
+    CHECK_EQ(ibv_cfg.num_qps, 4);
+    CHECK_STR_EQ(tcp_cfg.gp_tcp_connect, "lazy");
+    CHECK_STR_EQ(ofi_cfg.gp_ofi_provider, "shm");
+    CHECK_EQ(firehose_cfg.firehose_maxvictim_r, 20);
+    CHECK_EQ(gp_config_int("GASNET_NUM_QPS"), 4);
+    CHECK(gp_config_value_of(gp_config_find("GASNET_NUM_QPS")) == &ibv_cfg.num_qps);
+    clear_our_environment();
+    load_ok();
+}
+
+/* The table: the conduit's rows, the transport layer's (its own, firehose's, then each
+ * transport's in the registry's order), boot's. */
+static void test_table_order_follows_registry(void)
+{
+    size_t count;
+    const struct gp_cfg_row *rows = gp_config_rows(&count);
+    const char *const firsts[] = {
+        "GASNET_PORTAL_MSG_LIMIT", "GP_TRANSPORT", "GASNET_USE_FIREHOSE", "GASNET_IBV_PORTS",
+        "GP_OFI_PROVIDER", "GP_TCP_ADDR", "GP_HOST_ID",
+    };
+    long previous = -1;
+    for (size_t i = 0; i < sizeof firsts / sizeof firsts[0]; i++) {
+        const struct gp_cfg_row *row = gp_config_find(firsts[i]);
+        CHECK(row != NULL);
+        long at = (long)(row - rows);
+        if (at <= previous)
+            gp_test_fail(__FILE__, __LINE__, "%s comes before the row listed ahead of it",
+                         firsts[i]);
+        previous = at;
+    }
+    CHECK_EQ(previous, (long)(count - gp_cfg_group_boot.count));   /* boot's rows end it */
+    const struct nal_ops *tcp = nal_find("tcp"), *shm = nal_find("shm");
+    CHECK(tcp != NULL && tcp->config_group != NULL && shm != NULL && shm->config_group == NULL);
+    CHECK(tcp->config_group->values == &tcp_cfg);
+}
+
+/* A row that is not a stored integer has no integer value to give. */
+static void test_config_int_misuse(void)
+{
+    char output[512];
+    int64_t value = -1;
+    struct capture cap = begin_capture();
+    value = gp_config_int("GP_TCP_CONNECT");
+    end_capture(&cap, output, sizeof output);
+    CHECK_EQ(value, 0);
+    CHECK_STR_CONTAINS(output, "gp_config_int(GP_TCP_CONNECT): not a stored integer row");
+}
+
 static void test_long_value_in_message(void)
 {
     char value[101], expected[256];
@@ -732,30 +816,30 @@ static void test_defaults_ibv(void)
 {
     clear_our_environment();
     load_ok();
-    CHECK(gp_cfg.ibv_ports == NULL);
-    CHECK_EQ(gp_cfg.num_qps, 0);
-    CHECK_EQ(gp_cfg.qp_timeout, 18);
-    CHECK_EQ(gp_cfg.qp_retry_count, 7);
-    CHECK_EQ(gp_cfg.qp_rd_atom, 0);
-    CHECK_EQ(gp_cfg.physmem_max, 0);
-    CHECK_EQ(gp_cfg.physmem_noprobe, 0);
-    CHECK_EQ(gp_cfg.inlinesend_limit, -1);
+    CHECK(ibv_cfg.ibv_ports == NULL);
+    CHECK_EQ(ibv_cfg.num_qps, 0);
+    CHECK_EQ(ibv_cfg.qp_timeout, 18);
+    CHECK_EQ(ibv_cfg.qp_retry_count, 7);
+    CHECK_EQ(ibv_cfg.qp_rd_atom, 0);
+    CHECK_EQ(ibv_cfg.physmem_max, 0);
+    CHECK_EQ(ibv_cfg.physmem_noprobe, 0);
+    CHECK_EQ(ibv_cfg.inlinesend_limit, -1);
     CHECK_EQ(gp_cfg.packedlong_limit, 4012);
-    CHECK_EQ(gp_cfg.nonbulkput_bounce_limit, 65536);
-    CHECK_EQ(gp_cfg.networkdepth_pp, 64);
-    CHECK_EQ(gp_cfg.networkdepth_total, 0);
-    CHECK_EQ(gp_cfg.am_credits_pp, 32);
-    CHECK_EQ(gp_cfg.am_credits_total, -1);
-    CHECK_EQ(gp_cfg.am_credits_slack, 1);
-    CHECK_EQ(gp_cfg.bbuf_count, 1024);
-    CHECK_EQ(gp_cfg.pin_maxsz, 0);
-    CHECK_EQ(gp_cfg.amrdma_limit, 4092);
-    CHECK_EQ(gp_cfg.amrdma_depth, 16);
-    CHECK_EQ(gp_cfg.amrdma_max_peers, 32);
-    CHECK_EQ(gp_cfg.amrdma_cycle, 1024);
-    CHECK_EQ(gp_cfg.ibv_gid_index, -1);
-    CHECK_EQ(gp_cfg.firehose_m, 0);
-    CHECK_EQ(gp_cfg.firehose_r, 0);
+    CHECK_EQ(ibv_cfg.nonbulkput_bounce_limit, 65536);
+    CHECK_EQ(ibv_cfg.networkdepth_pp, 64);
+    CHECK_EQ(ibv_cfg.networkdepth_total, 0);
+    CHECK_EQ(ibv_cfg.am_credits_pp, 32);
+    CHECK_EQ(ibv_cfg.am_credits_total, -1);
+    CHECK_EQ(ibv_cfg.am_credits_slack, 1);
+    CHECK_EQ(ibv_cfg.bbuf_count, 1024);
+    CHECK_EQ(ibv_cfg.pin_maxsz, 0);
+    CHECK_EQ(ibv_cfg.amrdma_limit, 4092);
+    CHECK_EQ(ibv_cfg.amrdma_depth, 16);
+    CHECK_EQ(ibv_cfg.amrdma_max_peers, 32);
+    CHECK_EQ(ibv_cfg.amrdma_cycle, 1024);
+    CHECK_EQ(ibv_cfg.ibv_gid_index, -1);
+    CHECK_EQ(firehose_cfg.firehose_m, 0);
+    CHECK_EQ(firehose_cfg.firehose_r, 0);
     for (size_t i = 0; i < 2; i++) {
         const char *name = i ? "GASNET_AM_CREDITS_TOTAL" : "GASNET_IBV_PORTS";
         char value[128];
@@ -825,29 +909,29 @@ static void test_ibv_good_values(void)
 {
     clear_our_environment();
     set_and_load("GASNET_PIN_MAXSZ", "0");
-    CHECK_EQ(gp_cfg.pin_maxsz, 0);
+    CHECK_EQ(ibv_cfg.pin_maxsz, 0);
     set_and_load("GASNET_PIN_MAXSZ", "64K");
-    CHECK_EQ(gp_cfg.pin_maxsz, 65536);
+    CHECK_EQ(ibv_cfg.pin_maxsz, 65536);
     set_and_load("GASNET_PIN_MAXSZ", "1T");
-    CHECK_EQ(gp_cfg.pin_maxsz, 1ull << 40);
+    CHECK_EQ(ibv_cfg.pin_maxsz, 1ull << 40);
     set_and_load("GASNET_AMRDMA_DEPTH", "1");
-    CHECK_EQ(gp_cfg.amrdma_depth, 1);
+    CHECK_EQ(ibv_cfg.amrdma_depth, 1);
     set_and_load("GASNET_AMRDMA_DEPTH", "32");
-    CHECK_EQ(gp_cfg.amrdma_depth, 32);
+    CHECK_EQ(ibv_cfg.amrdma_depth, 32);
     set_and_load("GASNET_AMRDMA_CYCLE", "0");
-    CHECK_EQ(gp_cfg.amrdma_cycle, 0);
+    CHECK_EQ(ibv_cfg.amrdma_cycle, 0);
     set_and_load("GASNET_AMRDMA_CYCLE", "1");
-    CHECK_EQ(gp_cfg.amrdma_cycle, 1);
+    CHECK_EQ(ibv_cfg.amrdma_cycle, 1);
     set_and_load("GASNET_AM_CREDITS_TOTAL", "0");
-    CHECK_EQ(gp_cfg.am_credits_total, 0);
+    CHECK_EQ(ibv_cfg.am_credits_total, 0);
     set_and_load("GASNET_INLINESEND_LIMIT", "0");
-    CHECK_EQ(gp_cfg.inlinesend_limit, 0);
+    CHECK_EQ(ibv_cfg.inlinesend_limit, 0);
     set_and_load("GASNET_NONBULKPUT_BOUNCE_LIMIT", "0");
-    CHECK_EQ(gp_cfg.nonbulkput_bounce_limit, 0);
+    CHECK_EQ(ibv_cfg.nonbulkput_bounce_limit, 0);
     set_and_load("GASNET_PHYSMEM_MAX", "16G");
-    CHECK_EQ(gp_cfg.physmem_max, 16ull << 30);
+    CHECK_EQ(ibv_cfg.physmem_max, 16ull << 30);
     set_and_load("GP_IBV_GID_INDEX", "3");
-    CHECK_EQ(gp_cfg.ibv_gid_index, 3);
+    CHECK_EQ(ibv_cfg.ibv_gid_index, 3);
     CHECK_STR_CONTAINS(gp_config_find("GASNET_RCV_THREAD")->doc, "tcp, ibv and ofi");
 }
 
@@ -856,16 +940,16 @@ static void test_ibv_ports_rows(void)
     char value[128];
     clear_our_environment();
     set_and_load("GASNET_IBV_PORTS", "mlx5_0+mlx5_1:2");
-    CHECK_STR_EQ(gp_cfg.ibv_ports, "mlx5_0+mlx5_1:2");
+    CHECK_STR_EQ(ibv_cfg.ibv_ports, "mlx5_0+mlx5_1:2");
     CHECK_EQ(unsetenv("GASNET_IBV_PORTS"), 0);
     /* The older name alone is taken as is. */
     set_and_load("GASNET_VAPI_PORTS", "InfiniHost0+InfiniHost1:2");
-    CHECK_STR_EQ(gp_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
+    CHECK_STR_EQ(ibv_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
     gp_config_format_value(gp_config_find("GASNET_IBV_PORTS"), value, sizeof value);
     CHECK_STR_EQ(value, "InfiniHost0+InfiniHost1:2");
     /* Both, agreeing: fine; disagreeing: an error naming both. */
     set_and_load("GASNET_IBV_PORTS", "InfiniHost0+InfiniHost1:2");
-    CHECK_STR_EQ(gp_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
+    CHECK_STR_EQ(ibv_cfg.ibv_ports, "InfiniHost0+InfiniHost1:2");
     CHECK_EQ(setenv("GASNET_VAPI_PORTS", "InfiniHost0", 1), 0);
     expect_rejected(__LINE__, "GASNET_IBV_PORTS", "mlx5_0",
                     "GASNET_IBV_PORTS='mlx5_0' and GASNET_VAPI_PORTS='InfiniHost0' disagree: "
@@ -882,7 +966,7 @@ static void test_ibv_ports_rows(void)
                     "255, such as mlx5_0+mlx5_1:2");
     /* The empty string is no filter. */
     set_and_load("GASNET_IBV_PORTS", "");
-    CHECK_STR_EQ(gp_cfg.ibv_ports, "");
+    CHECK_STR_EQ(ibv_cfg.ibv_ports, "");
 }
 
 static void test_hca_id_unsupported(void)
@@ -1068,10 +1152,10 @@ static void test_firehose_main_pool(void)
     gp_config_format_value(gp_config_find("GASNET_FIREHOSE_R"), value, sizeof value);
     CHECK_STR_EQ(value, "0");
     set_and_load("GASNET_FIREHOSE_M", "64");
-    CHECK_EQ(gp_cfg.firehose_m, 64ull << 20);
-    CHECK_EQ(gp_cfg.firehose_r, 512);   /* 64M / 128K */
+    CHECK_EQ(firehose_cfg.firehose_m, 64ull << 20);
+    CHECK_EQ(firehose_cfg.firehose_r, 512);   /* 64M / 128K */
     set_and_load("GASNET_FIREHOSE_R", "100");
-    CHECK_EQ(gp_cfg.firehose_r, 100);
+    CHECK_EQ(firehose_cfg.firehose_r, 100);
     CHECK_EQ(gp_config_source(gp_config_find("GASNET_FIREHOSE_R")), GP_CFG_FROM_ENV);
 }
 
@@ -1086,7 +1170,7 @@ static void test_firehose_region_pages(void)
              "expected a multiple of the page size (%ld bytes)", page);
     expect_rejected(__LINE__, "GASNET_FIREHOSE_MAXREGION_SIZE", "6K", expected);
     set_and_load("GASNET_FIREHOSE_MAXREGION_SIZE", "12K");
-    CHECK_EQ(gp_cfg.firehose_maxregion_size, 12288);
+    CHECK_EQ(firehose_cfg.firehose_maxregion_size, 12288);
 }
 
 /* ---- the echo and the getenv door ---- */
@@ -1300,6 +1384,9 @@ static const struct gp_test tests[] = {
     { "set_derived_user_wins", test_set_derived_user_wins, 0 },
     { "relations", test_relations, 0 },
     { "failed_reload_keeps_values", test_failed_reload_keeps_values, 0 },
+    { "failed_reload_keeps_every_group", test_failed_reload_keeps_every_group, 0 },
+    { "table_order_follows_registry", test_table_order_follows_registry, 0 },
+    { "config_int_misuse", test_config_int_misuse, 0 },
     { "long_value_in_message", test_long_value_in_message, 0 },
     { "defaults_ibv", test_defaults_ibv, 0 },
     { "ibv_bad_values", test_ibv_bad_values, 0 },

@@ -8,6 +8,7 @@
 
 #include <gasnet.h>
 
+#include "config/config.h"
 #include "nal/ibv/ibv_limits.h"
 
 static void clear_our_environment(void)
@@ -52,7 +53,7 @@ static struct gp_ibv_limits limits_for(const struct gp_ibv_caps *caps)
 {
     struct gp_ibv_limits out;
     memset(&out, 0xa5, sizeof out);
-    gp_config_ibv_limits(&gp_cfg, caps, &out);
+    gp_config_ibv_limits(&ibv_cfg, &firehose_cfg, caps, &out);
     return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include <gasnet.h>
 
+#include "config/config.h"
 #include "nal/ibv/ibv.h"
 #include "nal/ibv/ibv_limits.h"
 
@@ -43,17 +44,17 @@ static void size_for(struct ibv_state *st, uint64_t nodes)
         .max_qp_rd_atom = 16, .max_inline = 220, .max_mr_size = UINT64_MAX,
     };
     struct gp_ibv_limits lim;
-    gp_config_ibv_limits(&gp_cfg, &caps, &lim);
+    gp_config_ibv_limits(&ibv_cfg, &firehose_cfg, &caps, &lim);
     memset(st, 0, sizeof *st);
     st->nports = 1;
-    st->set.rbuf_count = (int)gp_cfg.rbuf_count;
+    st->set.rbuf_count = (int)ibv_cfg.rbuf_count;
     st->set.am_credits_pp = (int)lim.am_credits_pp;
     st->set.am_credits_total = (int)lim.am_credits_total;
     st->budget.cap = (unsigned)lim.networkdepth_total;
     st->reached = nodes - 1;
     ibv_srq_size(st);
     CHECK_EQ(st->rbuf_count, (size_t)st->srq_requests + st->srq_slack + st->answers_cap);
-    CHECK(st->rbuf_count <= (size_t)gp_cfg.rbuf_count);
+    CHECK(st->rbuf_count <= (size_t)ibv_cfg.rbuf_count);
 }
 
 static void test_small_job(void)

@@ -14,6 +14,7 @@
  * inside an operation that waits for credits, slots or queue room.
  */
 #include "nal/ibv/ibv.h"
+#include "nal/ibv/ibv_config.h"
 #include "nal/ibv/ibv_verbs.h"
 
 #include <stdlib.h>
@@ -401,6 +402,7 @@ const struct nal_ops nal_ibv_ops = {
     .rows_intro = "Read by the ibv transport; accepted and checked on every transport.  Some are "
                   "trimmed, once the HCA is open, to what it supports (seed 003 says which); a "
                   "value you set that is trimmed draws a warning.",
+    .config_group = &ibv_cfg_group,
     .user_selectable = 1,
     .peers = &ibv_peer_ops,
     .region_create = ibv_region_create,

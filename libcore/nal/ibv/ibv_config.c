@@ -1,73 +1,27 @@
 /*
- * The ibv transport's rows: firehose (seed 000) and seed 003's variables,
- * the rule that sizes the firehose pools from one another, and the checks
- * that need this transport's own knowledge (the GASNET_IBV_PORTS syntax,
- * whole pages for a firehose region).  The trims against the device are in
- * ibv_limits.c.
+ * The ibv transport's rows: seed 003's variables, stored in ibv_cfg, and
+ * the check that needs this transport's own knowledge (the GASNET_IBV_PORTS
+ * syntax).  The trims against the device are in ibv_limits.c; the firehose
+ * rows that ibv shares with ofi are nal/firehose_config.c's.
  *
  * Choices the seeds left open, recorded here next to the values:
  *   - the ibv rows keep seed 003's defaults; where it gives no bound, gp
- *     takes GASNet's fixed sizes: 4012 for GASNET_PACKEDLONG_LIMIT and 4092
- *     for GASNET_AMRDMA_LIMIT (a 4K buffer less its header), 64 queue pairs,
- *     1G of non-bulk put bouncing; GASNET_AM_CREDITS_TOTAL is -1 while unset
- *     (MAX(1024, nodes), resolved with the device in ibv_limits.c);
- *   - GASNET_FIREHOSE_M has no main pool by default: gp pins each segment
- *     whole at attach (GASNet's SEGMENT_FAST), so a set value only holds
- *     pinnable memory back from the victim pool.
+ *     takes GASNet's fixed sizes: 4092 for GASNET_AMRDMA_LIMIT (a 4K buffer
+ *     less its header), 64 queue pairs, 1G of non-bulk put bouncing;
+ *     GASNET_AM_CREDITS_TOTAL is -1 while unset (MAX(1024, nodes), resolved
+ *     with the device in ibv_limits.c).
  */
+#include "nal/ibv/ibv_config.h"
+
 #include "config/rows.h"
-
-#include <unistd.h>
-
 #include "nal/ibv/ibv_ports.h"
 
-static const struct gp_cfg_row ibv_rows[] = {
-    /* ---- firehose (seed 000, nal/firehose.c), used by ibv and ofi (ofi_mr.c) ---- */
-    { .name = "GASNET_USE_FIREHOSE", .type = GP_CFG_BOOL, .default_text = "1",
-      .transport = "ibv", .offset = GP_CFG_FIELD(use_firehose),
-      .doc = "cache registrations of out-of-segment memory; off means bounce buffers or "
-             "uncached registration" },
-    { .name = "GASNET_FIREHOSE_MAXREGION_SIZE", .type = GP_CFG_SIZE, .default_text = "128K",
-      .min = 4 * GP_CFG_KIB, .max = GP_CFG_GIB, .flags = GP_CFG_F_BARE_MEGABYTES, .transport = "ibv",
-      .offset = GP_CFG_FIELD(firehose_maxregion_size),
-      .doc = "largest single pinned region, a multiple of the page size (a bare number is MB)" },
-    { .name = "GASNET_FIREHOSE_MAXVICTIM_R", .type = GP_CFG_INT, .default_text = "1024",
-      .min = 1, .max = 1048576, .transport = "ibv", .offset = GP_CFG_FIELD(firehose_maxvictim_r),
-      .doc = "pinned regions in the local victim pool (truncated to MAXVICTIM_M / "
-             "MAXREGION_SIZE)" },
-    { .name = "GASNET_FIREHOSE_MAXVICTIM_M", .type = GP_CFG_SIZE, .default_text = NULL,
-      .min = GP_CFG_MIB, .max = GP_CFG_TIB, .flags = GP_CFG_F_BARE_MEGABYTES, .transport = "ibv",
-      .offset = GP_CFG_FIELD(firehose_maxvictim_m),
-      .unset_means = "GASNET_FIREHOSE_MAXVICTIM_R * GASNET_FIREHOSE_MAXREGION_SIZE",
-      .doc = "memory in the local victim pool (a bare number is MB)" },
-    { .name = "GASNET_FIREHOSE_VERBOSE", .type = GP_CFG_BOOL, .default_text = "0",
-      .transport = "ibv", .offset = GP_CFG_FIELD(firehose_verbose),
-      .doc = "print firehose internals, for bug reports" },
-    { .name = "GP_FIREHOSE_KEEP", .type = GP_CFG_BOOL, .default_text = "0",
-      .transport = "ibv", .offset = GP_CFG_FIELD(firehose_keep),
-      .doc = "keep a firehose registration after its last transfer, so that the next transfer "
-             "from the same buffer costs no registration; only for programs that never free "
-             "and reallocate memory they transferred from or into (a kept registration names "
-             "the old pages, and the transfer moves the wrong bytes); 0 deregisters at the "
-             "end of each transfer and copies parts up to GASNET_NONBULKPUT_BOUNCE_LIMIT "
-             "through bounce buffers" },
-    { .name = "GASNET_FIREHOSE_M", .type = GP_CFG_SIZE, .default_text = NULL,
-      .min = 0, .max = GP_CFG_TIB, .flags = GP_CFG_F_BARE_MEGABYTES, .transport = "ibv",
-      .offset = GP_CFG_FIELD(firehose_m), .unset_value = 0,
-      .unset_means = "none: gp pins each segment whole at attach (GASNet's SEGMENT_FAST)",
-      .doc = "memory of the main (remote) pool; since segments are pinned at attach it only "
-             "holds pinnable memory back from the victim pool (a bare number is MB)" },
-    { .name = "GASNET_FIREHOSE_R", .type = GP_CFG_INT, .default_text = NULL,
-      .min = 0, .max = 1048576, .transport = "ibv", .offset = GP_CFG_FIELD(firehose_r),
-      .unset_value = 0, .unset_means = "GASNET_FIREHOSE_M / GASNET_FIREHOSE_MAXREGION_SIZE",
-      .flags = GP_CFG_NO_EFFECT_YET,
-      .doc = "pinned regions of the main (remote) pool, truncated to GASNET_FIREHOSE_M / "
-             "MAXREGION_SIZE; gp keeps no main pool of regions yet (segments are pinned "
-             "whole at attach)" },
+#define IBV_FIELD(member) GP_CFG_FIELD_OF(struct ibv_config, member)
 
+static const struct gp_cfg_row ibv_rows[] = {
     /* ---- ibv (seed 003); trims against the device are in nal/ibv/ibv_limits.c ---- */
     { .name = "GASNET_IBV_PORTS", .type = GP_CFG_STRING, .default_text = NULL,
-      .transport = "ibv", .offset = GP_CFG_FIELD(ibv_ports),
+      .transport = "ibv", .offset = IBV_FIELD(ibv_ports),
       .unset_means = "no filter: one active port on every HCA",
       .doc = "HCAs and ports that may be used, HCA[:PORT[,PORT...]][+HCA...] such as "
              "mlx5_0+mlx5_1:2; a filter (order and duplicates don't matter; an HCA without "
@@ -84,37 +38,33 @@ static const struct gp_cfg_row ibv_rows[] = {
       .doc = "unsupported since GASNet's older releases (seed 003); choose HCAs and ports "
              "with GASNET_IBV_PORTS" },
     { .name = "GASNET_NUM_QPS", .type = GP_CFG_INT, .default_text = "0", .min = 0, .max = 64,
-      .transport = "ibv", .offset = GP_CFG_FIELD(num_qps),
+      .transport = "ibv", .offset = IBV_FIELD(num_qps),
       .doc = "queue pairs each pair of peers stripes its traffic over, mapped round-robin "
              "onto the ports; 0 means one per port used" },
     { .name = "GASNET_QP_TIMEOUT", .type = GP_CFG_INT, .default_text = "18", .min = 0,
-      .max = 31, .transport = "ibv", .offset = GP_CFG_FIELD(qp_timeout),
+      .max = 31, .transport = "ibv", .offset = IBV_FIELD(qp_timeout),
       .doc = "ACK timeout of the queue pairs, 4.096 us * 2^value (18: about 1 s)" },
     { .name = "GASNET_QP_RETRY_COUNT", .type = GP_CFG_INT, .default_text = "7", .min = 0,
-      .max = 7, .transport = "ibv", .offset = GP_CFG_FIELD(qp_retry_count),
+      .max = 7, .transport = "ibv", .offset = IBV_FIELD(qp_retry_count),
       .doc = "retransmissions after an ACK timeout before the HCA reports a fatal error" },
     { .name = "GASNET_QP_RD_ATOM", .type = GP_CFG_INT, .default_text = "0", .min = 0,
-      .max = 255, .transport = "ibv", .offset = GP_CFG_FIELD(qp_rd_atom),
+      .max = 255, .transport = "ibv", .offset = IBV_FIELD(qp_rd_atom),
       .doc = "RDMA reads each connection may have outstanding at the responder; 0 means the "
              "HCA's maximum (a larger value is trimmed to it)" },
     { .name = "GASNET_PHYSMEM_MAX", .type = GP_CFG_SIZE, .default_text = "0", .min = 0,
-      .max = 256 * GP_CFG_TIB, .transport = "ibv", .offset = GP_CFG_FIELD(physmem_max),
+      .max = 256 * GP_CFG_TIB, .transport = "ibv", .offset = IBV_FIELD(physmem_max),
       .doc = "most physical memory to pin (segment, buffers, firehose); 0 means probe the "
              "limits of the system and the HCA" },
     { .name = "GASNET_PHYSMEM_NOPROBE", .type = GP_CFG_BOOL, .default_text = "0",
-      .transport = "ibv", .offset = GP_CFG_FIELD(physmem_noprobe),
+      .transport = "ibv", .offset = IBV_FIELD(physmem_noprobe),
       .doc = "trust GASNET_PHYSMEM_MAX without probing: faster start-up, but pinning may fail "
              "later if it is too high; ignored while GASNET_PHYSMEM_MAX is 0" },
     { .name = "GASNET_INLINESEND_LIMIT", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
-      .max = 65536, .transport = "ibv", .offset = GP_CFG_FIELD(inlinesend_limit),
+      .max = 65536, .transport = "ibv", .offset = IBV_FIELD(inlinesend_limit),
       .doc = "largest send copied into the work request (inline); -1 means the HCA's maximum, "
              "0 no inline sends (a larger value is trimmed to the HCA's maximum)" },
-    { .name = "GASNET_PACKEDLONG_LIMIT", .type = GP_CFG_INT, .default_text = "4012", .min = 0,
-      .max = 4012, .transport = "all", .offset = GP_CFG_FIELD(packedlong_limit),
-      .doc = "largest AM Long payload packed with its header (a ReqSB chunk bounds it further, "
-             "to about 960 bytes); 0 sends header and payload apart" },
     { .name = "GASNET_NONBULKPUT_BOUNCE_LIMIT", .type = GP_CFG_SIZE, .default_text = "64K",
-      .min = 0, .max = GP_CFG_GIB, .transport = "ibv", .offset = GP_CFG_FIELD(nonbulkput_bounce_limit),
+      .min = 0, .max = GP_CFG_GIB, .transport = "ibv", .offset = IBV_FIELD(nonbulkput_bounce_limit),
       .doc = "largest non-bulk put (or AM Long payload) copied through bounce buffers; larger "
              "ones block until the HCA reports completion; 0 disables bounce buffers" },
     { .name = "GASNET_PUTINMOVE_LIMIT", .type = GP_CFG_SIZE, .default_text = "3K", .min = 0,
@@ -124,34 +74,34 @@ static const struct gp_cfg_row ibv_rows[] = {
              "remote memory; seed 003: only for GASNET_SEGMENT_LARGE and EVERYTHING, and gp's "
              "segments are FAST (pinned at attach), where it never applies" },
     { .name = "GASNET_NETWORKDEPTH_PP", .type = GP_CFG_INT, .default_text = "64", .min = 1,
-      .max = 65536, .transport = "ibv", .offset = GP_CFG_FIELD(networkdepth_pp),
+      .max = 65536, .transport = "ibv", .offset = IBV_FIELD(networkdepth_pp),
       .doc = "operations in flight from a node to each peer: the depth of each send queue "
              "(trimmed to the HCA's max_qp_wr)" },
     { .name = "GASNET_NETWORKDEPTH_TOTAL", .type = GP_CFG_INT, .default_text = "0", .min = 0,
-      .max = GP_CFG_INT32_TOP, .transport = "ibv", .offset = GP_CFG_FIELD(networkdepth_total),
+      .max = GP_CFG_INT32_TOP, .transport = "ibv", .offset = IBV_FIELD(networkdepth_total),
       .doc = "operations in flight from a node over all its peers, on ibv and tcp (a sender "
              "over it waits); the ibv send completion queue holds min(this, "
              "GASNET_NETWORKDEPTH_PP * (nodes - 1)); 0 means the most the HCA allows (on tcp: "
              "no cap)" },
     { .name = "GASNET_AM_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 1,
-      .max = 65536, .transport = "ibv", .offset = GP_CFG_FIELD(am_credits_pp),
+      .max = 65536, .transport = "ibv", .offset = IBV_FIELD(am_credits_pp),
       .doc = "AM requests in flight from a node to each peer, and receive buffers preposted "
              "per peer; trimmed to GASNET_NETWORKDEPTH_PP" },
     { .name = "GASNET_AM_CREDITS_TOTAL", .type = GP_CFG_INT, .default_text = NULL, .min = 0,
-      .max = GP_CFG_INT32_TOP, .transport = "ibv", .offset = GP_CFG_FIELD(am_credits_total),
+      .max = GP_CFG_INT32_TOP, .transport = "ibv", .offset = IBV_FIELD(am_credits_total),
       .unset_value = -1, .unset_means = "MAX(1024, nodes)",
       .doc = "AM requests in flight from a node in all (receive buffers for their replies); "
              "0 means the most the HCA allows; trimmed to GASNET_NETWORKDEPTH_TOTAL" },
     { .name = "GASNET_AM_CREDITS_SLACK", .type = GP_CFG_INT, .default_text = "1", .min = 0,
-      .max = 255, .transport = "ibv", .offset = GP_CFG_FIELD(am_credits_slack),
+      .max = 255, .transport = "ibv", .offset = IBV_FIELD(am_credits_slack),
       .doc = "credits a responder may bank before a hidden reply returns them; reduced "
              "below GASNET_AM_CREDITS_PP so that banking cannot deadlock" },
     { .name = "GASNET_BBUF_COUNT", .type = GP_CFG_INT, .default_text = "1024", .min = 0,
-      .max = 1048576, .transport = "ibv", .offset = GP_CFG_FIELD(bbuf_count),
+      .max = 1048576, .transport = "ibv", .offset = IBV_FIELD(bbuf_count),
       .doc = "pre-pinned 4K bounce buffers (AM headers, Medium payloads, bounced puts), at "
              "most GASNET_NETWORKDEPTH_TOTAL; 0 means GASNET_NETWORKDEPTH_TOTAL" },
     { .name = "GASNET_RBUF_COUNT", .type = GP_CFG_INT, .default_text = "1024", .min = 16,
-      .max = 1048576, .transport = "ibv", .offset = GP_CFG_FIELD(rbuf_count),
+      .max = 1048576, .transport = "ibv", .offset = IBV_FIELD(rbuf_count),
       .doc = "pinned 4K receive buffers of the process's shared receive queue, whatever the "
              "number of peers (fewer when the job cannot fill them; trimmed to the HCA's "
              "max_srq_wr); each peer is granted min(GASNET_AM_CREDITS_PP, what is left after "
@@ -176,60 +126,41 @@ static const struct gp_cfg_row ibv_rows[] = {
       .doc = "seed 004's name (vapi-conduit): pre-pinned bounce buffers" },
     { .name = "GASNET_PIN_MAXSZ", .type = GP_CFG_SIZE, .default_text = "0", .min = 4 * GP_CFG_KIB,
       .max = GP_CFG_TIB, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK, .transport = "ibv",
-      .offset = GP_CFG_FIELD(pin_maxsz),
+      .offset = IBV_FIELD(pin_maxsz),
       .doc = "largest single registration; a larger segment is pinned in several; 0 means "
              "the HCA's limit (a larger value is trimmed to it)" },
     { .name = "GASNET_AMRDMA_LIMIT", .type = GP_CFG_INT, .default_text = "4092", .min = 0,
-      .max = 4092, .transport = "ibv", .offset = GP_CFG_FIELD(amrdma_limit), .flags = GP_CFG_NO_EFFECT_YET,
+      .max = 4092, .transport = "ibv", .offset = IBV_FIELD(amrdma_limit), .flags = GP_CFG_NO_EFFECT_YET,
       .doc = "largest AM sent by RDMA into a buffer reserved at the peer (4K less a 4-byte "
              "header); 0 disables AMRDMA.  gp's ibv transport has no AMRDMA yet: every AM "
              "goes by send and receive" },
     { .name = "GASNET_AMRDMA_DEPTH", .type = GP_CFG_INT, .default_text = "16", .min = 1,
       .max = 32, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_NO_EFFECT_YET, .transport = "ibv",
-      .offset = GP_CFG_FIELD(amrdma_depth),
+      .offset = IBV_FIELD(amrdma_depth),
       .doc = "4K AMRDMA receive buffers per AMRDMA peer; gp has no AMRDMA yet" },
     { .name = "GASNET_AMRDMA_MAX_PEERS", .type = GP_CFG_INT, .default_text = "32", .min = 0,
-      .max = 65535, .transport = "ibv", .offset = GP_CFG_FIELD(amrdma_max_peers),
+      .max = 65535, .transport = "ibv", .offset = IBV_FIELD(amrdma_max_peers),
       .flags = GP_CFG_NO_EFFECT_YET,
       .doc = "peers a node receives AMs from by RDMA; 0 disables AMRDMA; gp has no AMRDMA "
              "yet" },
     { .name = "GASNET_AMRDMA_CYCLE", .type = GP_CFG_INT, .default_text = "1024", .min = 1,
       .max = 1073741824, .flags = GP_CFG_F_POWER_OF_TWO | GP_CFG_F_ZERO_OK | GP_CFG_NO_EFFECT_YET,
-      .transport = "ibv", .offset = GP_CFG_FIELD(amrdma_cycle),
+      .transport = "ibv", .offset = IBV_FIELD(amrdma_cycle),
       .doc = "AMs (up to GASNET_AMRDMA_LIMIT) received between choices of AMRDMA peers; 1 "
              "takes the first senders; 0 disables AMRDMA; gp has no AMRDMA yet" },
     { .name = "GP_IBV_GID_INDEX", .type = GP_CFG_INT, .default_text = "-1", .min = -1,
-      .max = 255, .transport = "ibv", .offset = GP_CFG_FIELD(ibv_gid_index),
+      .max = 255, .transport = "ibv", .offset = IBV_FIELD(ibv_gid_index),
       .doc = "GID table index for RoCE and other Ethernet ports; -1 chooses one automatically" },
     { .name = "GP_IBV_FAULT_RKEY", .type = GP_CFG_INT, .default_text = "0", .min = 0,
-      .max = 1000000000, .transport = "ibv", .offset = GP_CFG_FIELD(ibv_fault_rkey),
+      .max = 1000000000, .transport = "ibv", .offset = IBV_FIELD(ibv_fault_rkey),
       .doc = "for tests: the Nth RDMA operation into a peer's window uses a wrong remote key, "
              "so its completion fails and the job takes the graceful exit (0: never)" },
-    { .name = "GP_EXIT_FAULT", .type = GP_CFG_STRING, .default_text = "none",
-      .choices = "none|abort", .transport = "all", .offset = GP_CFG_FIELD(gp_exit_fault),
-      .doc = "for tests: abort raises SIGABRT inside the exit's work, which must still end the "
-             "process with the exit's code (seed 003)" },
-    { .name = "GP_SLOW_WAIT_MS", .type = GP_CFG_INT, .default_text = "10000", .min = 1,
-      .max = 86400000, .transport = "all", .offset = GP_CFG_NO_FIELD,
-      .doc = "milliseconds a wait for credits, send tickets, chunks or operation records lasts "
-             "before it prints one line naming the resource and the peer (it then keeps "
-             "waiting); util/slowwait.c reads it, tests shorten it" },
 };
 
-/* The victim pool is R regions of MAXREGION_SIZE unless its bytes are given; likewise the main pool's R. */
-static void derive_firehose(struct gp_config *next, struct gp_cfg_derivation *derivation)
-{
-    /* At most 2^20 regions of 1G: no overflow. */
-    if (gp_cfg_derive_unset(derivation, "GASNET_FIREHOSE_MAXVICTIM_M"))
-        next->firehose_maxvictim_m =
-            (uint64_t)next->firehose_maxvictim_r * next->firehose_maxregion_size;
-    if (gp_cfg_derive_unset(derivation, "GASNET_FIREHOSE_R"))
-        next->firehose_r = (int64_t)(next->firehose_m / next->firehose_maxregion_size);
-}
-
 /* GASNET_IBV_PORTS (or its older name, which the load matched) must parse. */
-static int check_ibv_ports(const struct gp_config *cfg, char *errbuf, size_t errlen)
+static int check_ibv_ports(const void *next, char *errbuf, size_t errlen)
 {
+    const struct ibv_config *cfg = next;
     const char *from;
     struct ibv_port_filter *filter;
     if (cfg->ibv_ports == NULL)
@@ -241,21 +172,9 @@ static int check_ibv_ports(const struct gp_config *cfg, char *errbuf, size_t err
     return GP_CFG_OK;
 }
 
-/* The port filter must parse, and a firehose region must be whole pages (regions are
- * cut at multiples of their size). */
-static int check_ibv_rows(const struct gp_config *cfg, char *errbuf, size_t errlen)
-{
-    long page = sysconf(_SC_PAGESIZE);
-    char size[32];
-    int rc = check_ibv_ports(cfg, errbuf, errlen);
-    if (rc != GP_CFG_OK || page <= 0 || cfg->firehose_maxregion_size % (uint64_t)page == 0)
-        return rc;
-    gp_config_format_size(cfg->firehose_maxregion_size, size, sizeof size);
-    gp_config_error(errbuf, errlen, "GASNET_FIREHOSE_MAXREGION_SIZE='%s' is not valid: expected "
-                    "a multiple of the page size (%ld bytes)", size, page);
-    return GP_CFG_ERR_BAD_ARG;
-}
+struct ibv_config ibv_cfg;
 
-const struct gp_cfg_group gp_cfg_group_ibv = {
-    "ibv", GP_CFG_GROUP_ROWS(ibv_rows), derive_firehose, check_ibv_rows,
+const struct gp_cfg_group ibv_cfg_group = {
+    .layer = "ibv", GP_CFG_GROUP_ROWS(ibv_rows), GP_CFG_GROUP_VALUES(ibv_cfg),
+    .check = check_ibv_ports,
 };

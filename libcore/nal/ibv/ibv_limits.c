@@ -7,6 +7,7 @@
  */
 #include "nal/ibv/ibv_limits.h"
 
+#include "config/config.h"
 #include "util/log.h"
 
 static int user_set(const char *name)
@@ -56,7 +57,7 @@ static uint64_t floor_power_of_two(uint64_t value)
     return power;
 }
 
-static void queue_limits(const struct gp_config *cfg, const struct gp_ibv_caps *caps,
+static void queue_limits(const struct ibv_config *cfg, const struct gp_ibv_caps *caps,
                          struct gp_ibv_limits *out)
 {
     int64_t peers = caps->nodes > 1 ? capped(caps->nodes - 1) : 1;
@@ -79,7 +80,7 @@ static void queue_limits(const struct gp_config *cfg, const struct gp_ibv_caps *
     out->networkdepth_total = total;
 }
 
-static void credit_limits(const struct gp_config *cfg, const struct gp_ibv_caps *caps,
+static void credit_limits(const struct ibv_config *cfg, const struct gp_ibv_caps *caps,
                           struct gp_ibv_limits *out)
 {
     int64_t peers = caps->nodes > 1 ? capped(caps->nodes - 1) : 1;
@@ -109,7 +110,7 @@ static void credit_limits(const struct gp_config *cfg, const struct gp_ibv_caps 
     out->amrdma = cfg->amrdma_limit != 0 && cfg->amrdma_max_peers != 0 && cfg->amrdma_cycle != 0;
 }
 
-static void firehose_limits(const struct gp_config *cfg, const struct gp_ibv_caps *caps,
+static void firehose_limits(const struct firehose_config *cfg, const struct gp_ibv_caps *caps,
                             struct gp_ibv_limits *out)
 {
     uint64_t region = cfg->firehose_maxregion_size, victim = cfg->firehose_maxvictim_m;
@@ -140,8 +141,8 @@ static void firehose_limits(const struct gp_config *cfg, const struct gp_ibv_cap
                 (unsigned long long)victim, (unsigned long long)region);
 }
 
-void gp_config_ibv_limits(const struct gp_config *cfg, const struct gp_ibv_caps *caps,
-                          struct gp_ibv_limits *out)
+void gp_config_ibv_limits(const struct ibv_config *cfg, const struct firehose_config *fh,
+                          const struct gp_ibv_caps *caps, struct gp_ibv_limits *out)
 {
     uint64_t device_pin = floor_power_of_two(caps->max_mr_size);
     queue_limits(cfg, caps, out);
@@ -149,5 +150,5 @@ void gp_config_ibv_limits(const struct gp_config *cfg, const struct gp_ibv_caps 
     out->pin_maxsz = cfg->pin_maxsz == 0 ? device_pin
         : trim_bytes("GASNET_PIN_MAXSZ", cfg->pin_maxsz, device_pin,
                      "the HCA's max_mr_size, as a power of two");
-    firehose_limits(cfg, caps, out);
+    firehose_limits(fh, caps, out);
 }

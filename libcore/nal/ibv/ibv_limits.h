@@ -6,7 +6,8 @@
  * "trimmed to GASNET_NETWORKDEPTH_PP", "the lesser of GASNET_BBUF_COUNT and
  * GASNET_NETWORKDEPTH_TOTAL", and so on.  The ibv transport fills in a
  * gp_ibv_caps once its HCAs are open and calls gp_config_ibv_limits for the
- * values to use.  gp_cfg itself keeps what the user asked for.
+ * values to use.  ibv_cfg and firehose_cfg themselves keep what the user
+ * asked for.
  *
  * A value the user set that has to be trimmed draws a warning naming the
  * variable, the value and the reason; a default that is trimmed is logged
@@ -17,7 +18,8 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
+#include "nal/firehose_config.h"
+#include "nal/ibv/ibv_config.h"
 
 /* What the transport learned from the job and the open HCAs (the least over them). */
 struct gp_ibv_caps {
@@ -55,7 +57,7 @@ struct gp_ibv_limits {
     uint64_t fh_main_regions;     /* GASNET_FIREHOSE_R, at most fh_main_bytes / region */
 };
 
-void gp_config_ibv_limits(const struct gp_config *cfg, const struct gp_ibv_caps *caps,
-                          struct gp_ibv_limits *out);
+void gp_config_ibv_limits(const struct ibv_config *cfg, const struct firehose_config *fh,
+                          const struct gp_ibv_caps *caps, struct gp_ibv_limits *out);
 
 #endif

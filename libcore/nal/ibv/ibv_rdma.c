@@ -16,8 +16,8 @@
  */
 #include <string.h>
 
-#include "config/config.h"
 #include "nal/ibv/ibv.h"
+#include "nal/ibv/ibv_config.h"
 #include "util/log.h"
 
 #define IBV_RDMA_MAX_PART (1ull << 30)
@@ -157,7 +157,7 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
     sge.length = (uint32_t)len;
     wr.wr.rdma.remote_addr = remote_addr;
     wr.wr.rdma.rkey = peer->port[q].rkey[piece];
-    if (gp_cfg.ibv_fault_rkey > 0 && ++st->rdma_parts_posted == (uint64_t)gp_cfg.ibv_fault_rkey)
+    if (ibv_cfg.ibv_fault_rkey > 0 && ++st->rdma_parts_posted == (uint64_t)ibv_cfg.ibv_fault_rkey)
         wr.wr.rdma.rkey ^= 0x5a5a5a5au; /* GP_IBV_FAULT_RKEY: the failed-completion test */
     slot->parts_left++;
     if (ibv_post_send_wr(st, peer, q, &wr, ctx) != PTL_OK) {

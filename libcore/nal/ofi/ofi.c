@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "config/config.h"
 #include "nal/ofi/ofi.h"
+#include "nal/ofi/ofi_config.h"
 #include "nal/private_region.h"
 #include "util/log.h"
 
@@ -88,8 +88,8 @@ static int alloc_pools(struct ofi_state *st)
     st->peers = calloc((size_t)st->ni->size, sizeof *st->peers);
     if (st->info == NULL)
         return st->peers != NULL ? PTL_OK : PTL_NO_SPACE;
-    st->credits_pp = (int)gp_cfg.ofi_credits_pp;
-    st->depth_pp = (unsigned)gp_cfg.ofi_depth_pp;
+    st->credits_pp = (int)ofi_cfg.ofi_credits_pp;
+    st->depth_pp = (unsigned)ofi_cfg.ofi_depth_pp;
     st->rx_count = peers * ((unsigned)st->credits_pp + st->depth_pp + 2) + OFI_RX_SLACK;
     st->ctx_count = OFI_TX_BUFS + 2 * peers * ((unsigned)st->credits_pp + st->depth_pp) + 256;
     st->rx_ctx = calloc(st->rx_count, sizeof *st->rx_ctx);
@@ -335,6 +335,7 @@ const struct nal_ops nal_ofi_ops = {
     .title = "libfabric",
     .rows_intro = "Read by the ofi transport (GP_TRANSPORT=ofi); FI_PROVIDER and the providers' "
                   "own FI_* variables are libfabric's and reach it unchanged.",
+    .config_group = &ofi_cfg_group,
     .user_selectable = 1,
     .region_create = ofi_region_create,
     .connect = ofi_connect,

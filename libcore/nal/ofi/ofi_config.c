@@ -1,9 +1,13 @@
 /* The ofi transport's rows: which libfabric provider, and its flow-control depths. */
+#include "nal/ofi/ofi_config.h"
+
 #include "config/rows.h"
+
+#define OFI_FIELD(member) GP_CFG_FIELD_OF(struct ofi_config, member)
 
 static const struct gp_cfg_row ofi_rows[] = {
     { .name = "GP_OFI_PROVIDER", .type = GP_CFG_STRING, .default_text = NULL, .transport = "ofi",
-      .offset = GP_CFG_FIELD(gp_ofi_provider),
+      .offset = OFI_FIELD(gp_ofi_provider),
       .unset_means = "FI_PROVIDER if set, else, among the providers that reach other hosts "
                      "with FI_EP_RDM, FI_MSG and FI_RMA, libfabric's first hardware provider, "
                      "then its native tcp one (net in libfabric 1.17, tcp from 1.18), then "
@@ -11,25 +15,27 @@ static const struct gp_cfg_row ofi_rows[] = {
       .doc = "the libfabric provider the ofi transport opens, as fi_info -l names it "
              "(tcp;ofi_rxm, verbs;ofi_rxm, sockets, shm, cxi for Slingshot, efa for AWS EFA)" },
     { .name = "GP_OFI_CREDITS_PP", .type = GP_CFG_INT, .default_text = "32", .min = 2,
-      .max = 4096, .transport = "ofi", .offset = GP_CFG_FIELD(ofi_credits_pp),
+      .max = 4096, .transport = "ofi", .offset = OFI_FIELD(ofi_credits_pp),
       .doc = "requests (puts, gets, AM messages) this process may have sent to one peer before "
              "the peer says it has handled them; the receive buffers each process posts cover "
              "every peer's credits" },
     { .name = "GP_OFI_DEPTH_PP", .type = GP_CFG_INT, .default_text = "64", .min = 1,
-      .max = 65535, .transport = "ofi", .offset = GP_CFG_FIELD(ofi_depth_pp),
+      .max = 65535, .transport = "ofi", .offset = OFI_FIELD(ofi_depth_pp),
       .doc = "operations awaiting an answer or a completion, per peer; each answered one has a "
              "receive buffer posted for its answer" },
     { .name = "GP_OFI_FAULT_KEY", .type = GP_CFG_INT, .default_text = "0", .min = 0,
-      .max = 1000000000, .transport = "ofi", .offset = GP_CFG_FIELD(ofi_fault_key),
+      .max = 1000000000, .transport = "ofi", .offset = OFI_FIELD(ofi_fault_key),
       .doc = "for tests: the Nth RMA operation this process starts uses a wrong remote key, so "
              "its completion fails and the job takes the graceful exit (0: never)" },
     { .name = "GP_OFI_WINDOWS", .type = GP_CFG_BOOL, .default_text = "1", .transport = "ofi",
-      .offset = GP_CFG_FIELD(ofi_windows),
+      .offset = OFI_FIELD(ofi_windows),
       .doc = "a process tells its peers where its segment lies for RMA, so that their puts and "
              "gets to it are fi_write and fi_read with no message and no matching; 0 keeps "
              "every put and get in messages (eager, rendezvous), for tests" },
 };
 
-const struct gp_cfg_group gp_cfg_group_ofi = {
-    "ofi", GP_CFG_GROUP_ROWS(ofi_rows), NULL, NULL,
+struct ofi_config ofi_cfg;
+
+const struct gp_cfg_group ofi_cfg_group = {
+    .layer = "ofi", GP_CFG_GROUP_ROWS(ofi_rows), GP_CFG_GROUP_VALUES(ofi_cfg),
 };

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "nal/ofi/ofi_config.h"
 #include "util/log.h"
 
 #define OFI_API_VERSION FI_VERSION(1, 9)
@@ -29,8 +29,8 @@
 
 const char *ofi_provider_wanted(void)
 {
-    if (gp_cfg.gp_ofi_provider != NULL && gp_cfg.gp_ofi_provider[0] != '\0')
-        return gp_cfg.gp_ofi_provider;
+    if (ofi_cfg.gp_ofi_provider != NULL && ofi_cfg.gp_ofi_provider[0] != '\0')
+        return ofi_cfg.gp_ofi_provider;
     const char *env = getenv("FI_PROVIDER");
     return env != NULL && env[0] != '\0' ? env : NULL;
 }
@@ -42,8 +42,8 @@ static struct fi_info *hints_new(void)
         return NULL;
     hints->ep_attr->type = FI_EP_RDM;
     hints->caps = FI_MSG | FI_RMA;
-    if (gp_cfg.gp_ofi_provider != NULL && gp_cfg.gp_ofi_provider[0] != '\0')
-        hints->fabric_attr->prov_name = strdup(gp_cfg.gp_ofi_provider);
+    if (ofi_cfg.gp_ofi_provider != NULL && ofi_cfg.gp_ofi_provider[0] != '\0')
+        hints->fabric_attr->prov_name = strdup(ofi_cfg.gp_ofi_provider);
     if (ofi_provider_wanted() == NULL)
         hints->caps |= FI_REMOTE_COMM;
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
@@ -186,7 +186,7 @@ struct fi_info *ofi_info_choose(int log_level)
     gp_log(log_level, "ofi", "no libfabric provider offers what the ofi transport needs: asked for "
              "provider %s%s%s, an FI_EP_RDM endpoint with FI_MSG and FI_RMA, FI_ORDER_SAS%s "
              "(fi_getinfo: %s); libfabric %u.%u lists: %s",
-             gp_cfg.gp_ofi_provider != NULL ? gp_cfg.gp_ofi_provider : "any",
+             ofi_cfg.gp_ofi_provider != NULL ? ofi_cfg.gp_ofi_provider : "any",
              env != NULL ? " with FI_PROVIDER=" : "", env != NULL ? env : "",
              ofi_provider_wanted() == NULL ? ", reaching other hosts (FI_REMOTE_COMM)" : "",
              fi_strerror(-rc), FI_MAJOR(fi_version()), FI_MINOR(fi_version()), what);

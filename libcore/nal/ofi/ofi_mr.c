@@ -12,7 +12,7 @@
  */
 #include <errno.h>
 
-#include "config/config.h"
+#include "nal/firehose_config.h"
 #include "nal/ofi/ofi.h"
 #include "util/log.h"
 
@@ -46,14 +46,14 @@ static int cache_dereg(void *ctx, void *handle)
 
 int ofi_mr_cache_start(struct ofi_state *st)
 {
-    if (!gp_cfg.use_firehose)
+    if (!firehose_cfg.use_firehose)
         return PTL_OK;
     struct firehose_limits lim = {
-        .max_region_bytes = gp_cfg.firehose_maxregion_size,
-        .max_victim_bytes = gp_cfg.firehose_maxvictim_m,
-        .max_victim_regions = (uint64_t)gp_cfg.firehose_maxvictim_r,
-        .verbose = gp_cfg.firehose_verbose,
-        .drop_idle = !gp_cfg.firehose_keep,
+        .max_region_bytes = firehose_cfg.firehose_maxregion_size,
+        .max_victim_bytes = firehose_cfg.firehose_maxvictim_m,
+        .max_victim_regions = (uint64_t)firehose_cfg.firehose_maxvictim_r,
+        .verbose = firehose_cfg.firehose_verbose,
+        .drop_idle = !firehose_cfg.firehose_keep,
     };
     struct firehose_ops ops = { cache_reg, cache_dereg, st };
     st->firehose = firehose_new(&lim, &ops);
@@ -62,7 +62,7 @@ int ofi_mr_cache_start(struct ofi_state *st)
                  "%llu, GASNET_FIREHOSE_MAXVICTIM_M %llu, GASNET_FIREHOSE_MAXVICTIM_R %lld): %s",
                  (unsigned long long)lim.max_region_bytes,
                  (unsigned long long)lim.max_victim_bytes,
-                 (long long)gp_cfg.firehose_maxvictim_r,
+                 (long long)firehose_cfg.firehose_maxvictim_r,
                  errno == ENOMEM ? "out of memory" : "a limit is 0 or not whole pages");
         return PTL_FAIL;
     }
@@ -73,7 +73,7 @@ int ofi_mr_cache_start(struct ofi_state *st)
  * the region size, and a peer's RMA names one key. */
 static int one_region(uintptr_t addr, uint64_t len)
 {
-    uint64_t size = gp_cfg.firehose_maxregion_size;
+    uint64_t size = firehose_cfg.firehose_maxregion_size;
     return len > 0 && addr / size == (addr + len - 1) / size;
 }
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "nal/ofi/ofi.h"
+#include "nal/ofi/ofi_config.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -218,7 +218,7 @@ static void grant_window(struct ofi_state *st, uint32_t pt_index, uint64_t match
                          struct ofi_msg_hdr *out)
 {
     uint64_t offset, length;
-    if (gp_cfg.ofi_windows && pt_index < OFI_WINDOW_PTS &&
+    if (ofi_cfg.ofi_windows && pt_index < OFI_WINDOW_PTS &&
         ptl_target_window(st->ni->region, pt_index, match_bits, &offset, &length)) {
         out->flags |= OFI_FLAG_WINDOW;
         out->win_offset = offset;

@@ -22,13 +22,13 @@
  */
 #include <string.h>
 
-#include "config/config.h"
 #include "nal/ofi/ofi.h"
+#include "nal/ofi/ofi_config.h"
 #include "util/log.h"
 
 uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
 {
-    if (gp_cfg.ofi_fault_key > 0 && ++st->rma_started == (uint64_t)gp_cfg.ofi_fault_key)
+    if (ofi_cfg.ofi_fault_key > 0 && ++st->rma_started == (uint64_t)ofi_cfg.ofi_fault_key)
         return key ^ 0x5a5a5a5au;
     return key;
 }

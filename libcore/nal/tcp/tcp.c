@@ -29,6 +29,7 @@
 
 #include "config/config.h"
 #include "nal/private_region.h"
+#include "nal/tcp/tcp_config.h"
 #include "util/log.h"
 
 /* Longest sleep in poll() while waiting; a wake-up only re-checks. */
@@ -451,10 +452,11 @@ struct tcp_state *tcp_state_new(struct nal_ni *ni)
     st->epfd = -1;
     st->put_body_rank = -1;
     st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
-    st->lazy = gp_cfg.gp_tcp_connect == NULL || strcmp(gp_cfg.gp_tcp_connect, "eager") != 0;
-    /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth. */
-    st->budget.cap = gp_cfg.networkdepth_total > 0 && gp_cfg.networkdepth_total < UINT32_MAX
-                         ? (unsigned)gp_cfg.networkdepth_total : 0;
+    st->lazy = tcp_cfg.gp_tcp_connect == NULL || strcmp(tcp_cfg.gp_tcp_connect, "eager") != 0;
+    /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth.
+     * An ibv row that tcp reads too: by name, through the table. */
+    int64_t depth_total = gp_config_int("GASNET_NETWORKDEPTH_TOTAL");
+    st->budget.cap = depth_total > 0 && depth_total < UINT32_MAX ? (unsigned)depth_total : 0;
     for (int k = 0; k < TCP_MAX_PENDING; k++)
         st->pending[k].fd = -1;
     return st;
@@ -664,6 +666,7 @@ static const struct nal_peer_ops tcp_peer_ops = {
 const struct nal_ops nal_tcp_ops = {
     .name = "tcp",
     .title = "TCP",
+    .config_group = &tcp_cfg_group,
     .user_selectable = 1,
     .peers = &tcp_peer_ops,
     .region_create = tcp_region_create,

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "config/config.h"
+#include "nal/tcp/tcp_config.h"
 #include "util/log.h"
 
 #define HELLO_MAGIC "gpt2"
@@ -175,7 +175,7 @@ void tcp_adopt(struct tcp_state *st, int rank, int fd)
  */
 static int listen_address(struct in_addr *addr, char *text, size_t len)
 {
-    const char *configured = gp_cfg.gp_tcp_addr;
+    const char *configured = tcp_cfg.gp_tcp_addr;
     if (configured != NULL && *configured != '\0') {
         if (inet_pton(AF_INET, configured, addr) != 1) {
             gp_error("tcp", "GP_TCP_ADDR='%s' is not valid: expected an IPv4 address of this "
@@ -202,7 +202,7 @@ static int open_listener(struct tcp_state *st, struct tcp_address *mine)
     if (st->listen_fd < 0 || bind(st->listen_fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
         listen(st->listen_fd, SOMAXCONN) != 0 ||
         getsockname(st->listen_fd, (struct sockaddr *)&sin, &len) != 0) {
-        gp_error("tcp", "cannot listen on %s%s: %m", ip, gp_cfg.gp_tcp_addr != NULL ?
+        gp_error("tcp", "cannot listen on %s%s: %m", ip, tcp_cfg.gp_tcp_addr != NULL ?
                  " (GP_TCP_ADDR: is it an address of this host?)" : "");
         return PTL_FAIL;
     }
