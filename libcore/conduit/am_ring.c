@@ -253,6 +253,11 @@ void gpc_ring_connect(void)
              RING_SLOTS, doorbell ? "doorbell" : "polled");
 }
 
+int gpc_ring_in_use(void)
+{
+    return ring_state.nactive > 0;
+}
+
 int gpc_ring_to(gasnet_node_t node)
 {
     return ring_state.peer != NULL && ring_state.peer[node].req_out != NULL;

@@ -15,6 +15,7 @@ uint64_t gpc_ring_region_bytes(void);   /* what the mailbox adds to the region *
 int gpc_ring_setup(void);               /* before the attach barrier */
 void gpc_ring_connect(void);            /* after it */
 int gpc_ring_to(gasnet_node_t node);    /* messages to node take a ring */
+int gpc_ring_in_use(void);              /* some peer's messages take rings */
 /* 1 when sent through the ring to dest, 0 when dest has none (the caller goes the Portals way). */
 int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handler,
                      void *source, size_t nbytes, void *dest_addr, int nargs,
