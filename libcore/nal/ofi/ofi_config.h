@@ -7,7 +7,7 @@
 struct gp_cfg_group;
 
 struct ofi_config {
-    const char *gp_ofi_provider;       /* GP_OFI_PROVIDER; NULL: FI_PROVIDER, else ofi_info.c chooses */
+    const char *gp_ofi_provider;   /* GP_OFI_PROVIDER; NULL: FI_PROVIDER, else ofi_info.c chooses */
     int64_t ofi_credits_pp;
     int64_t ofi_depth_pp;
     int64_t ofi_fault_key;             /* GP_OFI_FAULT_KEY: tests only; 0: never */
