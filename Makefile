@@ -128,7 +128,7 @@ $$($(1)_DIR)/bin/gp-run: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(RUN_SRC)) $$($(1
 
 $$($(1)_DIR)/bin/gp-check: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(CHECK_SRC)) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) -libverbs $(LIBS)
+	$$(CC) $$($(1)_LDFLAGS) -pthread -o $$@ $$^ $(POPT_LIBS) $(LIBS)
 
 $$($(1)_DIR)/bin/gp-demo: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(DEMO_SRC)) $$($(1)_ALIB)
 	@mkdir -p $$(dir $$@)

@@ -14,7 +14,8 @@
  *   env.c       every GASNET_* / GP_* variable set, validated by the table
  *   shm.c       /dev/shm space against the segment size the job would get
  *   memlock.c   ulimit -l against what ibv would pin
- *   rdma.c      RDMA devices and their ports (libibverbs)
+ *   transports.c  each transport's line from its ops table (nal_ops.host_report):
+ *               RDMA devices and ports (ibv), libfabric's providers (ofi)
  *   hosts.c     the hosts of GASNET_SSH_NODEFILE / _SERVERS; name resolution
  *   ssh.c       non-interactive ssh login (and clock) on each of those hosts
  *   envlist.c   --env: the table with effective values and sources
@@ -84,13 +85,10 @@ double check_now(void);
 void check_env(void);
 void check_shm(const struct check_opts *opts);
 void check_memlock(const struct check_opts *opts);
-void check_rdma(void);
-void check_fabric(void);
+void check_transports(void);
 
 /* What a process of an N-process job may map, from the configuration (shm.c). */
 uint64_t check_segment_limit(int nprocs);
-/* RDMA devices on this host, 0 when none or libibverbs finds no support (rdma.c). */
-int check_rdma_device_count(void);
 
 /* hosts.c: the hosts named by the launcher variables (host_list.h's parser), without
  * repeats; 0, or -1 after reporting why the list could not be read.  host_list_free

@@ -4,10 +4,10 @@
  * With no mode option it runs the system checks, in an order where each
  * can use what the ones before established: the environment first (it
  * loads the configuration the later checks measure against), then
- * shared-memory space, the locked-memory limit, RDMA devices, host names
- * and ssh.  --env prints the configuration table, --run the conformance
- * programs.  The pieces are listed in gp_check.h; the behaviour is in
- * gp-check(1).
+ * shared-memory space, the locked-memory limit, what each transport finds
+ * here (RDMA devices, libfabric's providers), host names and ssh.  --env
+ * prints the configuration table, --run the conformance programs.  The
+ * pieces are listed in gp_check.h; the behaviour is in gp-check(1).
  */
 #include "gp_check.h"
 
@@ -22,8 +22,7 @@ static int system_checks(const struct check_opts *opts)
     check_env();
     check_shm(opts);
     check_memlock(opts);
-    check_rdma();
-    check_fabric();
+    check_transports();
     struct host_list hosts;
     int hosts_read = hosts_load(&hosts) == 0;
     check_hostname(hosts_read ? &hosts : NULL);

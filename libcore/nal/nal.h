@@ -1,8 +1,9 @@
 /*
  * The transport ops table.  A transport (network abstraction layer, in the
  * seed's Portals vocabulary) moves bytes between registered regions; it
- * knows nothing of AMs or credits.  Every transport fills every slot: an
- * operation it cannot do points at nal_unsupported_*, never at NULL.
+ * knows nothing of AMs or credits.  Every transport fills every operation
+ * slot: one it cannot do points at nal_unsupported_*, never at NULL (the
+ * members whose comment allows NULL may be left out).
  */
 #ifndef GP_NAL_NAL_H
 #define GP_NAL_NAL_H
@@ -95,6 +96,24 @@ struct nal_peer_ops {
     void (*report)(void *state);
 };
 
+/*
+ * A transport's line among gp-check's system checks: what this host offers it (devices,
+ * providers, the library it loads).  gp-check prints it as its other checks' lines, so a
+ * transport's check comes with its folder, not as a file of gp-check's.
+ */
+enum nal_host_verdict {
+    NAL_HOST_OK,                /* the transport can run here */
+    NAL_HOST_WARN,              /* it cannot, or may not run well: only a job that wants it minds */
+    NAL_HOST_FAIL,              /* a job that takes it by default will fail */
+};
+
+struct nal_host_report {
+    enum nal_host_verdict verdict;
+    const char *check;          /* the line's name ("rdma", "libfabric") */
+    char finding[2048];         /* what was found, one sentence without the name */
+    const char *fix;            /* warn and FAIL: what to do; NULL on ok */
+};
+
 struct nal_ops {
     const char *name;
     /* What it runs over, in words ("TCP"): gp-env(7) titles the section of its configuration
@@ -134,6 +153,10 @@ struct nal_ops {
     /* At the job's end (the process exits without fini): the transport's own
      * summary lines, when asked for (GASNET_FIREHOSE_VERBOSE). */
     void (*report)(struct nal_ni *ni);
+    /* NULL, or gp-check's line about this host for this transport (gp-check prints the lines
+     * in the registry's order): outside any job, after the configuration is loaded; it may
+     * load the transport's library, and says in the line when it cannot. */
+    void (*host_report)(struct nal_host_report *out);
 };
 
 /* The transport layer's own configuration rows (config_rows.c), which stay in gp_cfg. */
@@ -162,6 +185,11 @@ const char *nal_routable_names(void);
  */
 int nal_route_order(const char *variable, const char *text, const struct nal_ops **out,
                     char *errbuf, size_t errlen);
+
+/* Fills out (host_report.c): the finding printf-style, cut at its size as gp-check cuts a
+ * line; fix NULL on NAL_HOST_OK. */
+void nal_host_say(struct nal_host_report *out, enum nal_host_verdict verdict, const char *check,
+                  const char *fix, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 int nal_unsupported_op(struct nal_ni *ni, const struct nal_op *op);
 int nal_counts_no_puts(struct nal_ni *ni, unsigned target);

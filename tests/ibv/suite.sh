@@ -136,6 +136,14 @@ t_verbs_smoke() {
         check_line "$name" "verbs_smoke: RDMA WRITE, RDMA READ and SEND/RECV of 65536 bytes over rxe0 verified"
 }
 
+# gp-check's rdma line, which ibv's ops table fills (nal_ops.host_report, libibverbs
+# loaded there): the device and its active port.
+t_gp_check_rdma() {
+    ibv_only "$name" || return
+    out=$(timeout -k 5 60 "$GPTEST_BIN/gp-check" -n 2 2>&1)
+    check_line "$name" "^ok rdma: [0-9]* devices*: .*rxe0 port 1 active (Ethernet)"
+}
+
 # ---- gp jobs ----------------------------------------------------------------------------------
 # The transport is the one asked for: its debug log has its own lines, and
 # over ibv they name the device.
@@ -431,6 +439,7 @@ t_bad_firehose_maxregion() { bad GASNET_FIREHOSE_MAXREGION_SIZE 2048; }
 
 run_case devinfo t_devinfo
 run_case verbs_smoke t_verbs_smoke
+run_case gp_check_rdma t_gp_check_rdma
 run_case transport t_transport
 run_case am_core_n2 t_am_core_n2
 run_case am_core_n4 t_am_core_n4

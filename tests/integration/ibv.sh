@@ -20,8 +20,8 @@ seq) sh "$top/tests/ibv/check.sh" "$vdir" | grep -v '^# end of tests$'
      sh "$link/tests/ibv/check.sh" "$lvdir" devinfo verbs_smoke |
          sed -E -e '/^# end of tests$/d' -e 's#^(ok|FAIL|skip) ibv/#\1 ibv/from_tmp_checkout/#'
      rm -f "$link" ;;
-asan) exec sh "$top/tests/ibv/check.sh" "$vdir" devinfo verbs_smoke transport am_core_n2 ext_core_n2 \
-          ext_stress_n4 bad_num_qps bad_ibv_ports ;;
+asan) exec sh "$top/tests/ibv/check.sh" "$vdir" devinfo verbs_smoke gp_check_rdma transport \
+          am_core_n2 ext_core_n2 ext_stress_n4 bad_num_qps bad_ibv_ports ;;
 *) echo "skip ibv/vm: the VM is emulated and slow; it runs the seq and asan builds only" ;;
 esac
 end_tests

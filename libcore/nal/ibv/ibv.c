@@ -413,4 +413,5 @@ const struct nal_ops nal_ibv_ops = {
     .progress = ibv_progress,
     .fini = ibv_fini,
     .report = ibv_report,
+    .host_report = ibv_host_report,
 };

@@ -18,6 +18,7 @@
  *                     segment), local keys (region, firehose, bounce buffers)
  *   ibv_cq.c          completion reaping and the failed-completion path
  *   ibv_verbs.c       libibverbs, loaded (dlopen) when a job first wants verbs
+ *   ibv_host.c        gp-check's "rdma" line: the devices here and their ports
  * (the registration cache for out-of-region local memory is nal/firehose.c, shared
  * with ofi)
  *
@@ -351,6 +352,11 @@ void ibv_dev_close(struct ibv_state *st);
 uint64_t ibv_region_keys(const struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
                          uint32_t *lkey, uint32_t *rkey);
 void ibv_port_describe(const struct ibv_state *st, unsigned port, struct ibv_port_wire *out);
+
+/* ---- ibv_host.c ----------------------------------------------------------------------- */
+
+/* nal_ops.host_report: the devices libibverbs finds here, each port's state. */
+void ibv_host_report(struct nal_host_report *out);
 
 /* ---- ibv_qp.c ------------------------------------------------------------------------- */
 

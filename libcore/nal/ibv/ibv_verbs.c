@@ -43,6 +43,7 @@ int ibv_verbs_load(const char *needed_by, int fatal)
         { "ibv_create_srq", (void **)&gp_verbs.create_srq },
         { "ibv_destroy_srq", (void **)&gp_verbs.destroy_srq },
         { "ibv_wc_status_str", (void **)&gp_verbs.wc_status_str },
+        { "ibv_port_state_str", (void **)&gp_verbs.port_state_str },
     };
     static const char *const names[] = { VERBS_SONAME, NULL };
     int opened = gp_dynlib_open_once(&library, names, syms, sizeof syms / sizeof syms[0]);
@@ -52,12 +53,17 @@ int ibv_verbs_load(const char *needed_by, int fatal)
         gp_fatal("%s needs the verbs library " VERBS_SONAME ", which cannot be loaded: %s "
                  "(install libibverbs1 and the providers of the HCA, e.g. Debian's "
                  "ibverbs-providers; or set GP_TRANSPORT=tcp)", needed_by, library.why);
-    if (opened == 0) {   /* said once: the hybrid asks at each attach */
+    if (opened == 0 && needed_by != NULL) {   /* said once: the hybrid asks at each attach */
         gp_warn("ibv", "%s would use this host's verbs devices, but " VERBS_SONAME " cannot be "
                 "loaded: %s; other hosts are reached over tcp (install libibverbs1, or set "
                 "GP_TRANSPORT=tcp to say so)", needed_by, library.why);
     }
     return -1;
+}
+
+const char *ibv_verbs_why(void)
+{
+    return library.why;
 }
 
 int ibv_verbs_devices_present(void)

@@ -42,6 +42,7 @@ struct gp_verbs {
     struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
     int (*destroy_srq)(struct ibv_srq *srq);
     const char *(*wc_status_str)(enum ibv_wc_status status);
+    const char *(*port_state_str)(enum ibv_port_state port_state);
 };
 
 extern struct gp_verbs gp_verbs;
@@ -51,9 +52,13 @@ extern struct gp_verbs gp_verbs;
  * what wanted verbs ("GP_TRANSPORT=ibv").  0; or, when the library cannot be
  * loaded: with fatal set, ends the job naming the library, needed_by and the
  * loader's words; without, warns once the same way and returns -1 (the
- * hybrid transport then reaches other hosts over tcp).
+ * hybrid transport then reaches other hosts over tcp).  needed_by NULL (and
+ * fatal 0): returns -1 quietly, for a caller that says it (gp-check's line;
+ * the once-only warning then counts as given).
  */
 int ibv_verbs_load(const char *needed_by, int fatal);
+/* After ibv_verbs_load failed: the loader's words (the names tried, the missing symbol). */
+const char *ibv_verbs_why(void);
 
 /*
  * 1 when this host shows a verbs device (/sys/class/infiniband_verbs, where
@@ -90,6 +95,7 @@ int ibv_verbs_devices_present(void);
 #define ibv_create_srq(pd, attr) gp_verbs.create_srq(pd, attr)
 #define ibv_destroy_srq(srq) gp_verbs.destroy_srq(srq)
 #define ibv_wc_status_str(status) gp_verbs.wc_status_str(status)
+#define ibv_port_state_str(state) gp_verbs.port_state_str(state)
 
 /*
  * verbs.h's own ibv_query_port, onto the table: the provider's extended

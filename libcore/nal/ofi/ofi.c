@@ -346,4 +346,5 @@ const struct nal_ops nal_ofi_ops = {
     .fini = ofi_fini,
     .report = ofi_report,
     .peers = &ofi_peer_ops,
+    .host_report = ofi_host_report,
 };

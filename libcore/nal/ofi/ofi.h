@@ -11,6 +11,7 @@
  *   ofi_fabric.c  libfabric, loaded (dlopen) when a job first wants ofi
  *   ofi_info.c    choosing the provider (GP_OFI_PROVIDER, FI_PROVIDER) and saying
  *                 what was found when none fits
+ *   ofi_host.c    gp-check's "libfabric" line: the providers here, the one ofi would use
  *   ofi_ep.c      fabric, domain, endpoint, CQs, address vector; the region's and
  *                 the buffers' registrations (the MR modes); the address exchange
  *   ofi_mr.c      registrations of memory outside the region: through the firehose
@@ -294,9 +295,15 @@ void ofi_info_universe(int job_size);
 /* fi_getinfo with gp's needs; NULL after a line at log_level (GP_LOG_*) naming what was asked
  * and what was found. */
 struct fi_info *ofi_info_choose(int log_level);
-/* For gp-check: every provider libfabric lists here into out, those offering what gp
- * needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would open ("" if none). */
+/* For gp-check's line (ofi_host.c): every provider libfabric lists here into out, those
+ * offering what gp needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would
+ * open ("" if none). */
 void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len);
+
+/* ---- ofi_host.c ------------------------------------------------------------------------- */
+
+/* nal_ops.host_report: libfabric's providers here, and the one GP_TRANSPORT=ofi would use. */
+void ofi_host_report(struct nal_host_report *out);
 
 /* ---- ofi_mr.c --------------------------------------------------------------------------- */
 

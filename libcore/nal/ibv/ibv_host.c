@@ -1,25 +1,17 @@
 /*
- * The RDMA check, through libibverbs: the devices this host has and the
- * state of each port.  No device is a warning, not a failure: gp runs over
- * shm and tcp without one, and only the ibv transport needs it.  Devices
- * whose ports are all down are a warning too, with the usual causes.
+ * ibv's line among gp-check's system checks ("rdma"): the devices
+ * libibverbs finds here and the state of each port.  No device is a
+ * warning, not a failure: gp runs over shm and tcp without one, and only
+ * the ibv transport needs it.  Devices whose ports are all down are a
+ * warning too, with the usual causes.
  */
-#include "gp_check.h"
+#include "nal/ibv/ibv.h"
 
 #include <errno.h>
-#include <infiniband/verbs.h>
 #include <stdio.h>
 #include <string.h>
 
-int check_rdma_device_count(void)
-{
-    int count = 0;
-    struct ibv_device **list = ibv_get_device_list(&count);
-    if (list == NULL)
-        return 0;
-    ibv_free_device_list(list);
-    return count;
-}
+#define CHECK_NAME "rdma"
 
 /* Appends "NAME port P STATE (LINK), ..." for one device; returns its active ports. */
 static int describe_device(struct ibv_device *device, char *buf, size_t len)
@@ -53,16 +45,23 @@ static int describe_device(struct ibv_device *device, char *buf, size_t len)
     return active;
 }
 
-void check_rdma(void)
+void ibv_host_report(struct nal_host_report *out)
 {
+    /* gp-check is the only caller, so the line says it, not a warning of the loader's. */
+    if (ibv_verbs_load(NULL, 0) != 0) {
+        nal_host_say(out, NAL_HOST_WARN, CHECK_NAME, "nothing to do unless you want the ibv "
+                     "transport: then install libibverbs1 and the adapter's provider (Debian's "
+                     "ibverbs-providers)", "libibverbs.so.1 cannot be loaded: %s", ibv_verbs_why());
+        return;
+    }
     int count = 0, active = 0;
     char ports[1024] = "";
     errno = 0;
     struct ibv_device **list = ibv_get_device_list(&count);
     if (list == NULL || count == 0) {
         int err = list == NULL ? errno : 0;
-        check_report(CHECK_WARN, "rdma", "nothing to do unless you want the ibv transport: "
-                     "then load the adapter's driver (e.g. modprobe mlx5_ib), or add a "
+        nal_host_say(out, NAL_HOST_WARN, CHECK_NAME, "nothing to do unless you want the ibv "
+                     "transport: then load the adapter's driver (e.g. modprobe mlx5_ib), or add a "
                      "software device (rdma link add rxe0 type rxe netdev eth0)",
                      "no RDMA device%s%s%s", err ? " (" : "",
                      err == ENOSYS ? "the kernel has no RDMA support loaded"
@@ -75,9 +74,10 @@ void check_rdma(void)
         active += describe_device(list[i], ports, sizeof ports);
     ibv_free_device_list(list);
     if (active > 0)
-        check_ok("rdma", "%d device%s: %s", count, count == 1 ? "" : "s", ports);
+        nal_host_say(out, NAL_HOST_OK, CHECK_NAME, NULL, "%d device%s: %s", count,
+                     count == 1 ? "" : "s", ports);
     else
-        check_report(CHECK_WARN, "rdma", "check the cable and the subnet manager (ibstat, "
-                     "ibv_devinfo); ibv needs an ACTIVE port",
+        nal_host_say(out, NAL_HOST_WARN, CHECK_NAME, "check the cable and the subnet manager "
+                     "(ibstat, ibv_devinfo); ibv needs an ACTIVE port",
                      "%d device%s, no port active: %s", count, count == 1 ? "" : "s", ports);
 }
