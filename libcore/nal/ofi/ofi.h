@@ -287,7 +287,7 @@ extern const struct nal_peer_ops ofi_peer_ops;
  * ofi_rxm / ofi_rxd layers over them: gp's own tcp transport serves those hosts better. */
 int ofi_provider_is_hardware(const char *prov_name);
 
-/* The provider to open: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (libfabric's first). */
+/* The provider named: GP_OFI_PROVIDER, else FI_PROVIDER, else NULL (ofi_info.c then chooses). */
 const char *ofi_provider_wanted(void);
 /* Tells libfabric the job's size (FI_UNIVERSE_SIZE) unless the user did; before the first
  * fi_getinfo of the process. */

@@ -2,8 +2,8 @@
  * ofi's line among gp-check's system checks ("libfabric"): the providers
  * this host's libfabric lists, those that offer what the ofi transport
  * needs (an FI_EP_RDM endpoint with FI_MSG and FI_RMA), and the one
- * GP_TRANSPORT=ofi would open here (GP_OFI_PROVIDER, FI_PROVIDER, or
- * libfabric's first that reaches other hosts).  No libfabric, or no
+ * GP_TRANSPORT=ofi would open here (GP_OFI_PROVIDER, FI_PROVIDER, or the
+ * one ofi_info.c prefers among those that reach other hosts).  No libfabric, or no
  * provider that fits, is a warning: only the ofi transport needs one.
  */
 #include "nal/ofi/ofi.h"
