@@ -470,13 +470,8 @@ int gpc_ring_poll(void)
     int taken = 0, more = 0;
     _Atomic uint64_t *doorbell = ring_state.doorbell;
     if (doorbell == NULL) {
-        for (uint32_t i = 0; i < ring_state.nactive; i++) {
-            gasnet_node_t node = ring_state.active[i];
-            const struct ring_peer *p = &ring_state.peer[node];
-            if (ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
-                ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED)))
-                taken += poll_peer(node, &more);
-        }
+        for (uint32_t i = 0; i < ring_state.nactive; i++)
+            taken += poll_peer(ring_state.active[i], &more);   /* it looks before it locks */
         return taken;
     }
     if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)

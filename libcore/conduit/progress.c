@@ -207,24 +207,21 @@ void gpc_rcv_poll_setup(void)
  * to send that answer, so a pass that found nothing gives the core up; a
  * pass that took events goes straight on, as what it took may have been
  * the wait's end.
+ *
+ * Where slot rings carry this node's AMs, the answer is most likely in one:
+ * 15 turns of 16 look only at the rings (a load of a line in this core's
+ * cache per peer) and the 16th runs the whole pass.  A reply that lands
+ * while a whole pass runs waits for its end: making the pass rarer cut an
+ * on-node AM round trip by a fifth (gp-bench am-lat-short 0.157 -> 0.128
+ * us, am-lat-reqreq 0.165 -> 0.122, 9 interleaved rounds; 64 looks did no
+ * better than 16), while what else a wait may need is delayed by 15 ring
+ * looks, a few tens of nanoseconds.  gasnet_AMPoll keeps its whole pass
+ * every call.
  */
 #define RING_LOOKS_PER_PASS 16
 
 void gpc_wait_turn(void)
 {
-    /*
-     * Where slot rings carry this node's AMs, the answer a wait is for is
-     * most likely in one: 15 turns of 16 look only at the rings, which a
-     * look costs a load of a line in this core's cache per peer, and the
-     * 16th runs the whole pass (exit flag, transport, SYS, SAFE and AM
-     * queues).  A reply that lands while a whole pass runs waits for its
-     * end: making the pass rarer cut an on-node AM round trip by a fifth
-     * (gp-bench am-lat-short 0.157 -> 0.128 us, am-lat-reqreq 0.165 ->
-     * 0.122, 9 interleaved rounds; 64 looks did no better), and what else
-     * a wait may need is
-     * delayed by 15 ring looks, a few tens of nanoseconds.  gasnet_AMPoll
-     * keeps its whole pass every call.
-     */
     static _Thread_local unsigned wait_turns;   /* this thread's, in PAR builds */
     if (gpc_ring_in_use() && ++wait_turns % RING_LOOKS_PER_PASS != 0) {
         gpc_ring_poll();
