@@ -14,6 +14,14 @@
 #include "util/counter.h"
 #include "util/log.h"
 
+/* A sync that finds its operations done enters no wait, and a client may loop on it:
+ * it still serves the peers (doc/progress.md). */
+static void serve_peers(void)
+{
+    if (gpc.attached && !gpc_in_handler)
+        gpc_call_progress();
+}
+
 static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)
 {
     struct gpc_op *op = (struct gpc_op *)handle;
@@ -25,8 +33,10 @@ static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)
 
 GP_EXPORT void gasnet_wait_syncnb(gasnet_handle_t handle)
 {
-    if (handle == GASNET_INVALID_HANDLE)
+    if (handle == GASNET_INVALID_HANDLE) {
+        serve_peers();
         return;
+    }
     struct gpc_op *op = handle_op(handle, "gasnet_wait_syncnb");
     gpc_op_wait(op);
     gpc_op_free(op);
@@ -34,10 +44,14 @@ GP_EXPORT void gasnet_wait_syncnb(gasnet_handle_t handle)
 
 GP_EXPORT int gasnet_try_syncnb(gasnet_handle_t handle)
 {
-    if (handle == GASNET_INVALID_HANDLE)
+    if (handle == GASNET_INVALID_HANDLE) {
+        serve_peers();
         return GASNET_OK;
+    }
     struct gpc_op *op = handle_op(handle, "gasnet_try_syncnb");
-    if (!gpc_op_done(op)) {
+    if (gpc_op_done(op)) {
+        serve_peers();
+    } else {
         gpc_poll();
         if (!gpc_op_done(op))
             return GASNET_ERR_NOT_READY;
@@ -78,6 +92,7 @@ GP_EXPORT int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 GP_EXPORT void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 {
     size_t retired;
+    serve_peers();
     while (retire_done(handles, numhandles, "gasnet_wait_syncnb_all", &retired) > 0)
         gpc_wait_turn();
 }
@@ -93,6 +108,7 @@ GP_EXPORT int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles
 GP_EXPORT void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
 {
     size_t retired;
+    serve_peers();
     while (retire_done(handles, numhandles, "gasnet_wait_syncnb_some", &retired) > 0 &&
            retired == 0)
         gpc_wait_turn();
@@ -114,6 +130,7 @@ static int implicit_done(struct gpc_op *set, int puts, int gets)
 static void wait_implicit(const char *call, int puts, int gets)
 {
     struct gpc_op *set = implicit_set(call);
+    serve_peers();
     while (!implicit_done(set, puts, gets))
         gpc_wait_turn();
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -122,8 +139,10 @@ static void wait_implicit(const char *call, int puts, int gets)
 static int try_implicit(const char *call, int puts, int gets)
 {
     struct gpc_op *set = implicit_set(call);
-    if (implicit_done(set, puts, gets))
+    if (implicit_done(set, puts, gets)) {
+        serve_peers();
         return GASNET_OK;
+    }
     gpc_poll();
     return implicit_done(set, puts, gets) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }

@@ -130,25 +130,30 @@ static int poll_am(void)
 }
 
 /*
- * Most polls find nothing: each queue is looked at with a few loads before
- * it is taken from.  Returns the number of events taken.
- *
- * A pass whose slot rings gave messages ends there, up to RING_ONLY_PASSES
- * times in a row: the rest of the pass (the exit flag, the transport's
- * progress, the SYS, SAFE and AM queues, the statistics page) costs a
- * waiter about a tenth of an on-node AM round trip (0.170 -> 0.153 us),
- * while the reply it waits for is most likely in a ring.  The bound keeps
- * a flood of ring messages from starving the rest.
+ * Fairness: what a wait or a call owes the rest of the engine while the
+ * slot rings are busy.  Between two whole passes (the exit flag, the
+ * transport's progress, the SYS, SAFE and AM queues, the statistics page)
+ * a thread makes at most PASS_EVERY_TURNS - 1 ring-only looks, and the
+ * ring messages they handle stop them once PASS_EVERY_RING_MESSAGES are
+ * reached: a credit, an exit or a tcp peer's request waits for at most
+ * 16 looks or 64 handlers, whichever comes first (doc/progress.md).
  */
-#define RING_ONLY_PASSES 16
+#define PASS_EVERY_TURNS 16
+#define PASS_EVERY_RING_MESSAGES 64
 
+/* This thread's looks and ring messages since its last whole pass (per thread in PAR). */
+static _Thread_local struct {
+    unsigned looks;
+    unsigned ring_messages;
+} since_pass;
+
+/* Most polls find nothing: each queue is looked at with a few loads before
+ * it is taken from.  Returns the number of events taken. */
 static int poll_pass(void)
 {
-    static _Thread_local unsigned ring_only_passes;   /* this thread's, in PAR builds */
+    since_pass.looks = 0;
+    since_pass.ring_messages = 0;
     int taken = gpc_ring_poll();
-    if (taken > 0 && ++ring_only_passes < RING_ONLY_PASSES)
-        return taken;
-    ring_only_passes = 0;
     gpc_exit_check_flag();
     ptl_progress(gpc.ni);
     if (!ptl_eq_idle(gpc.ni, gpc.sys_eq))
@@ -166,10 +171,43 @@ static int poll_pass(void)
     return taken;
 }
 
+/* The whole pass is owed (see "Fairness" above). */
+static int pass_due(void)
+{
+    return ++since_pass.looks >= PASS_EVERY_TURNS ||
+           since_pass.ring_messages >= PASS_EVERY_RING_MESSAGES;
+}
+
+static int ring_look(void)
+{
+    int taken = gpc_ring_poll();
+    since_pass.ring_messages += (unsigned)taken;
+    return taken;
+}
+
 int gpc_poll(void)
 {
     poll_pass();
     return GASNET_OK;
+}
+
+/*
+ * A call a client may loop on that can end without waiting: an AM request
+ * (a loopback one runs its handler in the call and its reply is in before
+ * GASNET_BLOCKUNTIL looks), an RMA to a mapped peer, a sync of what is
+ * already done.  Such a loop never reaches a wait turn, so the call itself
+ * serves the peers, as GASNet's conduits poll at the top of each request:
+ * a look at the rings (peers on this host), and every PASS_EVERY_TURNS-th
+ * call the whole pass, which is where a tcp, ibv or ofi peer's request, a
+ * SYS message and the exit flag are seen.  The looks are shared with wait
+ * turns, so a loop mixing both keeps the same bound.
+ */
+void gpc_call_progress(void)
+{
+    if (pass_due())
+        poll_pass();
+    else if (gpc_ring_in_use())
+        ring_look();
 }
 
 /*
@@ -209,22 +247,15 @@ void gpc_rcv_poll_setup(void)
  * the wait's end.
  *
  * Where slot rings carry this node's AMs, the answer is most likely in one:
- * 15 turns of 16 look only at the rings (a load of a line in this core's
- * cache per peer) and the 16th runs the whole pass.  A reply that lands
- * while a whole pass runs waits for its end: making the pass rarer cut an
- * on-node AM round trip by a fifth (gp-bench am-lat-short 0.157 -> 0.128
- * us, am-lat-reqreq 0.165 -> 0.122, 9 interleaved rounds; 64 looks did no
- * better than 16), while what else a wait may need is delayed by 15 ring
- * looks, a few tens of nanoseconds.  gasnet_AMPoll keeps its whole pass
- * every call.
+ * a turn looks only at the rings (a load of a line in this core's cache per
+ * peer) until the whole pass is due (see "Fairness" above).  A reply that
+ * lands while a whole pass runs waits for its end, so the pass is kept
+ * rare while the rings carry the traffic (doc/decisions.md, "On-node AMs").
  */
-#define RING_LOOKS_PER_PASS 16
-
 void gpc_wait_turn(void)
 {
-    static _Thread_local unsigned wait_turns;   /* this thread's, in PAR builds */
-    if (gpc_ring_in_use() && ++wait_turns % RING_LOOKS_PER_PASS != 0) {
-        gpc_ring_poll();
+    if (gpc_ring_in_use() && !pass_due()) {
+        ring_look();
         return;
     }
     if (poll_pass() == 0 && (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed))

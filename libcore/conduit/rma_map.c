@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "util/export.h"
+#include "conduit/am.h"
+#include "conduit/progress.h"
 #include "conduit/rma_ops.h"
 #include "conduit/state.h"
 
@@ -26,4 +28,16 @@ void gpc_rma_map_publish(void)
     }
     _gasnet_rma_map_v1.peers = peers;
     _gasnet_rma_map_v1.nodes = gpc.nodes;
+}
+
+/* The inline copies' countdown to their next call into the progress engine
+ * (gasnet_rma_inline.h); the library's own plain copies count down with it. */
+GP_EXPORT __thread unsigned _gasnet_rma_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS;
+
+GP_EXPORT void _gasnet_rma_progress_v1(void)
+{
+    _gasnet_rma_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS;
+    /* The inline path does not know it may be inside a handler, which must not poll. */
+    if (gpc.attached && !gpc_in_handler)
+        gpc_call_progress();
 }

@@ -49,6 +49,24 @@ static inline char *_gasnet_rma_local(gasnet_node_t node, const void *addr, size
     return peer->local + offset;
 }
 
+/*
+ * A loop of plain copies never enters the library, so it would never serve
+ * the requests its peers send here: every _GASNET_RMA_CALLS_PER_PROGRESS-th
+ * copy of a thread calls the library, which looks at the rings and, every
+ * so many such calls, runs the whole poll (doc/progress.md).  The countdown
+ * is the thread's own: a shared one would put every put's store on one line.
+ */
+#define _GASNET_RMA_CALLS_PER_PROGRESS 64
+extern __thread unsigned _gasnet_rma_calls_left_v1;
+extern void _gasnet_rma_progress_v1(void);
+static inline void _gasnet_rma_count_call(void)
+{
+    if (__builtin_expect(_gasnet_rma_calls_left_v1 == 0, 0))
+        _gasnet_rma_progress_v1();
+    else
+        _gasnet_rma_calls_left_v1--;
+}
+
 #ifndef GP_NO_INLINE_RMA
 
 /* The copy: a word-sized size known only at run time is a load and a store
@@ -59,6 +77,7 @@ static inline void _gasnet_rma_copy(void *to, const void *from, size_t nbytes)
         memcpy(to, from, 8);
     else
         memcpy(to, from, nbytes);
+    _gasnet_rma_count_call();
 }
 
 static inline void _gasnet_put_inline(gasnet_node_t node, void *dest, void *src, size_t nbytes)
@@ -145,9 +164,10 @@ static inline void _gasnet_put_val_inline(gasnet_node_t node, void *dest,
                                           gasnet_register_value_t value, size_t nbytes)
 {
     char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(node, dest, nbytes) : NULL;
-    if (__builtin_expect(at != NULL, 1))
+    if (__builtin_expect(at != NULL, 1)) {
         memcpy(at, &value, nbytes);
-    else
+        _gasnet_rma_count_call();
+    } else
         gasnet_put_val(node, dest, value, nbytes);
 }
 
@@ -159,6 +179,7 @@ static inline gasnet_register_value_t _gasnet_get_val_inline(gasnet_node_t node,
     if (__builtin_expect(at == NULL, 0))
         return gasnet_get_val(node, src, nbytes);
     memcpy(&value, at, nbytes);
+    _gasnet_rma_count_call();
     return value;
 }
 #define gasnet_put_val(node, dest, value, nbytes) _gasnet_put_val_inline(node, dest, value, nbytes)
