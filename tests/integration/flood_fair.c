@@ -50,11 +50,18 @@ static void pong(gasnet_token_t token, gasnet_handlerarg_t seq)
     pongs = seq + 1;
 }
 
+/* A handler with some work in it (half a microsecond, by the clock), so the flood's target,
+ * not its sender, is the slower end and its rings stay full: a waiter that ends its poll
+ * wherever the rings gave messages then never reaches the rest of the engine. */
+#define FLOOD_HANDLER_NS 500
 static void flood(gasnet_token_t token, void *buf, size_t nbytes)
 {
     (void)token;
     (void)buf;
     CHECK(nbytes == FLOOD_BYTES, "flood payload of %zu bytes", nbytes);
+    long long until = now_ns() + FLOOD_HANDLER_NS;
+    while (now_ns() < until)
+        ;
     flooded++;
 }
 
