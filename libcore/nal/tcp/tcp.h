@@ -406,8 +406,8 @@ void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt,
  * it left in the job's exit, or, if this process knows of none, it vanished. */
 void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why);
 /* An operation (what: "put of 8 bytes") to conn, which is GONE, with no lock held:
- * dropped quietly (0) during the job's exit, else the job ends here (gp_fatal). */
-int tcp_departed(struct tcp_state *st, const struct tcp_conn *conn, const char *what);
+ * dropped quietly (a debug line) during the job's exit, else the job ends here (gp_fatal). */
+void tcp_departed(const struct tcp_conn *conn, const char *what);
 /* Ends the job (gp_fatal) if a vanished peer left operations unanswered; no lock held. */
 void tcp_raise_if_failed(struct tcp_state *st);
 /* A proven socket becomes rank's connection. */

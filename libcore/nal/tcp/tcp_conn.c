@@ -158,13 +158,12 @@ void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why)
     conn_close(st, conn, TCP_CONN_GONE);
 }
 
-int tcp_departed(struct tcp_state *st, const struct tcp_conn *conn, const char *what)
+void tcp_departed(const struct tcp_conn *conn, const char *what)
 {
-    (void)st;
     if (nal_job_ending()) {
         gp_debug("tcp", "%s rank %d at %s dropped: it has left the job", what, conn->rank,
                  conn->addr_text);
-        return 0;
+        return;
     }
     /* A busy peer never gets here (its connection waits); the kernel said this one ended. */
     gp_fatal("tcp: %s rank %d at %s failed: the peer is gone (%s), and the job is not exiting: "

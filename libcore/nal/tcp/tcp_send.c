@@ -396,7 +396,7 @@ static int put_to_departed(struct tcp_state *st, const struct tcp_conn *conn,
 {
     char what[64];
     snprintf(what, sizeof what, "put of %llu bytes to", (unsigned long long)op->length);
-    tcp_departed(st, conn, what);
+    tcp_departed(conn, what);
     if (op->count_down != NULL)
         ptl_count_done(st->ni, op->count_down, 1); /* no ACK will come: as done as it gets */
     else
@@ -468,10 +468,10 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     status = conn->status;
     gp_mutex_unlock(&conn->lock);
     tcp_raise_if_failed(st);
-    if (status == TCP_CONN_GONE) { /* its data may never have left: no completion then */
+    if (status == TCP_CONN_GONE) { /* under the put: its data may never have left */
         char what[64];
         snprintf(what, sizeof what, "put of %llu bytes to", (unsigned long long)op->length);
-        tcp_departed(st, conn, what);
+        tcp_departed(conn, what);
     }
     return status == TCP_CONN_FAILED ? PTL_FAIL : PTL_OK;
 }
@@ -500,7 +500,7 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
     if (status == TCP_CONN_GONE) {
         char what[64];
         snprintf(what, sizeof what, "get of %llu bytes from", (unsigned long long)op->length);
-        tcp_departed(st, conn, what);
+        tcp_departed(conn, what);
         gp_error("tcp", "get of %llu bytes from rank %u at %s: it has left the job",
                  (unsigned long long)op->length, op->target, conn->addr_text);
     }
