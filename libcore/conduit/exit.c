@@ -96,6 +96,8 @@ static double exit_timeout(void)
 /* Records the first exit's code; 1 if this call is the first. */
 static int exit_head(int code)
 {
+    /* From here a peer that leaves has left in this exit: its transport keeps quiet. */
+    ptl_job_exit_known();
     int expected = 0;
     if (!__atomic_compare_exchange_n(&exit_started, &expected, 1, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))
@@ -309,6 +311,8 @@ static void remote_exit(void)
 void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t arg,
                            uint64_t data)
 {
+    /* Any exit message means the job is ending: a peer may leave any moment now. */
+    ptl_job_exit_known();
     switch (type) {
     case SYS_EXIT_ELECT: {
         int expected = -1;

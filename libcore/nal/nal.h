@@ -159,6 +159,15 @@ struct nal_ops {
     void (*host_report)(struct nal_host_report *out);
 };
 
+/*
+ * The job's exit is under way as far as this process knows (departure.c).
+ * Until then a peer whose connection is refused, reset or closed has
+ * vanished mid-job, and an operation to it is a fatal error naming it;
+ * afterwards it left in the exit, and what is sent to it is dropped quietly.
+ */
+void nal_note_job_ending(void);
+int nal_job_ending(void);
+
 /* The transport layer's own configuration rows (config_rows.c), which stay in gp_cfg. */
 extern const struct gp_cfg_group nal_cfg_group;
 

@@ -213,6 +213,11 @@ void ptl_ni_report(struct ptl_ni *ni)
         ni->nal->report(&ni->base);
 }
 
+void ptl_job_exit_known(void)
+{
+    nal_note_job_ending();
+}
+
 int ptl_ni_rank(const struct ptl_ni *ni) { return ni->base.rank; }
 int ptl_ni_size(const struct ptl_ni *ni) { return ni->base.size; }
 const char *ptl_ni_transport(const struct ptl_ni *ni) { return ni->nal->name; }

@@ -190,6 +190,16 @@ void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
 /* The job ends (without ptl_ni_fini): the transport's summary lines, if it has any. */
 void ptl_ni_report(struct ptl_ni *ni);
 
+/*
+ * The job's exit is under way as far as this process knows: it started its
+ * own, or a peer's exit message came.  From then on a peer that leaves has
+ * left in that exit (its transport drops what is sent to it quietly);
+ * before, a peer that cannot be reached ends the job with a fatal error
+ * naming it (doc/wire-tcp.md, "Peers that leave, and failures").  Never
+ * undone; safe to call any number of times, from any thread.
+ */
+void ptl_job_exit_known(void);
+
 /* Lets a transport that needs it move data (tcp); a no-op on shm. */
 int ptl_progress(struct ptl_ni *ni);
 

@@ -5,6 +5,8 @@
 # ptl layer.  Here the hosts are
 # pretended with GP_HOST_ID, set per rank by a wrapper (ranks in blocks of
 # PER_HOST); tests/integration/ssh.sh runs the same over real hosts.
+# A busy peer between two pretended hosts (busy_peer, 65 s) runs in tcp.sh,
+# beside the tcp and ofi cases, so that make check waits for it once.
 . "$(dirname "$0")/../lib.sh"
 
 T=hybrid

@@ -14,6 +14,8 @@
 # does not exist (the line names what was asked and what libfabric lists),
 # and a failed completion (GP_OFI_FAULT_KEY, on sockets, which checks keys:
 # the job ends naming the operation, the node and the provider's words).
+# A busy peer over tcp;ofi_rxm (busy_peer, 65 s) runs in tcp.sh, beside the
+# tcp and hybrid cases, so that make check waits for it once.
 . "$(dirname "$0")/../lib.sh"
 
 T=ofi

@@ -5,7 +5,8 @@
 # core-API integration programs unchanged at N = 1, 2, 4, 8; and strangers
 # at a running job's listener (tcp_stranger against tcp_hold): refused,
 # logged with their address, and the job goes on; connections made on first
-# use (GP_TCP_CONNECT=lazy, the default) and at attach (eager), crossed dials.
+# use (GP_TCP_CONNECT=lazy, the default) and at attach (eager), crossed dials;
+# a busy peer is waited for, a vanished one ends the job loudly (busy_peer).
 . "$(dirname "$0")/../lib.sh"
 
 T=tcp
@@ -27,6 +28,38 @@ job() { # NAME PATTERN TIMEOUT CMD...
     fi
     check_line "$name" "$pattern"
 }
+
+# --- a busy peer is never fatal (issue 33): started first, checked last ---------------------
+# Node 1 stays out of the library for BUSY_SECONDS while node 0 makes one blocking put
+# to it, its first message there; then a barrier and node 1 checks the value.  Longer
+# than the 60 s after which a dial once failed the job, and the slow-wait warning short
+# (2 s) so the lazy dial's wait shows.  The jobs sleep (node 0 in poll, node 1 in
+# nanosleep: ofi's node 0 polls), so they run beside the rest of this script and it pays
+# their time once, not per case: over tcp lazy and eager, hybrid between two pretended
+# hosts (tcp between them) and ofi's tcp;ofi_rxm where libfabric has it.
+BUSY_SECONDS=${GPTEST_BUSY_SECONDS:-65}
+cat >"$tmp/as-host" <<'WRAP'
+#!/bin/sh
+# as-host PROGRAM ARGS...: this rank's host is h<rank> (hybrid.sh's wrapper, one rank a host).
+GP_HOST_ID=h$GP_RANK exec "$@"
+WRAP
+chmod +x "$tmp/as-host"
+busy_cases=
+busy_start() { # CASE ENV...: a busy_peer job in the background, output in $tmp/busy-CASE
+    busy_case=$1; shift
+    busy_cases="$busy_cases $busy_case"
+    (timeout -k 5 $((BUSY_SECONDS + 60)) env "$@" GP_SLOW_WAIT_MS=2000 "$GP_RUN" -n 2 \
+        $BUSY_WRAP "$GPTEST_ITEST/busy_peer" busy "$BUSY_SECONDS" >"$tmp/busy-$busy_case" 2>&1
+     echo "rc $?" >>"$tmp/busy-$busy_case") &
+}
+BUSY_WRAP= busy_start lazy GP_TCP_CONNECT=lazy
+BUSY_WRAP= busy_start eager GP_TCP_CONNECT=eager
+BUSY_WRAP="$tmp/as-host" busy_start hybrid -u GP_TRANSPORT -u GP_HYBRID_ORDER
+if command -v fi_info >/dev/null 2>&1 && fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM >/dev/null 2>&1; then
+    BUSY_WRAP= busy_start ofi GP_TRANSPORT=ofi "GP_OFI_PROVIDER=tcp;ofi_rxm"
+else
+    echo "skip $T/busy_peer_ofi: libfabric lists no tcp;ofi_rxm provider here"
+fi
 
 # --- ptl semantics: the same program, the same events, over shm and tcp ------------------
 for transport in shm tcp; do
@@ -200,6 +233,28 @@ else
     pass "$name"
 fi
 
+# --- a peer that vanished mid-job (issue 33) --------------------------------------------------
+# Node 1 ends without the job's exit (_exit), then node 0 puts to it: first contact (its
+# listener refuses the dial), or over a connection made before (closed under the put,
+# which awaits its ACK).  The job must end with a fatal line naming the rank, its address
+# and the cause, not report the put complete (the old code did, or waited for ever).
+for how in dial open; do
+    name=$T/vanished_peer_$how
+    mkdir -p "$tmp/gone-$how"
+    arg=; [ $how = open ] && arg=open
+    if expect_rc "$name" 1 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/busy_peer" gone "$tmp/gone-$how" $arg; then
+        if printf '%s\n' "$out" | grep -q "reported completion"; then
+            fail "$name" "the put to a process that had ended reported completion"
+        else
+            case $how in
+            dial) cause="put of 8 bytes to rank 1 at 127\.0\.0\.1:[0-9]* failed: the peer is gone (refused a new connection while connecting), and the job is not exiting" ;;
+            open) cause="operation(s) to rank 1 at 127\.0\.0\.1:[0-9]* can never complete: the peer is gone (.*), and the job is not exiting" ;;
+            esac
+            check_line "$name" "FATAL ERROR on node 0/2: tcp: .*$cause"
+        fi
+    fi
+done
+
 # --- several application threads at once ---------------------------------------------------
 # PAR builds: threads sending and polling at once, over sockets.  (The
 # receive thread's tests are rcv_thread.sh.)
@@ -214,4 +269,25 @@ par|pasan)
         "$GP_RUN" -n 3 "$GPTEST_ITEST/tcp_stall" "$tmp/stall_go"
     ;;
 esac
+
+# --- a busy peer: the jobs started first ------------------------------------------------------
+wait
+for busy_case in $busy_cases; do
+    name=$T/busy_peer_$busy_case
+    busy_log=$tmp/busy-$busy_case
+    busy_rc=$(sed -n 's/^rc \([0-9]*\)$/\1/p' "$busy_log")
+    if [ "$busy_rc" != 0 ]; then
+        fail "$name" "exit status $busy_rc: $(grep -v ' debug ' "$busy_log" | tail -5)"
+    elif ! grep -q "busy_peer: node 1 was busy for $BUSY_SECONDS s; node 0's put landed" "$busy_log"; then
+        fail "$name" "no line saying the put landed: $(tail -5 "$busy_log")"
+    elif grep -q "the exit could not be coordinated\| error \|FATAL" "$busy_log"; then
+        fail "$name" "errors: $(grep "the exit could not\| error \|FATAL" "$busy_log" | head -3)"
+    elif [ "$busy_case" = lazy ] && ! grep -q "still waiting for the connection to rank 1 at .*the peer may be computing" "$busy_log"; then
+        fail "$name" "the put did not wait for its dial (no slow-wait line): $(tail -5 "$busy_log")"
+    elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$busy_log"; then
+        fail "$name" "sanitizer report: $(grep -A5 'ERROR\|runtime error' "$busy_log" | head -20)"
+    else
+        pass "$name (node 1 out of the library for $BUSY_SECONDS s)"
+    fi
+done
 end_tests

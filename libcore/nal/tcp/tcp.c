@@ -416,6 +416,8 @@ void tcp_state_progress(struct tcp_state *st)
         return;
     tcp_progress_locked(st);
     gp_mutex_unlock(&st->progress_lock);
+    /* Here, holding no lock: a pass may have found a peer vanished with operations unanswered. */
+    tcp_raise_if_failed(st);
 }
 
 /* ---- the state ------------------------------------------------------------------ */

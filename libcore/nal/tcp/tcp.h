@@ -142,7 +142,9 @@ const char *tcp_frame_type_str(unsigned type);
 #define TCP_HOT_IDLE_PASSES 4096
 /* Incoming connections proving the key at once (more wait in the backlog). */
 #define TCP_MAX_PENDING 16
-/* Time for each step of connection set-up: generous, a loaded host may be slow. */
+/* Time for each step of eager set-up at attach, where every process is in
+ * the library: generous, a loaded host may be slow.  A dial on first use has
+ * no time limit: its peer may be computing (doc/wire-tcp.md, "Busy peers"). */
 #define TCP_SETUP_MS 60000
 /* Time a stranger gets to prove the key after set-up. */
 #define TCP_PENDING_MS 10000
@@ -240,13 +242,13 @@ struct tcp_dial {
     unsigned got;
     unsigned want;
     uint8_t proof[GP_KEYPROOF_PROOF_LEN]; /* what the acceptor must send back */
-    int64_t deadline_ms;
 };
 
 enum tcp_conn_status {
     TCP_CONN_NONE = 0,  /* not connected yet (or this process itself) */
     TCP_CONN_UP,
-    TCP_CONN_GONE,      /* the peer closed it: it has left the job; puts dropped, gets fail */
+    TCP_CONN_GONE,      /* the peer closed, reset or refused it: it left in the job's exit
+                         * (puts dropped, gets fail), or vanished (operations are fatal) */
     TCP_CONN_FAILED     /* closed here after an error, already logged; sends fail */
 };
 
@@ -279,6 +281,7 @@ struct tcp_conn {
     uint8_t hot;                /* polled directly, out of the epoll set (st->hot) */
     uint32_t quiet_passes;      /* hot: passes since it last had news */
     struct tcp_dial dial;       /* lazy: this end dialling the peer */
+    char gone_why[96];          /* GONE: how the OS said so, for the fatal line of an operation */
     /* What the writes carried, for the debug line at close (tcp.sh checks the batching). */
     uint64_t frames_written;
     uint64_t writes;
@@ -352,6 +355,11 @@ struct tcp_state {
     gp_mutex_t small_lock;
     /* The receive thread (tcp_rcv_thread.c), when GASNET_RCV_THREAD=1. */
     struct nal_rcv_thread rcv;
+    /* A peer vanished with operations awaiting its answer: found under locks,
+     * raised (gp_fatal) by the next caller that holds none (__atomic). */
+    int fatal_pending;
+    int fatal_raised;
+    char fatal_text[320];
 };
 
 /* Owners of epoll reports that are not connections (a connection's owner is its rank). */
@@ -394,8 +402,14 @@ void tcp_conn_close_all(struct tcp_state *st);
  * holds conn->lock. */
 void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* The peer closed its end: it has left the job. */
+/* The OS says the peer is gone (its end closed, reset or refused the connection):
+ * it left in the job's exit, or, if this process knows of none, it vanished. */
 void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why);
+/* An operation (what: "put of 8 bytes") to conn, which is GONE, with no lock held:
+ * dropped quietly (a debug line) during the job's exit, else the job ends here (gp_fatal). */
+void tcp_departed(const struct tcp_conn *conn, const char *what);
+/* Ends the job (gp_fatal) if a vanished peer left operations unanswered; no lock held. */
+void tcp_raise_if_failed(struct tcp_state *st);
 /* A proven socket becomes rank's connection. */
 void tcp_adopt(struct tcp_state *st, int rank, int fd);
 /* HELLO / WELCOME payloads: this end's rank; the rank of this job one names, or -1. */

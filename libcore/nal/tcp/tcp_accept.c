@@ -13,7 +13,11 @@
  * the challenge.  Anything else -- a wrong proof, garbage, another message,
  * silence past TCP_PENDING_MS, a rank that is not expected here -- closes
  * the connection with a warning naming the stranger's address and why, and
- * the job goes on.  At most TCP_MAX_PENDING connections prove the key at
+ * the job goes on.  Silence is what the socket holds when this process
+ * looks: a process that computed past the deadline reads what waits before
+ * it calls the other end silent, since a peer of the job dialling it
+ * answers at once, however long this process was away (a busy peer is
+ * never fatal, doc/wire-tcp.md).  At most TCP_MAX_PENDING connections prove the key at
  * once; later ones wait in the listener's backlog until a slot frees.
  */
 #include "nal/tcp/tcp.h"
@@ -97,6 +101,9 @@ static void take_response(struct tcp_pending *p)
     p->waiting_hello = 1;
     p->got = 0;
     p->want = GP_WIRE_HDR_LEN;
+    /* The key is proven: a peer of the job, whose HELLO this process may read only
+     * after its next compute phase.  The deadline restarts from here. */
+    p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
 }
 
 /* The HELLO from rank is in: a peer of this job we still wait for becomes a
@@ -200,6 +207,20 @@ void tcp_conn_pending_step(struct tcp_state *st, int k)
         take_response(p);
 }
 
+/* Steps pending connection k while the socket has more for it: each step reads at
+ * most one header or one payload. */
+static void pending_read_all(struct tcp_state *st, int k)
+{
+    const struct tcp_pending *p = &st->pending[k];
+    for (;;) {
+        unsigned got = p->got;
+        int waiting_hello = p->waiting_hello;
+        tcp_conn_pending_step(st, k);
+        if (p->fd < 0 || (p->got == got && p->waiting_hello == waiting_hello))
+            return;
+    }
+}
+
 void tcp_conn_pending_expire(struct tcp_state *st)
 {
     int64_t now = -1; /* read the clock only when someone is pending */
@@ -208,7 +229,11 @@ void tcp_conn_pending_expire(struct tcp_state *st)
             continue;
         if (now < 0)
             now = tcp_now_ms();
-        if (now >= st->pending[k].deadline_ms)
+        if (now < st->pending[k].deadline_ms)
+            continue;
+        /* The answer may have waited while this process was away: it is not silence. */
+        pending_read_all(st, k);
+        if (st->pending[k].fd >= 0 && now >= st->pending[k].deadline_ms)
             refuse(&st->pending[k], "no key proof in time");
     }
 }

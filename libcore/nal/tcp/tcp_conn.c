@@ -94,6 +94,31 @@ static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
     tcp_conn_drain(st, conn);
 }
 
+/* Records the job's end for the next caller without locks (tcp_raise_if_failed): the
+ * first one wins.  what: "the peer is gone (...)".  Caller holds conn->lock, maybe
+ * progress_lock. */
+static void fail_later(struct tcp_state *st, const struct tcp_conn *conn, const char *what)
+{
+    if (__atomic_load_n(&st->fatal_pending, __ATOMIC_ACQUIRE))
+        return;
+    gp_mutex_lock(&st->small_lock);
+    if (!st->fatal_pending) {
+        snprintf(st->fatal_text, sizeof st->fatal_text,
+                 "tcp: %u operation(s) to rank %d at %s can never complete: %s",
+                 conn->inflight.used, conn->rank, conn->addr_text, what);
+        __atomic_store_n(&st->fatal_pending, 1, __ATOMIC_RELEASE);
+    }
+    gp_mutex_unlock(&st->small_lock);
+}
+
+void tcp_raise_if_failed(struct tcp_state *st)
+{
+    if (!__atomic_load_n(&st->fatal_pending, __ATOMIC_ACQUIRE) ||
+        __atomic_exchange_n(&st->fatal_raised, 1, __ATOMIC_ACQ_REL))
+        return;
+    gp_fatal("%s", st->fatal_text);
+}
+
 void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt, ...)
 {
     char what[256];
@@ -102,15 +127,48 @@ void tcp_conn_fail(struct tcp_state *st, struct tcp_conn *conn, const char *fmt,
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     gp_error("tcp", "rank %d at %s %s; connection closed", conn->rank, conn->addr_text, what);
+    /* Later operations fail at once; those awaiting an answer would wait for ever. */
+    if (conn->inflight.used > 0 && !nal_job_ending()) {
+        char failed[300];
+        snprintf(failed, sizeof failed, "the connection failed (%s)", what);
+        fail_later(st, conn, failed);
+    }
     conn_close(st, conn, TCP_CONN_FAILED);
 }
 
 void tcp_conn_gone(struct tcp_state *st, struct tcp_conn *conn, const char *why)
 {
-    /* gp-run, not the transport, decides whether a departure is a failure. */
-    gp_debug("tcp", "connection to rank %d at %s %s: it has left the job", conn->rank,
-             conn->addr_text, why);
+    snprintf(conn->gone_why, sizeof conn->gone_why, "%s", why);
+    if (nal_job_ending()) {
+        /* The job's exit is under way: the peer left in it, which is no news. */
+        gp_debug("tcp", "connection to rank %d at %s %s: it has left the job", conn->rank,
+                 conn->addr_text, why);
+    } else {
+        /* Nothing said the job ends: the peer's process ended in the middle of it.
+         * An operation to it says so (tcp_departed); one awaiting its answer now
+         * would wait for ever, so that is said at once. */
+        gp_debug("tcp", "connection to rank %d at %s %s, and the job is not exiting",
+                 conn->rank, conn->addr_text, why);
+        if (conn->inflight.used > 0) {
+            char gone[160];
+            snprintf(gone, sizeof gone, "the peer is gone (%s), and the job is not exiting", why);
+            fail_later(st, conn, gone);
+        }
+    }
     conn_close(st, conn, TCP_CONN_GONE);
+}
+
+void tcp_departed(const struct tcp_conn *conn, const char *what)
+{
+    if (nal_job_ending()) {
+        gp_debug("tcp", "%s rank %d at %s dropped: it has left the job", what, conn->rank,
+                 conn->addr_text);
+        return;
+    }
+    /* A busy peer never gets here (its connection waits); the kernel said this one ended. */
+    gp_fatal("tcp: %s rank %d at %s failed: the peer is gone (%s), and the job is not exiting: "
+             "its process ended without the job's exit", what, conn->rank, conn->addr_text,
+             conn->gone_why);
 }
 
 void tcp_conn_close_all(struct tcp_state *st)

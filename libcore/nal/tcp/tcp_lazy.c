@@ -23,13 +23,20 @@
  * connection lock, in the same order on both sides, so exactly one socket
  * survives.
  *
- * A peer whose listener refuses the connection, or that closes or resets
- * it before WELCOME (other than a crossed dial's refusal), has left the
- * job or is leaving (its listener is open from before the address
- * exchange to its exit): the connection is GONE, as when an open one is
- * closed.  Anything else that goes wrong (a wrong proof from the acceptor,
- * a message out of protocol, no answer in TCP_SETUP_MS) fails the
- * connection with an error naming the rank, its address and the cause.
+ * A dial has no time limit.  A peer that computes without calling the
+ * library has its listener open, so the kernel completes the TCP handshake
+ * from its backlog, and the key challenge comes whenever the peer next
+ * polls, be it minutes later: the sender waits, with a warning line once
+ * the wait is long (util/slowwait.h).  Whether the peer is gone is for the
+ * operating system to say: a peer whose listener refuses the connection, or
+ * that closes or resets it before WELCOME (other than a crossed dial's
+ * refusal), has ended (its listener is open from before the address
+ * exchange to its exit).  The connection is GONE, as when an open one is
+ * closed, and tcp_conn_gone and tcp_departed decide, by whether the job's
+ * exit is under way, between a quiet departure and a fatal error.  Anything
+ * else that goes wrong (a wrong proof from the acceptor, a message out of
+ * protocol, a connect the kernel gave up on) fails the connection with an
+ * error naming the rank, its address and the cause.
  */
 #include "boot/wire.h"
 #include "nal/tcp/tcp.h"
@@ -116,7 +123,6 @@ static void dial_start(struct tcp_state *st, struct tcp_conn *conn)
     memset(dial, 0, sizeof *dial);
     dial->fd = fd;
     dial->step = TCP_DIAL_CONNECTING;
-    dial->deadline_ms = tcp_now_ms() + TCP_SETUP_MS;
     __atomic_add_fetch(&st->dialled, 1, __ATOMIC_RELAXED);
     tcp_watch(st, fd, TCP_OWNER_DIAL(conn->rank), EPOLLOUT);
     if (connect(fd, (const struct sockaddr *)sin, sizeof *sin) != 0 && errno != EINPROGRESS) {
@@ -271,19 +277,15 @@ int tcp_lazy_connect(struct tcp_state *st, struct tcp_conn *conn)
 {
     if (conn->dial.step == TCP_DIAL_NONE && conn->status == TCP_CONN_NONE)
         dial_start(st, conn);
+    /* No deadline: a peer that computes answers when it next polls, and one
+     * that has ended is reported by the kernel (dial_closed). */
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     while (conn->status == TCP_CONN_NONE) {
-        if (tcp_now_ms() > conn->dial.deadline_ms) {
-            const char *where = conn->dial.step == TCP_DIAL_AWAIT_PEER
-                                    ? "its own connection to this process did not come"
-                                    : step_text(conn->dial.step);
-            tcp_dial_close(st, conn);
-            tcp_conn_fail(st, conn, "could not be dialled within %d s: %s", TCP_SETUP_MS / 1000,
-                          where);
-            break;
-        }
-        gp_slow_wait_check(&wait, "tcp", "the connection to rank %d at %s (dialled on first use)",
-                           conn->rank, conn->addr_text);
+        gp_slow_wait_check(&wait, "tcp", "the connection to rank %d at %s (dialled on first use, "
+                           "%s; the peer may be computing)", conn->rank, conn->addr_text,
+                           conn->dial.step == TCP_DIAL_AWAIT_PEER
+                               ? "waiting for its own dial to this process"
+                               : step_text(conn->dial.step));
         tcp_wait(st, conn);
     }
     return conn->status;

@@ -45,6 +45,7 @@
 #include "nal/tcp/tcp.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -388,11 +389,14 @@ static void put_frame(const struct nal_op *op, uint32_t op_id, struct tcp_frame 
     };
 }
 
-/* A put to a peer that has left: dropped, as shm would let it land in dead memory. */
-static int put_to_departed(struct tcp_state *st, const struct nal_op *op)
+/* A put to a peer that has left in the job's exit: dropped, as shm would let it
+ * land in dead memory.  To one that vanished mid-job, the job ends (tcp_departed). */
+static int put_to_departed(struct tcp_state *st, const struct tcp_conn *conn,
+                           const struct nal_op *op)
 {
-    gp_debug("tcp", "put of %llu bytes to rank %u dropped: it has left the job",
-             (unsigned long long)op->length, op->target);
+    char what[64];
+    snprintf(what, sizeof what, "put of %llu bytes to", (unsigned long long)op->length);
+    tcp_departed(conn, what);
     if (op->count_down != NULL)
         ptl_count_done(st->ni, op->count_down, 1); /* no ACK will come: as done as it gets */
     else
@@ -437,7 +441,8 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
     int status = wait_for_room(st, conn, kind, op, copy ? op->length : 0, &rec);
     if (status != TCP_CONN_UP) {
         gp_mutex_unlock(&conn->lock);
-        return status == TCP_CONN_GONE ? put_to_departed(st, op) : PTL_FAIL;
+        tcp_raise_if_failed(st);
+        return status == TCP_CONN_GONE ? put_to_departed(st, conn, op) : PTL_FAIL;
     }
     uint32_t op_id = kind != 0 ? record_op(conn, rec, kind) : 0;
     struct tcp_frame frame;
@@ -462,6 +467,12 @@ int tcp_send_put(struct tcp_state *st, const struct nal_op *op)
         tcp_wait(st, conn);
     status = conn->status;
     gp_mutex_unlock(&conn->lock);
+    tcp_raise_if_failed(st);
+    if (status == TCP_CONN_GONE) { /* under the put: its data may never have left */
+        char what[64];
+        snprintf(what, sizeof what, "put of %llu bytes to", (unsigned long long)op->length);
+        tcp_departed(conn, what);
+    }
     return status == TCP_CONN_FAILED ? PTL_FAIL : PTL_OK;
 }
 
@@ -484,9 +495,14 @@ int tcp_send_get(struct tcp_state *st, const struct nal_op *op)
         write_or_hold(st, conn, 0);
     }
     gp_mutex_unlock(&conn->lock);
+    tcp_raise_if_failed(st);
     /* Unlike a put, a get from a peer that left could only wait for ever. */
-    if (status == TCP_CONN_GONE)
+    if (status == TCP_CONN_GONE) {
+        char what[64];
+        snprintf(what, sizeof what, "get of %llu bytes from", (unsigned long long)op->length);
+        tcp_departed(conn, what);
         gp_error("tcp", "get of %llu bytes from rank %u at %s: it has left the job",
                  (unsigned long long)op->length, op->target, conn->addr_text);
+    }
     return status == TCP_CONN_UP ? PTL_OK : PTL_FAIL;
 }
