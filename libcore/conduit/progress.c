@@ -254,7 +254,12 @@ void gpc_rcv_poll_setup(void)
  */
 void gpc_wait_turn(void)
 {
-    if (gpc_ring_in_use() && !pass_due()) {
+    /* Every 16th turn of the wait's own is a whole pass, whatever else ran one: a loop whose
+     * other calls poll (a barrier's tries) would otherwise never come to a pass here, and so
+     * never yield the core an overcommitted host's peers need. */
+    static _Thread_local unsigned wait_turns;   /* this thread's, in PAR builds */
+    int own_pass = ++wait_turns % PASS_EVERY_TURNS == 0;
+    if (gpc_ring_in_use() && !own_pass && !pass_due()) {
         ring_look();
         return;
     }
