@@ -51,8 +51,8 @@
  * Order: progress_lock, then one conn->lock, then small_lock.  No thread
  * holds two connection locks at once, and a thread holding a connection's
  * lock never waits for progress_lock: to wait (tcp_wait) it drops the
- * connection's lock first.  put_body_rank and pass are read without locks
- * (__atomic); a stale value costs a pass, never a wrong read.  Events go
+ * connection's lock first.  pass is read without locks (__atomic); a
+ * stale value costs a pass, never a wrong read.  Events go
  * to the EQs' multi-producer rings, and nothing here calls back into the
  * conduit, so holding a lock while posting events is safe.  (The receive
  * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
@@ -198,7 +198,15 @@ enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
 #define TCP_STAGE_BYTES (16u * 1024)
 
-/* Where the bytes of the frame being read go. */
+/*
+ * A connection's receive state: where the bytes of the frame being read go.
+ * Everything a frame left half read -- a partial header in the stage, a
+ * body half in its place, the part still to drop -- is here, so a peer that
+ * stops in the middle of a frame (a sender that computes with the rest held
+ * in its send arena) stops only its own connection: every pass goes on
+ * reading the others.  Only the scratch sink is shared, and nothing is read
+ * back from it.
+ */
 struct tcp_rx {
     uint8_t hdr[TCP_FRAME_HDR_LEN];
     uint8_t stage[TCP_STAGE_BYTES];
@@ -311,12 +319,6 @@ struct tcp_state {
     /* operations awaiting an answer, over every connection: GASNET_NETWORKDEPTH_TOTAL */
     struct nal_inflight_budget budget;
     int peers_up;               /* connections established */
-    /* The rank whose PUT body is being read, or -1.  Until that body is in, no
-     * other connection is read: PUT_END events then come in the order the MDs'
-     * space was claimed, as on shm (a full locally managed MD is reported
-     * before deposits that went past it).  Its sender is inside a blocking put,
-     * so the body keeps coming. */
-    int put_body_rank;
     uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
     int setup_done;             /* eager: every peer connected, later arrivals are strangers;
                                  * lazy: the addresses are known, peers arrive any time */

@@ -3,7 +3,7 @@
  * run by this process's progress engine on its own region, and the
  * initiator side of their answers.
  *
- * A frame is read in two states.  HEADER: the 56 header bytes, then the
+ * A frame is read in two states.  HEADER: the 48 header bytes, then the
  * frame is decoded and, for a put, matched (ptl_target_match claims the
  * room in the MD, exactly as a shm initiator would).  BODY: the data is
  * read with readv straight into the matched place, the part that does not
@@ -11,6 +11,11 @@
  * frame's header into the header buffer in the same call.  When the body
  * is complete the events are posted and the answer, if any, is queued
  * (never written from here: tcp_flush writes it).
+ *
+ * Both states live in the connection (conn->rx), and nothing here looks at
+ * another connection: a peer that stops in the middle of a frame leaves
+ * its connection in HEADER or BODY until its bytes come, while the pass
+ * goes on reading the others (doc/wire-tcp.md, "Reading").
  *
  * Anything a peer sends is checked before use: the header by
  * tcp_frame_decode, offsets and lengths by ptl_target_match against the MD,
@@ -101,8 +106,6 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
 static int finish_frame(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.in_body = 0;
-    if (__atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED) == conn->rank)
-        __atomic_store_n(&st->put_body_rank, -1, __ATOMIC_RELAXED);
     return conn->rx.frame.type == TCP_FRAME_PUT ? finish_put(st, conn) : finish_reply(st, conn);
 }
 
@@ -112,8 +115,6 @@ static int begin_body(struct tcp_state *st, struct tcp_conn *conn)
     if (conn->rx.dest_left == 0 && conn->rx.discard_left == 0)
         return finish_frame(st, conn);
     conn->rx.in_body = 1;
-    if (conn->rx.frame.type == TCP_FRAME_PUT)
-        __atomic_store_n(&st->put_body_rank, conn->rank, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -394,9 +395,6 @@ int tcp_recv_staged(const struct tcp_conn *conn)
 
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
-    int body_rank = __atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED);
-    if (body_rank >= 0 && body_rank != conn->rank)
-        return; /* another put's body first: see put_body_rank */
     conn->rx.drained = 0;
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
