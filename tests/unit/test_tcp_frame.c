@@ -3,13 +3,19 @@
  * layout; ACK_RUN ("Flow of a put"): the frame's encoding and its checks, and how the read path merges ACKs
  * queued back to back (tcp_queue_ack): only runnable ones with the same
  * EVENT flag, never into an entry whose first byte is written, the first
- * of a run a plain ACK.
+ * of a run a plain ACK; and the receive state ("Reading"): a connection in
+ * the middle of a put's body does not keep another's puts from being read.
  */
 #include "../harness/test.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "nal/tcp/tcp.h"
+#include "ptl/ni.h"
+#include "ptl/ptl.h"
 
 static struct tcp_frame ack_run(uint32_t op_id, uint64_t count)
 {
@@ -151,12 +157,103 @@ static void test_no_merge_into_a_written_entry(void)
     tcp_conn_free_queues(&conn);
 }
 
+/* ---- the receive state: one per connection ---------------------------------------- */
+
+#define RX_SEGMENT 8192
+
+/* A tcp state over a one-process NI whose segment (pt 0) takes puts anywhere. */
+static struct tcp_state *rx_state(struct ptl_ni **ni_out, uint8_t **segment_out)
+{
+    struct ptl_ni_params params = { .transport = "loop", .max_pt = 1, .max_me_per_pt = 1,
+                                    .max_eq = 1, .max_md = 4, .region_bytes = RX_SEGMENT + 4096 };
+    struct ptl_ni *ni;
+    CHECK_EQ(ptl_ni_init(&params, &ni), PTL_OK);
+    uint8_t *segment = ptl_region_alloc(ni, RX_SEGMENT, 64);
+    CHECK(segment != NULL);
+    struct ptl_md_desc desc = { .start = segment, .length = RX_SEGMENT,
+                                .threshold = PTL_MD_THRESH_INF,
+                                .options = PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE,
+                                .eq = PTL_EQ_NONE };
+    ptl_handle_md_t md;
+    CHECK_EQ(ptl_md_attach(ni, 0, 0, 0, &desc, PTL_RETAIN, PTL_INS_AFTER, PTL_INVALID_HANDLE,
+                           &md), PTL_OK);
+    struct tcp_state *st = tcp_state_new(&ni->base);
+    CHECK(st != NULL);
+    st->conns = calloc(2, sizeof *st->conns);
+    st->scratch = malloc(TCP_SCRATCH_BYTES);
+    CHECK(st->conns != NULL && st->scratch != NULL);
+    *ni_out = ni;
+    *segment_out = segment;
+    return st;
+}
+
+/* Connection rank, up, over a socket pair; returns the peer's end. */
+static int rx_conn(struct tcp_state *st, int rank)
+{
+    int fds[2];
+    CHECK_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+    struct tcp_conn *conn = &st->conns[rank];
+    conn->rank = rank;
+    CHECK_EQ(tcp_conn_alloc_queues(conn, NULL), PTL_OK);
+    conn->fd = fds[0];
+    conn->status = TCP_CONN_UP;
+    return fds[1];
+}
+
+/* A put of length bytes to offset in the segment: its header, then body[from, to). */
+static void rx_send_put(int fd, uint64_t offset, const uint8_t *body, uint64_t length,
+                        uint64_t from, uint64_t to)
+{
+    if (from == 0) {
+        struct tcp_frame put = { .type = TCP_FRAME_PUT, .offset = offset, .length = length };
+        uint8_t hdr[TCP_FRAME_HDR_LEN];
+        tcp_frame_encode(&put, hdr);
+        CHECK_EQ(write(fd, hdr, sizeof hdr), (ssize_t)sizeof hdr);
+    }
+    CHECK_EQ(write(fd, body + from, to - from), (ssize_t)(to - from));
+}
+
+static void test_recv_mid_body_stalls_no_other(void)
+{
+    struct ptl_ni *ni;
+    uint8_t *segment;
+    struct tcp_state *st = rx_state(&ni, &segment);
+    int stalled = rx_conn(st, 0), other = rx_conn(st, 1);
+    uint8_t big[4096], small[64];
+    for (unsigned i = 0; i < sizeof big; i++)
+        big[i] = (uint8_t)(i * 7 + 3);
+    memset(small, 0xa5, sizeof small);
+    /* Rank 0's put stops half way through its body. */
+    rx_send_put(stalled, 0, big, sizeof big, 0, sizeof big / 2);
+    tcp_recv(st, &st->conns[0]);
+    CHECK(st->conns[0].rx.in_body);
+    CHECK_EQ(memcmp(segment, big, sizeof big / 2), 0);
+    CHECK_EQ(segment[sizeof big / 2], 0);
+    /* Rank 1's puts are read and in place meanwhile, whole. */
+    for (unsigned k = 0; k < 3; k++) {
+        rx_send_put(other, 6000 + 64 * k, small, sizeof small, 0, sizeof small);
+        tcp_recv(st, &st->conns[1]);
+        CHECK_EQ(st->conns[1].status, TCP_CONN_UP);
+        CHECK(!st->conns[1].rx.in_body);
+        CHECK_EQ(memcmp(segment + 6000 + 64 * k, small, sizeof small), 0);
+    }
+    /* Rank 0 goes on where it stopped. */
+    rx_send_put(stalled, 0, big, sizeof big, sizeof big / 2, sizeof big);
+    tcp_recv(st, &st->conns[0]);
+    CHECK(!st->conns[0].rx.in_body);
+    CHECK_EQ(memcmp(segment, big, sizeof big), 0);
+    CHECK_EQ(st->conns[0].status, TCP_CONN_UP);
+    close(stalled);
+    close(other);
+}
+
 static const struct gp_test tests[] = {
     { "header_layout", test_header_layout, 0 },
     { "ack_run_round_trip", test_ack_run_round_trip, 0 },
     { "ack_run_refused", test_ack_run_refused, 0 },
     { "acks_merge", test_acks_merge, 0 },
     { "no_merge_into_a_written_entry", test_no_merge_into_a_written_entry, 0 },
+    { "recv_mid_body_stalls_no_other", test_recv_mid_body_stalls_no_other, 0 },
     GP_TEST_END
 };
 
