@@ -107,6 +107,9 @@ void tcp_frame_encode(const struct tcp_frame *frame, uint8_t out[TCP_FRAME_HDR_L
 /* 0, or -1 with *why naming what is wrong (bad magic, type, flags, reserved bits). */
 int tcp_frame_decode(const uint8_t in[TCP_FRAME_HDR_LEN], struct tcp_frame *frame,
                      const char **why);
+/* The data bytes a PUT header announces, read before it is decoded and checked;
+ * 0 for anything but a PUT of this version. */
+uint64_t tcp_frame_put_length(const uint8_t in[TCP_FRAME_HDR_LEN]);
 const char *tcp_frame_type_str(unsigned type);
 
 /* ---- limits --------------------------------------------------------------- */
@@ -197,18 +200,23 @@ enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
 #define TCP_STAGE_BYTES (16u * 1024)
+/* A PUT of at most this many data bytes (every copied put: AM requests and
+ * replies, small RMA puts) is matched only once it is whole in the stage. */
+#define TCP_WHOLE_PUT_MAX TCP_COPY_MAX
+
+_Static_assert(TCP_FRAME_HDR_LEN + TCP_WHOLE_PUT_MAX <= TCP_STAGE_BYTES,
+               "a small put fits in the stage whole");
 
 /*
  * A connection's receive state: where the bytes of the frame being read go.
- * Everything a frame left half read -- a partial header in the stage, a
- * body half in its place, the part still to drop -- is here, so a peer that
- * stops in the middle of a frame (a sender that computes with the rest held
- * in its send arena) stops only its own connection: every pass goes on
- * reading the others.  Only the scratch sink is shared, and nothing is read
- * back from it.
+ * Everything a frame left half read -- a partial header or small put in the
+ * stage, a large body half in its place, the part still to drop -- is here,
+ * so a peer that stops in the middle of a frame (a sender that computes
+ * with the rest held in its send arena) stops only its own connection:
+ * every pass goes on reading the others.  Only the scratch sink is shared,
+ * and nothing is read back from it.
  */
 struct tcp_rx {
-    uint8_t hdr[TCP_FRAME_HDR_LEN];
     uint8_t stage[TCP_STAGE_BYTES];
     unsigned stage_pos;         /* next unparsed byte of the stage */
     unsigned stage_end;         /* bytes in the stage */

@@ -3,14 +3,14 @@
  * run by this process's progress engine on its own region, and the
  * initiator side of their answers.
  *
- * A frame is read in two states.  HEADER: the 48 header bytes, then the
- * frame is decoded and, for a put, matched (ptl_target_match claims the
- * room in the MD, exactly as a shm initiator would).  BODY: the data is
- * read with readv straight into the matched place, the part that does not
- * fit (truncation, or no match at all) into a scratch sink, and the next
- * frame's header into the header buffer in the same call.  When the body
- * is complete the events are posted and the answer, if any, is queued
- * (never written from here: tcp_flush writes it).
+ * A frame is read in two states.  HEADER: the 48 header bytes (and a small
+ * put's whole body, below), then the frame is decoded and, for a put,
+ * matched (ptl_target_match claims the room in the MD, exactly as a shm
+ * initiator would).  BODY: the data is read with readv straight into the
+ * matched place, the part that does not fit (truncation, or no match at
+ * all) into a scratch sink, and the next frame's header into the stage in
+ * the same call.  When the body is complete the events are posted and the
+ * answer, if any, is queued (never written from here: tcp_flush writes it).
  *
  * Both states live in the connection (conn->rx), and nothing here looks at
  * another connection: a peer that stops in the middle of a frame leaves
@@ -281,10 +281,11 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
     return begin_body(st, conn);
 }
 
-static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
+static int start_frame(struct tcp_state *st, struct tcp_conn *conn,
+                       const uint8_t hdr[TCP_FRAME_HDR_LEN])
 {
     const char *why = NULL;
-    if (tcp_frame_decode(conn->rx.hdr, &conn->rx.frame, &why) != 0) {
+    if (tcp_frame_decode(hdr, &conn->rx.frame, &why) != 0) {
         tcp_conn_fail(st, conn, "sent a malformed frame header: %s", why);
         return -1;
     }
@@ -300,6 +301,39 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 /* ---- reading ------------------------------------------------------------------ */
 
 /*
+ * Stage bytes the next frame needs before it is started: its header, and a
+ * small put's whole body.  Such a put is then matched, copied into place
+ * and reported in one step, so its claim on a locally managed MD (an AM
+ * request's room in a ReqRB buffer) is never held while its sender stops
+ * mid-frame, and the small puts of every peer are reported in the order
+ * they claimed their room, as on shm.  A larger body is matched at its
+ * header and read straight into place: through the stage it would cost a
+ * copy.
+ */
+static unsigned stage_wants(const struct tcp_rx *rx)
+{
+    if (rx->stage_end - rx->stage_pos < TCP_FRAME_HDR_LEN)
+        return TCP_FRAME_HDR_LEN;
+    uint64_t body = tcp_frame_put_length(rx->stage + rx->stage_pos);
+    return TCP_FRAME_HDR_LEN + (body <= TCP_WHOLE_PUT_MAX ? (unsigned)body : 0);
+}
+
+/* Moves what the stage holds to its start and reads behind it (read_some's result). */
+static ssize_t fill_stage(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    unsigned staged = rx->stage_end - rx->stage_pos;
+    memmove(rx->stage, rx->stage + rx->stage_pos, staged);
+    rx->stage_pos = 0;
+    rx->stage_end = staged;
+    struct iovec iov = { rx->stage + staged, TCP_STAGE_BYTES - staged };
+    ssize_t n = read_some(st, conn, &iov, 1);
+    if (n > 0)
+        rx->stage_end += (unsigned)n;
+    return n;
+}
+
+/*
  * Headers are read through the stage, a small buffer that takes whatever
  * the socket holds (up to TCP_STAGE_BYTES): several small frames, or a
  * header and the start of its body, cost one system call, and the call
@@ -309,22 +343,17 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 static int read_header(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
-    unsigned staged = rx->stage_end - rx->stage_pos;
-    if (staged < TCP_FRAME_HDR_LEN) {
-        memmove(rx->stage, rx->stage + rx->stage_pos, staged);
-        rx->stage_pos = 0;
-        rx->stage_end = staged;
-        struct iovec iov = { rx->stage + staged, TCP_STAGE_BYTES - staged };
-        ssize_t n = read_some(st, conn, &iov, 1);
+    if (rx->stage_end - rx->stage_pos < stage_wants(rx)) {
+        ssize_t n = fill_stage(st, conn);
         if (n <= 0)
             return (int)n;
-        rx->stage_end += (unsigned)n;
-        if (rx->stage_end < TCP_FRAME_HDR_LEN)
+        /* Asked again: the read may have brought the header that says how much more. */
+        if (rx->stage_end - rx->stage_pos < stage_wants(rx))
             return 1;
     }
-    memcpy(rx->hdr, rx->stage + rx->stage_pos, TCP_FRAME_HDR_LEN);
+    const uint8_t *hdr = rx->stage + rx->stage_pos;
     rx->stage_pos += TCP_FRAME_HDR_LEN;
-    return start_frame(st, conn);
+    return start_frame(st, conn, hdr);
 }
 
 /* Body bytes the stage caught already: copied to their place (or dropped). */
@@ -385,7 +414,7 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
 static int stage_can_continue(const struct tcp_rx *rx)
 {
     unsigned staged = rx->stage_end - rx->stage_pos;
-    return rx->in_body ? staged > 0 : staged >= TCP_FRAME_HDR_LEN;
+    return rx->in_body ? staged > 0 : staged >= stage_wants(rx);
 }
 
 int tcp_recv_staged(const struct tcp_conn *conn)
