@@ -51,17 +51,6 @@ void tcp_frame_encode(const struct tcp_frame *frame, uint8_t out[TCP_FRAME_HDR_L
     memcpy(out, word, sizeof word);
 }
 
-uint64_t tcp_frame_put_length(const uint8_t in[TCP_FRAME_HDR_LEN])
-{
-    uint64_t head, length;
-    memcpy(&head, in, sizeof head);
-    memcpy(&length, in + 5 * sizeof length, sizeof length);
-    head = word_le(head);
-    if ((uint32_t)head != TCP_FRAME_MAGIC || (uint8_t)(head >> 32) != TCP_FRAME_PUT)
-        return 0;
-    return word_le(length);
-}
-
 /* The flags each type may carry. */
 static const uint8_t allowed_flags[TCP_FRAME_TYPE_END] = {
     [TCP_FRAME_PUT] = TCP_FLAG_ACK_REQ,

@@ -344,6 +344,8 @@ static int read_header(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
     if (rx->stage_end - rx->stage_pos < stage_wants(rx)) {
+        if (rx->drained)
+            return 0; /* the last read found the socket empty: the next pass polls first */
         ssize_t n = fill_stage(st, conn);
         if (n <= 0)
             return (int)n;
@@ -382,6 +384,8 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
     struct tcp_rx *rx = &conn->rx;
     if (rx->stage_end > rx->stage_pos)
         return body_from_stage(st, conn);
+    if (rx->drained)
+        return 0; /* as in read_header */
     struct iovec iov[3];
     int count = 0;
     if (rx->dest_left > 0)
@@ -422,14 +426,15 @@ int tcp_recv_staged(const struct tcp_conn *conn)
     return conn->status == TCP_CONN_UP && stage_can_continue(&conn->rx);
 }
 
+/* After a short read the next readv would find nothing: read_header and
+ * read_body then go on only with what the stage holds, and return 0 once
+ * it is used up; the next progress pass polls the socket first. */
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.drained = 0;
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
-        /* After a short read the next readv would find nothing: once the stage
-         * is used up, stop; the next progress pass polls the socket first. */
-        if (rc <= 0 || (conn->rx.drained && !stage_can_continue(&conn->rx)))
+        if (rc <= 0)
             return;
     }
 }
