@@ -6,7 +6,8 @@
 # at a running job's listener (tcp_stranger against tcp_hold): refused,
 # logged with their address, and the job goes on; connections made on first
 # use (GP_TCP_CONNECT=lazy, the default) and at attach (eager), crossed dials;
-# a busy peer is waited for, a vanished one ends the job loudly (busy_peer).
+# a busy peer is waited for, a vanished one ends the job loudly (busy_peer);
+# a connection stopped in the middle of a put stalls no other (tcp_half_put).
 . "$(dirname "$0")/../lib.sh"
 
 T=tcp
@@ -254,6 +255,16 @@ for how in dial open; do
         fi
     fi
 done
+
+# --- one connection in the middle of a frame -------------------------------------------------
+# Node 1 writes half a put to node 0 by hand and stops; node 2's 2000 AM round
+# trips with node 0 must complete meanwhile (a hang here: node 0 stopped
+# reading every other connection until that body was in), then node 1 writes
+# the rest and the put's bytes must all be in place.
+rm -f "$tmp/half_go" "$tmp/half_go.half"
+job "$T/half_put_n3" "round trips with node 2 while node 1's put was half received" 60 \
+    "$GP_RUN" -n 3 "$GPTEST_ITEST/tcp_half_put" "$tmp/half_go" &&
+    check_line "$T/half_put_n3" "the put's 65536 bytes arrived whole once node 1 went on"
 
 # --- several application threads at once ---------------------------------------------------
 # PAR builds: threads sending and polling at once, over sockets.  (The

@@ -210,18 +210,14 @@ void tcp_forget(struct tcp_state *st, struct tcp_conn *conn)
  * from the list) is skipped when its report is read: it is no longer hot. */
 static nfds_t hot_pollfds(struct tcp_state *st, struct pollfd *pfds, int *hot)
 {
-    int body_rank = __atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED);
     gp_mutex_lock(&st->small_lock);
     int nhot = st->nhot;
     for (int i = 0; i < nhot; i++) {
         const struct tcp_conn *conn = &st->conns[st->hot[i]];
-        /* While another connection's PUT body is read, this one is not (put_body_rank). */
-        int readable = body_rank < 0 || body_rank == conn->rank;
         if (hot != NULL)
             hot[i] = conn->rank;
         pfds[i] = (struct pollfd){ .fd = conn->fd,
-                                   .events = (short)((readable ? POLLIN : 0) |
-                                                     (conn->want_out ? POLLOUT : 0)) };
+                                   .events = (short)(POLLIN | (conn->want_out ? POLLOUT : 0)) };
     }
     gp_mutex_unlock(&st->small_lock);
     pfds[nhot] = (struct pollfd){ .fd = st->epfd, .events = POLLIN };
@@ -452,7 +448,6 @@ struct tcp_state *tcp_state_new(struct nal_ni *ni)
     st->ni = ni;
     st->listen_fd = -1;
     st->epfd = -1;
-    st->put_body_rank = -1;
     st->pass = 1; /* connections start at direct_pass 0: their first request goes at once */
     st->lazy = tcp_cfg.gp_tcp_connect == NULL || strcmp(tcp_cfg.gp_tcp_connect, "eager") != 0;
     /* Seed 003's per-node cap on operations in flight; 0: only the per-peer tables' depth.

@@ -51,8 +51,8 @@
  * Order: progress_lock, then one conn->lock, then small_lock.  No thread
  * holds two connection locks at once, and a thread holding a connection's
  * lock never waits for progress_lock: to wait (tcp_wait) it drops the
- * connection's lock first.  put_body_rank and pass are read without locks
- * (__atomic); a stale value costs a pass, never a wrong read.  Events go
+ * connection's lock first.  pass is read without locks (__atomic); a
+ * stale value costs a pass, never a wrong read.  Events go
  * to the EQs' multi-producer rings, and nothing here calls back into the
  * conduit, so holding a lock while posting events is safe.  (The receive
  * thread hands itself to the layer above, ptl_ni_rcv_poll, only after
@@ -67,6 +67,7 @@
 #include <sys/epoll.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "boot/keyproof.h"
 #include "boot/wire.h"
@@ -107,6 +108,22 @@ void tcp_frame_encode(const struct tcp_frame *frame, uint8_t out[TCP_FRAME_HDR_L
 /* 0, or -1 with *why naming what is wrong (bad magic, type, flags, reserved bits). */
 int tcp_frame_decode(const uint8_t in[TCP_FRAME_HDR_LEN], struct tcp_frame *frame,
                      const char **why);
+/* The data bytes a PUT header announces, read before it is decoded and checked;
+ * 0 for anything but a PUT of this version.  Inline: the read path asks once or
+ * twice a frame (words 0 and 5 of the layout in tcp_frame.c). */
+static inline uint64_t tcp_frame_put_length(const uint8_t in[TCP_FRAME_HDR_LEN])
+{
+    uint64_t head, length;
+    memcpy(&head, in, sizeof head);
+    memcpy(&length, in + 5 * sizeof length, sizeof length);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    head = __builtin_bswap64(head);
+    length = __builtin_bswap64(length);
+#endif
+    if ((uint32_t)head != TCP_FRAME_MAGIC || (uint8_t)(head >> 32) != TCP_FRAME_PUT)
+        return 0;
+    return length;
+}
 const char *tcp_frame_type_str(unsigned type);
 
 /* ---- limits --------------------------------------------------------------- */
@@ -199,10 +216,23 @@ enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
 #define TCP_STAGE_BYTES (16u * 1024)
+/* A PUT of at most this many data bytes (every copied put: AM requests and
+ * replies, small RMA puts) is matched only once it is whole in the stage. */
+#define TCP_WHOLE_PUT_MAX TCP_COPY_MAX
 
-/* Where the bytes of the frame being read go. */
+_Static_assert(TCP_FRAME_HDR_LEN + TCP_WHOLE_PUT_MAX <= TCP_STAGE_BYTES,
+               "a small put fits in the stage whole");
+
+/*
+ * A connection's receive state: where the bytes of the frame being read go.
+ * Everything a frame left half read -- a partial header or small put in the
+ * stage, a large body half in its place, the part still to drop -- is here,
+ * so a peer that stops in the middle of a frame (a sender that computes
+ * with the rest held in its send arena) stops only its own connection:
+ * every pass goes on reading the others.  Only the scratch sink is shared,
+ * and nothing is read back from it.
+ */
 struct tcp_rx {
-    uint8_t hdr[TCP_FRAME_HDR_LEN];
     uint8_t stage[TCP_STAGE_BYTES];
     unsigned stage_pos;         /* next unparsed byte of the stage */
     unsigned stage_end;         /* bytes in the stage */
@@ -314,12 +344,6 @@ struct tcp_state {
     /* operations awaiting an answer, over every connection: GASNET_NETWORKDEPTH_TOTAL */
     struct nal_inflight_budget budget;
     int peers_up;               /* connections established */
-    /* The rank whose PUT body is being read, or -1.  Until that body is in, no
-     * other connection is read: PUT_END events then come in the order the MDs'
-     * space was claimed, as on shm (a full locally managed MD is reported
-     * before deposits that went past it).  Its sender is inside a blocking put,
-     * so the body keeps coming. */
-    int put_body_rank;
     uint64_t pass;              /* progress passes so far: a request's first write of a pass goes at once */
     int setup_done;             /* eager: every peer connected, later arrivals are strangers;
                                  * lazy: the addresses are known, peers arrive any time */

@@ -87,10 +87,6 @@ static void conn_close(struct tcp_state *st, struct tcp_conn *conn, int status)
     conn->fd = -1;
     conn->status = status;
     conn->rx.in_body = 0;
-    /* A sender may close a connection (a failed write) while a pass reads another. */
-    int body_rank = conn->rank;
-    __atomic_compare_exchange_n(&st->put_body_rank, &body_rank, -1, 0, __ATOMIC_RELAXED,
-                                __ATOMIC_RELAXED);
     tcp_conn_drain(st, conn);
 }
 

@@ -3,14 +3,19 @@
  * run by this process's progress engine on its own region, and the
  * initiator side of their answers.
  *
- * A frame is read in two states.  HEADER: the 56 header bytes, then the
- * frame is decoded and, for a put, matched (ptl_target_match claims the
- * room in the MD, exactly as a shm initiator would).  BODY: the data is
- * read with readv straight into the matched place, the part that does not
- * fit (truncation, or no match at all) into a scratch sink, and the next
- * frame's header into the header buffer in the same call.  When the body
- * is complete the events are posted and the answer, if any, is queued
- * (never written from here: tcp_flush writes it).
+ * A frame is read in two states.  HEADER: the 48 header bytes (and a small
+ * put's whole body, below), then the frame is decoded and, for a put,
+ * matched (ptl_target_match claims the room in the MD, exactly as a shm
+ * initiator would).  BODY: the data is read with readv straight into the
+ * matched place, the part that does not fit (truncation, or no match at
+ * all) into a scratch sink, and the next frame's header into the stage in
+ * the same call.  When the body is complete the events are posted and the
+ * answer, if any, is queued (never written from here: tcp_flush writes it).
+ *
+ * Both states live in the connection (conn->rx), and nothing here looks at
+ * another connection: a peer that stops in the middle of a frame leaves
+ * its connection in HEADER or BODY until its bytes come, while the pass
+ * goes on reading the others (doc/wire-tcp.md, "Reading").
  *
  * Anything a peer sends is checked before use: the header by
  * tcp_frame_decode, offsets and lengths by ptl_target_match against the MD,
@@ -101,8 +106,6 @@ static int finish_reply(struct tcp_state *st, struct tcp_conn *conn)
 static int finish_frame(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.in_body = 0;
-    if (__atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED) == conn->rank)
-        __atomic_store_n(&st->put_body_rank, -1, __ATOMIC_RELAXED);
     return conn->rx.frame.type == TCP_FRAME_PUT ? finish_put(st, conn) : finish_reply(st, conn);
 }
 
@@ -112,8 +115,6 @@ static int begin_body(struct tcp_state *st, struct tcp_conn *conn)
     if (conn->rx.dest_left == 0 && conn->rx.discard_left == 0)
         return finish_frame(st, conn);
     conn->rx.in_body = 1;
-    if (conn->rx.frame.type == TCP_FRAME_PUT)
-        __atomic_store_n(&st->put_body_rank, conn->rank, __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -280,10 +281,11 @@ static int start_reply(struct tcp_state *st, struct tcp_conn *conn)
     return begin_body(st, conn);
 }
 
-static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
+static int start_frame(struct tcp_state *st, struct tcp_conn *conn,
+                       const uint8_t hdr[TCP_FRAME_HDR_LEN])
 {
     const char *why = NULL;
-    if (tcp_frame_decode(conn->rx.hdr, &conn->rx.frame, &why) != 0) {
+    if (tcp_frame_decode(hdr, &conn->rx.frame, &why) != 0) {
         tcp_conn_fail(st, conn, "sent a malformed frame header: %s", why);
         return -1;
     }
@@ -299,6 +301,39 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 /* ---- reading ------------------------------------------------------------------ */
 
 /*
+ * Stage bytes the next frame needs before it is started: its header, and a
+ * small put's whole body.  Such a put is then matched, copied into place
+ * and reported in one step, so its claim on a locally managed MD (an AM
+ * request's room in a ReqRB buffer) is never held while its sender stops
+ * mid-frame, and the small puts of every peer are reported in the order
+ * they claimed their room, as on shm.  A larger body is matched at its
+ * header and read straight into place: through the stage it would cost a
+ * copy.
+ */
+static unsigned stage_wants(const struct tcp_rx *rx)
+{
+    if (rx->stage_end - rx->stage_pos < TCP_FRAME_HDR_LEN)
+        return TCP_FRAME_HDR_LEN;
+    uint64_t body = tcp_frame_put_length(rx->stage + rx->stage_pos);
+    return TCP_FRAME_HDR_LEN + (body <= TCP_WHOLE_PUT_MAX ? (unsigned)body : 0);
+}
+
+/* Moves what the stage holds to its start and reads behind it (read_some's result). */
+static ssize_t fill_stage(struct tcp_state *st, struct tcp_conn *conn)
+{
+    struct tcp_rx *rx = &conn->rx;
+    unsigned staged = rx->stage_end - rx->stage_pos;
+    memmove(rx->stage, rx->stage + rx->stage_pos, staged);
+    rx->stage_pos = 0;
+    rx->stage_end = staged;
+    struct iovec iov = { rx->stage + staged, TCP_STAGE_BYTES - staged };
+    ssize_t n = read_some(st, conn, &iov, 1);
+    if (n > 0)
+        rx->stage_end += (unsigned)n;
+    return n;
+}
+
+/*
  * Headers are read through the stage, a small buffer that takes whatever
  * the socket holds (up to TCP_STAGE_BYTES): several small frames, or a
  * header and the start of its body, cost one system call, and the call
@@ -308,22 +343,19 @@ static int start_frame(struct tcp_state *st, struct tcp_conn *conn)
 static int read_header(struct tcp_state *st, struct tcp_conn *conn)
 {
     struct tcp_rx *rx = &conn->rx;
-    unsigned staged = rx->stage_end - rx->stage_pos;
-    if (staged < TCP_FRAME_HDR_LEN) {
-        memmove(rx->stage, rx->stage + rx->stage_pos, staged);
-        rx->stage_pos = 0;
-        rx->stage_end = staged;
-        struct iovec iov = { rx->stage + staged, TCP_STAGE_BYTES - staged };
-        ssize_t n = read_some(st, conn, &iov, 1);
+    if (rx->stage_end - rx->stage_pos < stage_wants(rx)) {
+        if (rx->drained)
+            return 0; /* the last read found the socket empty: the next pass polls first */
+        ssize_t n = fill_stage(st, conn);
         if (n <= 0)
             return (int)n;
-        rx->stage_end += (unsigned)n;
-        if (rx->stage_end < TCP_FRAME_HDR_LEN)
+        /* Asked again: the read may have brought the header that says how much more. */
+        if (rx->stage_end - rx->stage_pos < stage_wants(rx))
             return 1;
     }
-    memcpy(rx->hdr, rx->stage + rx->stage_pos, TCP_FRAME_HDR_LEN);
+    const uint8_t *hdr = rx->stage + rx->stage_pos;
     rx->stage_pos += TCP_FRAME_HDR_LEN;
-    return start_frame(st, conn);
+    return start_frame(st, conn, hdr);
 }
 
 /* Body bytes the stage caught already: copied to their place (or dropped). */
@@ -352,6 +384,8 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
     struct tcp_rx *rx = &conn->rx;
     if (rx->stage_end > rx->stage_pos)
         return body_from_stage(st, conn);
+    if (rx->drained)
+        return 0; /* as in read_header */
     struct iovec iov[3];
     int count = 0;
     if (rx->dest_left > 0)
@@ -384,7 +418,7 @@ static int read_body(struct tcp_state *st, struct tcp_conn *conn)
 static int stage_can_continue(const struct tcp_rx *rx)
 {
     unsigned staged = rx->stage_end - rx->stage_pos;
-    return rx->in_body ? staged > 0 : staged >= TCP_FRAME_HDR_LEN;
+    return rx->in_body ? staged > 0 : staged >= stage_wants(rx);
 }
 
 int tcp_recv_staged(const struct tcp_conn *conn)
@@ -392,17 +426,15 @@ int tcp_recv_staged(const struct tcp_conn *conn)
     return conn->status == TCP_CONN_UP && stage_can_continue(&conn->rx);
 }
 
+/* After a short read the next readv would find nothing: read_header and
+ * read_body then go on only with what the stage holds, and return 0 once
+ * it is used up; the next progress pass polls the socket first. */
 void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
-    int body_rank = __atomic_load_n(&st->put_body_rank, __ATOMIC_RELAXED);
-    if (body_rank >= 0 && body_rank != conn->rank)
-        return; /* another put's body first: see put_body_rank */
     conn->rx.drained = 0;
     for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
-        /* After a short read the next readv would find nothing: once the stage
-         * is used up, stop; the next progress pass polls the socket first. */
-        if (rc <= 0 || (conn->rx.drained && !stage_can_continue(&conn->rx)))
+        if (rc <= 0)
             return;
     }
 }
