@@ -64,6 +64,14 @@ pids_alive() { # PROG PID...: within 5 s, those of the PIDs still alive running 
 # shellcheck disable=SC2046
 job_alive() { pids_alive "$2" $(job_pids "$1"); }
 
+# slow_run: the programs run well below native speed -- a sanitizer build, or
+# GPTEST_SLOW=1 (make check-arm runs aarch64 programs under qemu-user) -- so
+# the suites take their shorter counts: the same code paths, fewer rounds.
+slow_run() {
+    case "$GPTEST_VARIANT" in *asan) return 0 ;; esac
+    [ "${GPTEST_SLOW:-0}" = 1 ]
+}
+
 # end_tests: the script reached its end (or chose to run nothing more for
 # this variant): tests/run.sh takes a script that never says so for one
 # that died half way, whose remaining tests would otherwise vanish.

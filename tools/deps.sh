@@ -10,13 +10,21 @@
 # second group is optional: when it fails, make check goes on and the ibv
 # tests print "skip ibv/...: why".  A failed attempt is not repeated for a
 # day (remove $vm_failed to try again at once).
+#
+# "tools/deps.sh arm" (make check-arm) also installs a third group, never
+# installed otherwise: the aarch64 cross compiler and its C library, and
+# qemu-user to run what it builds.  There a failure is an error, as
+# check-arm has nothing to run without them.
 set -e
+want_arm=0
+[ "${1:-}" = arm ] && want_arm=1
 packages="build-essential clang pkg-config libpopt-dev libibverbs-dev libibverbs1 ibverbs-providers
           libfabric-dev libfabric1 libfabric-bin
           libncurses-dev libpmix-dev cmake
           procps psmisc groff-base tmux openssh-server openssh-client iproute2"
 vm_packages="qemu-system-x86 busybox-static kmod cpio bc rdma-core ibverbs-utils perftest"
 vm_failed=${GP_IBV_VM_DIR:-/var/tmp/gp-ibv-vm}/deps-failed
+arm_packages="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static"
 
 missing_of() { # PACKAGE...: prints those not installed
     for pkg in "$@"; do
@@ -28,6 +36,11 @@ missing_of() { # PACKAGE...: prints those not installed
 missing=$(missing_of $packages)
 # shellcheck disable=SC2086
 vm_missing=$(missing_of $vm_packages)
+arm_missing=
+# shellcheck disable=SC2086
+[ $want_arm -eq 1 ] && arm_missing=$(missing_of $arm_packages)
+# Required when asked for: they join the first group.
+missing="$missing$arm_missing"
 # A recent failure: don't try again (nor run apt-get update for it) yet.
 if [ -n "$vm_missing" ] && [ -n "$(find "$vm_failed" -mmin -1440 2>/dev/null)" ]; then
     vm_missing=

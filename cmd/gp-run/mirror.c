@@ -18,6 +18,7 @@
 #include "gp_run.h"
 
 #include "conduit/stats_page.h"
+#include "util/fence.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +93,9 @@ void mirror_write(const struct run_job *job, int rank, const uint8_t *bytes, siz
     struct gp_stats_page *page = m->page;
     uint64_t seq = page->seq;
     __atomic_store_n(&page->seq, seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    /* The odd seq before the copy's stores, as in the library's gpc_stats_publish: pairs with
+     * the reader's fence after its copy (gp_stats_read). */
+    gp_fence_release();
     size_t head = offsetof(struct gp_stats_page, seq);
     size_t after = head + sizeof page->seq;
     memcpy(page, bytes, head);

@@ -12,6 +12,7 @@
 #include "conduit/rma_ops.h"
 #include "conduit/state.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 
 /* A sync that finds its operations done enters no wait, and a client may loop on it:
@@ -123,8 +124,14 @@ static struct gpc_op *implicit_set(const char *call)
 
 static int implicit_done(struct gpc_op *set, int puts, int gets)
 {
-    return set == NULL || ((!puts || gp_count_get(&set->puts_pending) == 0) &&
-                           (!gets || gp_count_get(&set->gets_pending) == 0));
+    if (set != NULL && ((puts && gp_count_get(&set->puts_pending) != 0) ||
+                        (gets && gp_count_get(&set->gets_pending) != 0)))
+        return 0;
+    /* As in gpc_op_done: pairs with the release half of the decrement that retired the last
+     * operation, so the data of the gets synced here -- by a wait or a successful try -- are
+     * visible to the caller. */
+    gp_fence_load();
+    return 1;
 }
 
 static void wait_implicit(const char *call, int puts, int gets)
@@ -133,7 +140,6 @@ static void wait_implicit(const char *call, int puts, int gets)
     serve_peers();
     while (!implicit_done(set, puts, gets))
         gpc_wait_turn();
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 
 static int try_implicit(const char *call, int puts, int gets)

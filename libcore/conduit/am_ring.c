@@ -54,6 +54,7 @@
 #include "config/config.h"
 #include "ptl/ptl.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -305,18 +306,27 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
 }
 
 /*
- * Doorbell mode: tells the receiver that this node posted.  The fence orders the slot's
- * publication before the look at the doorbell, against the receiver's exchange of the doorbell
- * before it reads the slots: either this node sees its bit cleared and sets it, or the receiver
- * sees the slot.  The bit is set only when clear, so a busy sender does not keep taking the
- * receiver's line away.
+ * Doorbell mode: tells the receiver that this node posted.  The bit is set only when clear, so
+ * a busy sender does not keep taking the receiver's line away.
+ *
+ * The wake-up must not be lost: this is the store-buffering (Dekker) pattern.
+ *     sender:    store slot.seq;  FULL FENCE;  load doorbell  (set the bit if clear)
+ *     receiver:  exchange doorbell to 0;  FULL FENCE;  load slot.seq  (gpc_ring_poll)
+ * Each side stores one word and then loads the word the other stores, so each needs a full
+ * (store-to-load) fence between them; with both fences, at least one side sees the other's
+ * store: either the receiver's poll after its exchange sees the slot, or this load sees the
+ * bit cleared and sets it again, and the next poll finds it.  Seeing the bit still set (not
+ * yet taken, or set again by the receiver's `again`) is as good: the receiver's exchange is
+ * then later in the doorbell's order, and its fence orders the slot read after it.  A release
+ * or seq_cst store of the seq alone is not enough here: on x86 a store can wait in the store
+ * buffer past a later load, and on aarch64 and POWER a plain load can pass a store-release.
  */
 static void ring_doorbell(_Atomic uint64_t *doorbell)
 {
     if (doorbell == NULL)
         return;
     uint64_t bit = UINT64_C(1) << gpc.rank;
-    atomic_thread_fence(memory_order_seq_cst);
+    gp_fence_full(); /* the slot's seq (post) before the doorbell load; pairs with gpc_ring_poll */
     if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit))
         atomic_fetch_or_explicit(doorbell, bit, memory_order_relaxed);
 }
@@ -477,6 +487,14 @@ int gpc_ring_poll(void)
     if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)
         return 0;
     uint64_t senders = atomic_exchange_explicit(doorbell, 0, memory_order_seq_cst);
+    /* The exchange's store before the slot loads below (poll_peer's first look is a relaxed
+     * load): the receiver's half of ring_doorbell's store-load pair.  Even seq_cst, the
+     * exchange does not order a later plain load after its store half where it is a
+     * load-linked/store-conditional pair (aarch64 without LSE, POWER): the load may be
+     * satisfied before the store-conditional is visible, see the ring empty, while the sender
+     * still sees its old bit and does not ring -- a lost wake-up.  On x86 the exchange is a
+     * locked instruction, already a full fence, and this is a compiler barrier. */
+    gp_fence_full_after_rmw();
     uint64_t again = 0;
     while (senders != 0) {
         gasnet_node_t node = (gasnet_node_t)__builtin_ctzll(senders);

@@ -34,6 +34,7 @@
 #include "config/config.h"
 #include "ptl/ptl.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 #include "util/thread.h"
@@ -127,7 +128,14 @@ void gpc_op_free(struct gpc_op *op)
 
 int gpc_op_done(struct gpc_op *op)
 {
-    return gp_count_get(&op->puts_pending) == 0 && gp_count_get(&op->gets_pending) == 0;
+    if (gp_count_get(&op->puts_pending) != 0 || gp_count_get(&op->gets_pending) != 0)
+        return 0;
+    /* The counts were read relaxed; this acquire pairs with the release half of the decrement
+     * that retired the last put or get (gp_count_add, after a get's data were copied into the
+     * client's buffer), so a caller told "done" -- gpc_op_wait, a try_syncnb -- reads what the
+     * get brought, not an older value.  A compiler barrier on x86. */
+    gp_fence_load();
+    return 1;
 }
 
 void gpc_op_wait(struct gpc_op *op)
@@ -142,7 +150,7 @@ void gpc_op_wait(struct gpc_op *op)
                            (long long)gp_count_get(&op->puts_pending),
                            (long long)gp_count_get(&op->gets_pending));
     }
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    /* gpc_op_done's fence, on its last call, ordered the caller's reads after the count. */
 }
 
 struct gpc_op *gpc_op_implicit(void)
@@ -277,12 +285,45 @@ static void put_counted(gasnet_node_t node, uint64_t roffset, const void *src, u
                  ptl_strerror(rc));
 }
 
+/*
+ * A put or get that is a plain copy into or out of a mapped peer's segment
+ * (doc/memory-model.md): the same fences as the inline path of
+ * gasnet_rma_inline.h, so both paths promise one thing.  A put's stores
+ * come after the caller's earlier stores and before its later ones (the put
+ * of a flag after the put of its data, the AM header after the put); they
+ * pair with the reader's load fence (a get's, GASNET_BLOCKUNTIL's, a ring's
+ * acquire) between its look at the flag and its read of the data.
+ */
+static void put_copy(char *to, const void *src, size_t nbytes)
+{
+    gp_fence_store();
+    memcpy(to, src, nbytes);
+    gp_fence_store();
+}
+
+static void memset_copy(char *to, int value, size_t nbytes)
+{
+    gp_fence_store(); /* as put_copy */
+    memset(to, value, nbytes);
+    gp_fence_store();
+}
+
+/* A get's loads come after the caller's earlier loads (the flag it saw) and before its later
+ * loads and stores (the data that a flag this get fetched announces); they pair with the
+ * writer's store fence between data and flag. */
+static void get_copy(void *dest, const char *from, size_t nbytes)
+{
+    gp_fence_load();
+    memcpy(dest, from, nbytes);
+    gp_fence_load();
+}
+
 int gpc_put_direct(gasnet_node_t node, void *dest, const void *src, size_t nbytes)
 {
     if (gpc.mapped_segments[node] == NULL)
         return 0;
     if (nbytes > 0)
-        memcpy(gpc.mapped_segments[node] + remote_offset(node, dest, nbytes, "put"), src, nbytes);
+        put_copy(gpc.mapped_segments[node] + remote_offset(node, dest, nbytes, "put"), src, nbytes);
     _gasnet_rma_count_call(); /* a loop of copies still serves the peers */
     return 1;
 }
@@ -292,7 +333,7 @@ int gpc_get_direct(void *dest, gasnet_node_t node, const void *src, size_t nbyte
     if (gpc.mapped_segments[node] == NULL)
         return 0;
     if (nbytes > 0)
-        memcpy(dest, gpc.mapped_segments[node] + remote_offset(node, src, nbytes, "get"), nbytes);
+        get_copy(dest, gpc.mapped_segments[node] + remote_offset(node, src, nbytes, "get"), nbytes);
     _gasnet_rma_count_call(); /* a loop of copies still serves the peers */
     return 1;
 }
@@ -303,7 +344,7 @@ void gpc_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes, str
         return;
     uint64_t roffset = remote_offset(node, dest, nbytes, "put");
     if (gpc.mapped_segments[node] != NULL) {
-        memcpy(gpc.mapped_segments[node] + roffset, src, nbytes);
+        put_copy(gpc.mapped_segments[node] + roffset, src, nbytes);
         return;
     }
     for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
@@ -332,7 +373,7 @@ void gpc_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes, str
         return;
     uint64_t roffset = remote_offset(node, src, nbytes, "get");
     if (gpc.mapped_segments[node] != NULL) {
-        memcpy(dest, gpc.mapped_segments[node] + roffset, nbytes);
+        get_copy(dest, gpc.mapped_segments[node] + roffset, nbytes);
         return;
     }
     for (uint64_t done = 0; done < nbytes; done += GPC_MAX_PIECE) {
@@ -347,7 +388,7 @@ void gpc_put_value(gasnet_node_t node, void *dest, uint64_t value, size_t nbytes
 {
     uint64_t roffset = remote_offset(node, dest, nbytes, "value put");
     if (gpc.mapped_segments[node] != NULL) {
-        memcpy(gpc.mapped_segments[node] + roffset, &value, nbytes); /* low bytes: little endian */
+        put_copy(gpc.mapped_segments[node] + roffset, &value, nbytes); /* low bytes: little endian */
         return;
     }
     if (gpc.counted_puts[node]) { /* copied by the transport before the call returns */
@@ -372,7 +413,7 @@ void gpc_memset(gasnet_node_t node, void *dest, int value, size_t nbytes, struct
         return;
     uint64_t roffset = remote_offset(node, dest, nbytes, "memset");
     if (gpc.mapped_segments[node] != NULL) {
-        memset(gpc.mapped_segments[node] + roffset, value, nbytes);
+        memset_copy(gpc.mapped_segments[node] + roffset, value, nbytes);
         return;
     }
     gasnet_handlerarg_t args[6] = {

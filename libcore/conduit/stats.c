@@ -17,6 +17,7 @@
 #include "conduit/stats.h"
 #include "conduit/stats_page.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 #include "util/thread.h"
 
@@ -162,7 +163,10 @@ void gpc_stats_publish(int force)
     next_publish_ns = now + PUBLISH_INTERVAL_NS;
     uint64_t seq = page->seq;
     __atomic_store_n(&page->seq, seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    /* The odd seq before the counters' stores: a reader (gp_stats_read, gp-top in another
+     * process) that copies any new counter sees the seq odd or moved on when it looks again;
+     * pairs with the reader's fence after its copy.  The closing seq store is a release. */
+    gp_fence_release();
     copy_counters(now);
     page->updated_ns = now;
     __atomic_store_n(&page->seq, seq + 2, __ATOMIC_RELEASE);
@@ -208,7 +212,9 @@ int gp_stats_read(const char *jobid, uint32_t rank, struct gp_stats_page *out, u
         if (gp_stats_page_bytes(peers) > (size_t)st.st_size)
             break;
         memcpy(out, live, gp_stats_page_bytes(peers));
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        /* The copy's loads before the seq's second look, so a publish begun during the copy
+         * is seen and the copy retried; pairs with gpc_stats_publish's fence after its odd seq. */
+        gp_fence_load();
         if (__atomic_load_n(&live->seq, __ATOMIC_RELAXED) == before)
             rc = 0;
     }

@@ -35,6 +35,7 @@
 #include "conduit/vis.h"
 #include "config/config.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 #include "util/thread.h"
@@ -407,7 +408,11 @@ void gpc_vis_put(gasnet_node_t node, const struct gpc_vis_side *dst,
     gpc_vis_cursor_init(&local, src, 0);
     if (gpc_vis_direct(node)) {
         gpc_vis_cursor_init(&remote, dst, mapped_delta(node));
+        /* Ordered as a contiguous put into a mapped peer (rma.c, put_copy): after the caller's
+         * earlier stores, before its later ones (doc/memory-model.md). */
+        gp_fence_store();
         gpc_vis_copy(&remote, &local);
+        gp_fence_store();
     } else if (vis.slot_bytes > 0 && gpc.seginfo[node].size > 0) {
         gpc_vis_cursor_init(&remote, dst, -(intptr_t)(uintptr_t)gpc.seginfo[node].addr);
         put_packed(node, &remote, &local, op);
@@ -542,7 +547,11 @@ void gpc_vis_get(const struct gpc_vis_side *dst, gasnet_node_t node,
     if (gpc_vis_direct(node)) {
         gpc_vis_cursor_init(&local, dst, 0);
         gpc_vis_cursor_init(&remote, src, mapped_delta(node));
+        /* Ordered as a contiguous get from a mapped peer (rma.c, get_copy): after the caller's
+         * earlier loads, before its later loads and stores. */
+        gp_fence_load();
         gpc_vis_copy(&local, &remote);
+        gp_fence_load();
     } else if (vis.slot_bytes > 0 && gpc.seginfo[node].size > 0 && gpc.segsize > 0) {
         gpc_vis_cursor_init(&remote, src, -(intptr_t)(uintptr_t)gpc.seginfo[node].addr);
         get_packed(node, &remote, dst, op);

@@ -209,14 +209,16 @@ extern int gasnet_hsl_trylock(gasnet_hsl_t *hsl) __attribute__((warn_unused_resu
 
 /*
  * Waits, servicing the network, until cond holds (spec 3.15).  The
- * acquire fence makes what the handler wrote before setting the condition
- * visible to the code after the wait.
+ * acquire (load) fence makes what the handler wrote before setting the
+ * condition visible to the code after the wait: the condition's loads
+ * before the caller's later loads (doc/memory-model.md; _gp_fence_load is
+ * in gasnet_rma_inline.h).
  */
 #define GASNET_BLOCKUNTIL(cond)                                     \
     do {                                                            \
         while (!(cond))                                             \
             _gasnet_wait_turn();                                    \
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);                    \
+        _gp_fence_load();                                           \
     } while (0)
 /* One turn of GASNET_BLOCKUNTIL: polls, then yields the CPU unless the wait
  * mode is GASNET_WAIT_SPIN on a host with a core for every process. */

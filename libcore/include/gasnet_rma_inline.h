@@ -67,16 +67,66 @@ static inline void _gasnet_rma_count_call(void)
         _gasnet_rma_calls_left_v1--;
 }
 
+/*
+ * The ordering a plain copy into or out of a peer's segment needs on a
+ * weakly ordered CPU (doc/memory-model.md): a put's stores come after the
+ * caller's earlier stores and before its later ones (the put of a flag after
+ * the put of the data it announces; a peer that sees the flag, with a fence
+ * or acquire of its own, sees the data), and a get's loads come after the
+ * caller's earlier loads and before its later loads and stores (the get of
+ * the data after the load or get of the flag).  The same instructions as
+ * the library's gp_fence_store and gp_fence_load (libcore/util/fence.h),
+ * which this installed header cannot include: on x86 (TSO) only compiler
+ * barriers, so the inline path costs nothing there.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define _gp_fence_store() __asm__ __volatile__("" ::: "memory")
+#elif defined(__aarch64__)
+#define _gp_fence_store() __asm__ __volatile__("dmb ishst" ::: "memory")
+#elif defined(__powerpc64__) || defined(__powerpc__)
+#define _gp_fence_store() __asm__ __volatile__("lwsync" ::: "memory")
+#else
+#define _gp_fence_store() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+#define _gp_fence_load() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+
 #ifndef GP_NO_INLINE_RMA
 
-/* The copy: a word-sized size known only at run time is a load and a store
- * here, not a call to memcpy (which costs more than the rest of the put). */
-static inline void _gasnet_rma_copy(void *to, const void *from, size_t nbytes)
+/*
+ * A put's copy, between the store fences that order it after the caller's
+ * earlier stores and before its later ones (the pair: the reader's fence or
+ * acquire between its flag and data).  A word-sized size known only at run
+ * time is a load and a store here, not a call to memcpy (which costs more
+ * than the rest of the put).  Each case has its own closing fence: one
+ * fence after both made gcc move the word case out of a loop of puts, a
+ * taken jump more per put.
+ */
+static inline void _gasnet_rma_put_copy(char *at, const void *src, size_t nbytes)
 {
-    if (!__builtin_constant_p(nbytes) && nbytes == 8)
-        memcpy(to, from, 8);
-    else
-        memcpy(to, from, nbytes);
+    _gp_fence_store();
+    if (!__builtin_constant_p(nbytes) && nbytes == 8) {
+        memcpy(at, src, 8);
+        _gp_fence_store();
+    } else {
+        memcpy(at, src, nbytes);
+        _gp_fence_store();
+    }
+    _gasnet_rma_count_call();
+}
+
+/* A get's copy, between the load fences that order it after the caller's earlier loads (the
+ * flag that said the data are there) and before its later loads and stores (the data a flag
+ * fetched by this get announces).  The pair: the writer's store fence between data and flag. */
+static inline void _gasnet_rma_get_copy(void *dest, const char *at, size_t nbytes)
+{
+    _gp_fence_load();
+    if (!__builtin_constant_p(nbytes) && nbytes == 8) { /* as in _gasnet_rma_put_copy */
+        memcpy(dest, at, 8);
+        _gp_fence_load();
+    } else {
+        memcpy(dest, at, nbytes);
+        _gp_fence_load();
+    }
     _gasnet_rma_count_call();
 }
 
@@ -84,7 +134,7 @@ static inline void _gasnet_put_inline(gasnet_node_t node, void *dest, void *src,
 {
     char *at = _gasnet_rma_local(node, dest, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(at, src, nbytes);
+        _gasnet_rma_put_copy(at, src, nbytes);
     else
         gasnet_put(node, dest, src, nbytes);
 }
@@ -94,7 +144,7 @@ static inline void _gasnet_put_bulk_inline(gasnet_node_t node, void *dest, void 
 {
     char *at = _gasnet_rma_local(node, dest, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(at, src, nbytes);
+        _gasnet_rma_put_copy(at, src, nbytes);
     else
         gasnet_put_bulk(node, dest, src, nbytes);
 }
@@ -103,7 +153,7 @@ static inline void _gasnet_get_inline(void *dest, gasnet_node_t node, void *src,
 {
     const char *at = _gasnet_rma_local(node, src, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(dest, at, nbytes);
+        _gasnet_rma_get_copy(dest, at, nbytes);
     else
         gasnet_get(dest, node, src, nbytes);
 }
@@ -113,7 +163,7 @@ static inline void _gasnet_get_bulk_inline(void *dest, gasnet_node_t node, void 
 {
     const char *at = _gasnet_rma_local(node, src, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(dest, at, nbytes);
+        _gasnet_rma_get_copy(dest, at, nbytes);
     else
         gasnet_get_bulk(dest, node, src, nbytes);
 }
@@ -123,7 +173,7 @@ static inline void _gasnet_put_nbi_inline(gasnet_node_t node, void *dest, void *
 {
     char *at = _gasnet_rma_local(node, dest, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(at, src, nbytes);
+        _gasnet_rma_put_copy(at, src, nbytes);
     else
         gasnet_put_nbi(node, dest, src, nbytes);
 }
@@ -133,7 +183,7 @@ static inline void _gasnet_put_nbi_bulk_inline(gasnet_node_t node, void *dest, v
 {
     char *at = _gasnet_rma_local(node, dest, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(at, src, nbytes);
+        _gasnet_rma_put_copy(at, src, nbytes);
     else
         gasnet_put_nbi_bulk(node, dest, src, nbytes);
 }
@@ -142,7 +192,7 @@ static inline void _gasnet_get_nbi_inline(void *dest, gasnet_node_t node, void *
 {
     const char *at = _gasnet_rma_local(node, src, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(dest, at, nbytes);
+        _gasnet_rma_get_copy(dest, at, nbytes);
     else
         gasnet_get_nbi(dest, node, src, nbytes);
 }
@@ -152,7 +202,7 @@ static inline void _gasnet_get_nbi_bulk_inline(void *dest, gasnet_node_t node, v
 {
     const char *at = _gasnet_rma_local(node, src, nbytes);
     if (__builtin_expect(at != NULL, 1))
-        _gasnet_rma_copy(dest, at, nbytes);
+        _gasnet_rma_get_copy(dest, at, nbytes);
     else
         gasnet_get_nbi_bulk(dest, node, src, nbytes);
 }
@@ -164,10 +214,9 @@ static inline void _gasnet_put_val_inline(gasnet_node_t node, void *dest,
                                           gasnet_register_value_t value, size_t nbytes)
 {
     char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(node, dest, nbytes) : NULL;
-    if (__builtin_expect(at != NULL, 1)) {
-        memcpy(at, &value, nbytes);
-        _gasnet_rma_count_call();
-    } else
+    if (__builtin_expect(at != NULL, 1))
+        _gasnet_rma_put_copy(at, &value, nbytes);
+    else
         gasnet_put_val(node, dest, value, nbytes);
 }
 
@@ -178,8 +227,7 @@ static inline gasnet_register_value_t _gasnet_get_val_inline(gasnet_node_t node,
     const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(node, src, nbytes) : NULL;
     if (__builtin_expect(at == NULL, 0))
         return gasnet_get_val(node, src, nbytes);
-    memcpy(&value, at, nbytes);
-    _gasnet_rma_count_call();
+    _gasnet_rma_get_copy(&value, at, nbytes);
     return value;
 }
 #define gasnet_put_val(node, dest, value, nbytes) _gasnet_put_val_inline(node, dest, value, nbytes)

@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include "util/fence.h"
+
 struct ptl_md_local *ptl_md_lookup(struct ptl_ni *ni, ptl_handle_md_t handle)
 {
     unsigned index = ptl_md_handle_index(handle);
@@ -134,7 +136,11 @@ static void seqlock_begin(struct ptl_pte_shared *pte)
 {
     uint32_t version = atomic_load_explicit(&pte->version, memory_order_relaxed);
     atomic_store_explicit(&pte->version, version + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
+    /* The odd version before the slot and list stores that follow: a reader that sees any of
+     * them (its loads before its acquire fence in target.c) then sees the version odd or moved
+     * on when it looks again, and retries.  A release fence and not a store fence: it is also
+     * the C11 fence that synchronizes with the readers' acquire fences. */
+    gp_fence_release();
 }
 
 static void seqlock_end(struct ptl_pte_shared *pte)

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "util/fence.h"
 #include "util/log.h"
 
 static int slot_accepts(const struct ptl_me_slot *slot, uint32_t options, enum ptl_op_kind op,
@@ -99,7 +100,10 @@ static int match_once(void *region, struct ptl_pte_shared *pte, enum ptl_op_kind
         uint64_t state = atomic_load_explicit(&slot->state, memory_order_acquire);
         struct ptl_match candidate;
         fill_match(slot, options, &candidate);
-        atomic_thread_fence(memory_order_acquire);
+        /* The seqlock's reader (md.c, seqlock_begin/end): the slot's loads above before the
+         * version's second look, so a change begun while they ran is seen; pairs with the
+         * writer's release fence after its odd version. */
+        gp_fence_load();
         if (atomic_load_explicit(&pte->version, memory_order_relaxed) != version)
             return -1;
         int claimed = try_claim(slot, state, options, remote_offset, length, &candidate);
@@ -306,7 +310,7 @@ int ptl_target_window(void *region, unsigned pt_index, uint64_t match_bits,
         *length = SHARED_LOAD(slot->length);
         break;
     }
-    atomic_thread_fence(memory_order_acquire);
+    gp_fence_load(); /* the slot's loads before the version's second look: as in match_once */
     return granted && atomic_load_explicit(&pte->version, memory_order_relaxed) == version;
 }
 
@@ -343,7 +347,7 @@ void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
             break;
         where = (char *)region + SHARED_LOAD(slot->region_offset) + remote_offset;
     }
-    atomic_thread_fence(memory_order_acquire);
+    gp_fence_load(); /* the slot's loads before the version's second look: as in match_once */
     if (atomic_load_explicit(&pte->version, memory_order_relaxed) != version)
         return NULL;
     return where;

@@ -23,7 +23,7 @@ ring() {
     grep -h "^peer=$2 " "$work"/gp-credits.*."$1" | tr ' ' '\n' | sed -n "s/^$3=//p"
 }
 
-case "$GPTEST_VARIANT" in *asan) count=60 ;; *) count=200 ;; esac
+if slow_run; then count=60; else count=200; fi
 for n in 2 4 8; do
     rm -f "$work"/gp-credits.*
     name=am_ring/flood_both_ways_n$n

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 
-# Sanitizer builds are slower: fewer barriers there, same coverage otherwise.
-case "$GPTEST_VARIANT" in *asan) barriers=2000 ;; *) barriers=10000 ;; esac
+# Sanitizer builds and emulated runs are slower: fewer barriers there, same coverage otherwise.
+if slow_run; then barriers=2000; else barriers=10000; fi
 
 for n in 1 2 4 8; do
     expect_rc "ext/core_direct_n$n" 0 300 "$GP_RUN" -n $n "$GPTEST_ITEST/ext_core" $barriers &&

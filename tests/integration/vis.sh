@@ -13,8 +13,8 @@ verified() { # NAME NODES [THREADS]: node 0's summary and its counts (158 per th
         check_line "$1_counts" "vis: node 0 verified $((158 * ${3:-1})) puts and $((158 * ${3:-1})) gets"
 }
 
-# Sanitizer builds run slower: the same forms, a few node counts fewer off shm.
-case "$GPTEST_VARIANT" in *asan) san=1 ;; *) san=0 ;; esac
+# Sanitizer builds and emulated runs are slower: the same forms, a few node counts fewer off shm.
+if slow_run; then san=1; else san=0; fi
 
 for n in 1 2 3 4 8; do
     expect_rc "vis/direct_n$n" 0 120 "$GP_RUN" -n $n "$prog" all && verified "vis/direct_n$n" $n
