@@ -103,8 +103,7 @@ static int alloc_pools(struct ofi_state *st)
     /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
     st->bufs = aligned_alloc(4096, bytes);
     if (st->peers == NULL || st->rx_ctx == NULL || st->received == NULL || st->ctx == NULL ||
-        st->done_served == NULL ||
-        st->owing == NULL || st->bufs == NULL) {
+        st->done_served == NULL || st->owing == NULL || st->bufs == NULL) {
         gp_error("ofi", "out of memory for %u receive buffers and %u contexts", st->rx_count,
                  st->ctx_count);
         return PTL_NO_SPACE;

@@ -24,9 +24,8 @@
  * 256 KiB bounce buffers and returns once its last part is posted, so that
  * back-to-back puts overlap; a larger one returns at its completion.
  */
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "nal/ofi/ofi.h"
 #include "nal/ofi/ofi_config.h"
