@@ -10,7 +10,15 @@
 # the random mix (ext_stress), the ways a job ends (exit_cases), the
 # conduit's credits under a hot spot (credit_dyn) and the transport's own
 # credit flow at its tightest (GP_OFI_CREDITS_PP=2: requests must wait, and
-# CREDIT messages must bring them back).  Then the errors: a provider that
+# CREDIT messages must bring them back), and issue 33's two (put_flag): a
+# window put's bytes all there when its completion lets an AM go, over the
+# provider as if it did not order writes (GP_OFI_ORDER_WAW=0, and
+# GP_OFI_TEST_LATE_WRITES lands a part that completed when sent after the
+# target's next message: a put trusting write order it was not given leaves
+# bytes behind), and two processes putting into each other at once with one
+# tx buffer and one bounce buffer each, over the provider as if only reading
+# the receive CQ moved it (GP_OFI_TEST_RX_PROGRESS: a wait that reads the
+# transmit CQ alone never ends).  Then the errors: a provider that
 # does not exist (the line names what was asked and what libfabric lists),
 # and a failed completion (GP_OFI_FAULT_KEY, on sockets, which checks keys:
 # the job ends naming the operation, the node and the provider's words).
@@ -22,7 +30,10 @@ T=ofi
 export GP_TRANSPORT=ofi
 log=$(mktemp /tmp/gp-ofi-test.XXXXXX)
 trap 'rm -f "$log" "$log.lsan"' EXIT INT TERM
-case "$GPTEST_VARIANT" in *asan) barriers=200 stress=500 ;; *) barriers=1000 stress=2000 ;; esac
+case "$GPTEST_VARIANT" in
+    *asan) barriers=200 stress=500 flag_rounds=10 ;;
+    *) barriers=1000 stress=2000 flag_rounds=30 ;;
+esac
 # A job ends without closing its transport (doc/decisions.md); objects libfabric's providers
 # allocate for themselves (fi_dupinfo'd copies a connection keeps, seen on net) are then
 # reported by LeakSanitizer, from inside libfabric only: those are not gp's to free.
@@ -68,6 +79,8 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
     # The job really runs over this provider: its debug line names it.
     if expect_rc "$P/opened" 0 180 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/am_core" 1; then
         check_line "$P/opened" "debug ofi: provider $prov: [0-9]* receive buffers"
+        # FI_ORDER_WAW asked for, and given by every provider here (ofi_info.c).
+        check_line "$P/opened/write_order" "debug ofi: provider $prov, .* writes placed in order (FI_ORDER_WAW)"
     fi
     # Nothing left in /dev/shm under the job's pids (the shm provider names its region after
     # the pid; one left behind made a later process given that pid fail fi_enable).
@@ -103,6 +116,18 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
             fi
         fi
     done
+    # A put's bytes all there at its completion, write order not given: every part waits for
+    # its delivery (the debug line says so), none lands after the flag.
+    if job "$P/put_flag_no_waw" "put_flag: flag, 2 nodes, $flag_rounds rounds of 1048576 bytes: every byte there" 180 \
+            env GP_OFI_ORDER_WAW=0 GP_OFI_TEST_LATE_WRITES=1 GP_LOG_LEVEL=debug "$GP_RUN" -n 2 \
+            "$GPTEST_ITEST/put_flag" flag $flag_rounds 1048576; then
+        check_line "$P/put_flag_no_waw/unordered" "debug ofi: provider $prov, .* writes unordered (every put part completes at delivery)"
+        check_line "$P/put_flag_no_waw/windows" "debug ofi: provider $prov: .* [1-9][0-9]* puts and [0-9]* gets straight into windows"
+    fi
+    # Both short of buffers at once, each waiting on parts the other's progress completes.
+    job "$P/buffers_short_both" "put_flag: both, 2 nodes, $flag_rounds rounds of 1048576 bytes: every byte there" 180 \
+        env GP_OFI_TX_BUFS=1 GP_OFI_BOUNCE_BUFS=1 GP_OFI_TEST_RX_PROGRESS=1 "$GP_RUN" -n 2 \
+        "$GPTEST_ITEST/put_flag" both $flag_rounds 1048576
     # Threads issuing AMs, puts and gets at once (PAR builds: 4 threads; SEQ: 1).
     job "$P/am_threads_n2" "each run exactly once" 240 "$GP_RUN" -n 2 "$GPTEST_ITEST/am_threads" 4 200
     job "$P/ext_threads_n2" "puts and gets verified" 240 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_threads" 4 20

@@ -67,6 +67,8 @@ void ofi_state_free(struct ofi_state *st)
     free(st->peers);
     free(st->bufs);
     free(st->rx_ctx);
+    free(st->received);
+    ofi_rma_late_free(st);
     free(st->ctx);
     free(st->done_served);
     free(st->owing);
@@ -93,14 +95,15 @@ static int alloc_pools(struct ofi_state *st)
     st->rx_count = peers * ((unsigned)st->credits_pp + st->depth_pp + 2) + OFI_RX_SLACK;
     st->ctx_count = OFI_TX_BUFS + 2 * peers * ((unsigned)st->credits_pp + st->depth_pp) + 256;
     st->rx_ctx = calloc(st->rx_count, sizeof *st->rx_ctx);
+    ofi_cq_alloc(st);
     st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
     st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
     st->owing = calloc((size_t)st->ni->size, sizeof *st->owing);
     size_t bytes = ofi_bufs_bytes(st);
     /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
     st->bufs = aligned_alloc(4096, bytes);
-    if (st->peers == NULL || st->rx_ctx == NULL || st->ctx == NULL || st->done_served == NULL ||
-        st->owing == NULL || st->bufs == NULL) {
+    if (st->peers == NULL || st->rx_ctx == NULL || st->received == NULL || st->ctx == NULL ||
+        st->done_served == NULL || st->owing == NULL || st->bufs == NULL) {
         gp_error("ofi", "out of memory for %u receive buffers and %u contexts", st->rx_count,
                  st->ctx_count);
         return PTL_NO_SPACE;
@@ -110,12 +113,15 @@ static int alloc_pools(struct ofi_state *st)
     for (unsigned i = 0; i < st->ctx_count; i++)
         st->ctx[i].next_free = i + 1 < st->ctx_count ? i + 2 : 0;
     st->ctx_free = 1;
-    for (int i = 0; i < OFI_TX_BUFS; i++)
-        st->tx_free[i] = OFI_TX_BUFS - 1 - i;
-    st->tx_free_count = OFI_TX_BUFS;
-    for (int i = 0; i < OFI_BOUNCE_COUNT; i++)
-        st->bounce_free[i] = OFI_BOUNCE_COUNT - 1 - i;
-    st->bounce_free_count = OFI_BOUNCE_COUNT;
+    /* Fewer than the arrays hold where the rows say so (tests: waits for buffers). */
+    st->tx_bufs = (unsigned)ofi_cfg.ofi_tx_bufs;
+    st->bounce_bufs = (unsigned)ofi_cfg.ofi_bounce_bufs;
+    for (unsigned i = 0; i < st->tx_bufs; i++)
+        st->tx_free[i] = (int)(st->tx_bufs - 1 - i);
+    st->tx_free_count = st->tx_bufs;
+    for (unsigned i = 0; i < st->bounce_bufs; i++)
+        st->bounce_free[i] = (int)(st->bounce_bufs - 1 - i);
+    st->bounce_free_count = st->bounce_bufs;
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
         if (ofi_wants(st, rank) &&
@@ -142,7 +148,7 @@ int ofi_state_choose(struct ofi_state *st, const char *needed_by, int log_level)
     signals_save(saved);
     if (ofi_fabric_load(needed_by, 0) == 0) {
         ofi_info_universe(st->ni->size);
-        st->info = ofi_info_choose(log_level);
+        st->info = ofi_info_choose(log_level, &st->write_order_granted);
     }
     signals_restore(saved);
     return st->info != NULL ? PTL_OK : PTL_FAIL;
@@ -213,9 +219,11 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
     if (op->target == (unsigned)st->ni->rank)
         return ptl_direct_put(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
+    st->op_may_yield = 1;
     int rc = ofi_rma_put(st, op);
     if (rc == OFI_NO_WINDOW)
         rc = ofi_msg_put(st, op);
+    st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
     ofi_raise_if_failed(st);
     return rc;
@@ -226,9 +234,11 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
     if (op->target == (unsigned)st->ni->rank)
         return ptl_direct_get(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
+    st->op_may_yield = 1;
     int rc = ofi_rma_get(st, op);
     if (rc == OFI_NO_WINDOW)
         rc = ofi_msg_get(st, op);
+    st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
     ofi_raise_if_failed(st);
     return rc;
@@ -252,7 +262,7 @@ static void drain(struct ofi_state *st)
 {
     uint64_t until = now_ns() + OFI_DRAIN_NS;
     while (st->ep != NULL &&
-           (st->tx_free_count < OFI_TX_BUFS || st->bounce_free_count < OFI_BOUNCE_COUNT) &&
+           (st->tx_free_count < st->tx_bufs || st->bounce_free_count < st->bounce_bufs) &&
            !st->fatal_pending &&
            now_ns() < until)
         ofi_progress_locked(st);

@@ -101,7 +101,8 @@ enum ofi_ctx_kind {
     OFI_CTX_SEND,            /* a message: releases its tx buffer */
     OFI_CTX_RMA,             /* one part of an initiator RMA op (window put / get) */
     OFI_CTX_RNDV_READ,       /* the target's read of a rendezvous put */
-    OFI_CTX_GET_WRITE        /* the target's write of a large get's data */
+    OFI_CTX_GET_WRITE,       /* the target's write of a large get's data */
+    OFI_CTX_LATE_WRITE       /* a put part written late (GP_OFI_TEST_LATE_WRITES) */
 };
 
 /* Target-side facts a rendezvous read or a served get needs at its completion. */
@@ -117,6 +118,12 @@ struct ofi_served {
     uint8_t failed;
     uint8_t is_read;         /* a rendezvous put's read (else a large get's write) */
     int peer;
+};
+
+/* A receive completion read but not handled yet. */
+struct ofi_received {
+    unsigned index;          /* the rx buffer */
+    uint64_t bytes;
 };
 
 /* What the provider hands back with a completion (FI_CONTEXT2 room first). */
@@ -168,6 +175,7 @@ struct ofi_peer {
     int send_credits;             /* requests it can still take */
     int owed_credits;             /* its requests handled here, not told yet */
     int owing_listed;             /* on st->owing */
+    uint64_t messages_in;         /* messages from it handled (GP_OFI_TEST_LATE_WRITES) */
     struct nal_inflight inflight; /* records of struct ofi_inflight */
     struct ofi_window window[OFI_WINDOW_PTS];
 };
@@ -182,6 +190,7 @@ struct ofi_state {
     struct fid_cq *tx_cq, *rx_cq;
     uint64_t mr_mode;             /* what the provider demands (FI_MR_*) */
     uint64_t max_msg;             /* the endpoint's largest transfer */
+    int write_order_granted;      /* FI_ORDER_WAW was asked for and the provider gave it */
     uint64_t ordered_write_bytes; /* writes up to this size are placed in order (ofi_rma.c) */
     struct fid_mr *region_mr;
     void *region_desc;
@@ -199,11 +208,19 @@ struct ofi_state {
     /* receive buffers: rx_count posted at all times (re-posted once handled) */
     unsigned rx_count;
     struct ofi_ctx *rx_ctx;
-    /* tx buffers and send contexts */
+    /* Receives read from the CQ, not handled yet, oldest first (ofi_cq.c): a wait reads the
+     * receive CQ but handles nothing; each posted buffer is here at most once. */
+    struct ofi_received *received;
+    unsigned received_head, received_count;
+    int progressing;              /* in ofi_progress_locked: waits keep the lock, handle nothing */
+    int op_may_yield;             /* a put or get holds the lock, outside progress (PAR waits) */
+    int rx_read_since_tx;         /* GP_OFI_TEST_RX_PROGRESS: the receive CQ was read */
+    /* tx buffers and send contexts (GP_OFI_TX_BUFS, GP_OFI_BOUNCE_BUFS of the arrays) */
     int tx_free[OFI_TX_BUFS];
-    unsigned tx_free_count;
+    unsigned tx_free_count, tx_bufs;
     int bounce_free[OFI_BOUNCE_COUNT];
-    unsigned bounce_free_count;
+    unsigned bounce_free_count, bounce_bufs;
+    struct ofi_late_write *late_writes; /* GP_OFI_TEST_LATE_WRITES: parts not written yet */
     struct ofi_ctx *ctx;
     unsigned ctx_count;
     uint32_t ctx_free;            /* index + 1 */
@@ -293,8 +310,9 @@ const char *ofi_provider_wanted(void);
  * fi_getinfo of the process. */
 void ofi_info_universe(int job_size);
 /* fi_getinfo with gp's needs; NULL after a line at log_level (GP_LOG_*) naming what was asked
- * and what was found. */
-struct fi_info *ofi_info_choose(int log_level);
+ * and what was found.  *waw_granted: 1 when FI_ORDER_WAW was asked for (GP_OFI_ORDER_WAW)
+ * and the chosen provider offers it, 0 when it is absent. */
+struct fi_info *ofi_info_choose(int log_level, int *waw_granted);
 /* For gp-check's line (ofi_host.c): every provider libfabric lists here into out, those
  * offering what gp needs marked "(rdm+rma)"; and into chosen the one GP_TRANSPORT=ofi would
  * open ("" if none). */
@@ -367,13 +385,17 @@ int ofi_msg_repost(struct ofi_state *st, unsigned index);
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);
+/* GP_OFI_TEST_LATE_WRITES: writes the held parts whose target has sent a message since. */
+void ofi_rma_late_writes(struct ofi_state *st);
+/* Frees the parts still held (the state's end). */
+void ofi_rma_late_free(struct ofi_state *st);
 /* key, or a wrong one for the GP_OFI_FAULT_KEY'th RMA operation started (tests). */
 uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key);
 
 /* ---- ofi_cq.c --------------------------------------------------------------------------- */
 
-/* Reaps completions of both CQs (rx only when rx is set); returns how many. Lock held. */
-int ofi_cq_poll(struct ofi_state *st, int rx);
+/* The receive queue of handled-later completions (rx_count entries), at connect. */
+int ofi_cq_alloc(struct ofi_state *st);
 /* One pass: the CQs, finished served ops, credits. Lock held. */
 void ofi_progress_locked(struct ofi_state *st);
 /* Logs a failure once; the job's graceful exit starts when the lock is dropped. */
@@ -382,14 +404,18 @@ void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
 void ofi_raise_if_failed(struct ofi_state *st);
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
 void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
-/* A tx buffer, waiting (reaping tx completions only) while none is free; -1 when failing. */
+/* Between two passes of a wait: in a put or a get of a PAR build, outside the progress pass,
+ * lets the lock go for a moment so that other threads progress (ofi_cq.c). */
+void ofi_wait_yield(struct ofi_state *st);
+/* A tx buffer, waiting while none is free (ofi_cq.c says how a wait progresses); -1 when
+ * failing. */
 int ofi_tx_take(struct ofi_state *st);
 void ofi_tx_put(struct ofi_state *st, int tx);
 /* A bounce buffer, waiting the same way; -1 when failing. */
 int ofi_bounce_take(struct ofi_state *st);
 /*
- * Posts with post(st, arg), retrying on -FI_EAGAIN with tx-side progress only (so
- * that nothing re-enters message handling).  PTL_OK or PTL_FAIL (logged with what).
+ * Posts with post(st, arg), retrying on -FI_EAGAIN with the waits' progress (both CQs
+ * read, nothing handled).  PTL_OK or PTL_FAIL (logged with what).
  */
 int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
                    ssize_t (*post)(struct ofi_state *st, void *arg), void *arg);

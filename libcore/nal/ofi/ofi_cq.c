@@ -4,17 +4,38 @@
  * completion ends the job with the provider's error string, the operation
  * and the node (ofi_fail, raised once the lock is dropped).
  *
- * Waiting for a tx buffer or for room in the provider's queue (-FI_EAGAIN)
- * reaps the transmit CQ only: a completion there never sends, so nothing
- * re-enters message handling.  A served op whose last part completes there
- * is answered at the end of the pass (done_served).
+ * Receives are read into st->received and handled there, oldest first, by
+ * the progress pass alone (ofi_progress_locked).  A wait for a tx buffer, a
+ * bounce buffer or room in the provider's queue (-FI_EAGAIN) reads both CQs
+ * but handles nothing: handling sends (answers, credits) and would re-enter
+ * a send or a put that is half built.  It reads the receive CQ all the same
+ * because that may be what moves the endpoint: under libfabric's manual
+ * progress a provider need move an operation only when the CQ it completes
+ * to is read, and the incoming side -- a peer's messages, the target side of
+ * its writes, the acknowledgements a delivery-complete write waits for --
+ * may move only with the receive CQ.  A wait that read the transmit CQ alone
+ * could then spin forever, and two processes each short of buffers, each
+ * needing the other's incoming side to move, would both (issue 33;
+ * GP_OFI_TEST_RX_PROGRESS behaves as such a provider, for the test).  A
+ * completion on the transmit CQ never sends, so reaping it re-enters
+ * nothing; a served op whose last part completes there is answered at the
+ * end of the pass (done_served).
+ *
+ * PAR builds: a wait inside a put or a get (not inside the progress pass,
+ * whose callers keep state across it) lets the lock go between its passes,
+ * so that the receive thread and other threads still progress and handle
+ * what arrives; the op's own state (its record, its contexts, the window it
+ * writes to) is its own meanwhile.
  */
+#include <sched.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nal/ofi/ofi.h"
+#include "nal/ofi/ofi_config.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -75,6 +96,7 @@ static const char *ctx_kind_str(unsigned kind)
     case OFI_CTX_RMA: return "RMA operation into a window";
     case OFI_CTX_RNDV_READ: return "RMA read of a rendezvous put";
     case OFI_CTX_GET_WRITE: return "RMA write of a get's data";
+    case OFI_CTX_LATE_WRITE: return "late RMA write into a window (GP_OFI_TEST_LATE_WRITES)";
     default: return "operation";
     }
 }
@@ -129,6 +151,13 @@ static void reap_error(struct ofi_state *st, struct fid_cq *cq)
 
 static int poll_tx(struct ofi_state *st)
 {
+    /* GP_OFI_TEST_RX_PROGRESS: as if only a receive CQ read moved the provider, this read
+     * finds nothing new unless the receive CQ was read since the last one. */
+    if (ofi_cfg.ofi_test_rx_progress) {
+        if (!st->rx_read_since_tx)
+            return 0;
+        st->rx_read_since_tx = 0;
+    }
     struct fi_cq_msg_entry entries[OFI_CQ_BATCH];
     ssize_t n = fi_cq_read(st->tx_cq, entries, OFI_CQ_BATCH);
     if (n == -FI_EAVAIL) {
@@ -142,9 +171,11 @@ static int poll_tx(struct ofi_state *st)
     return (int)n;
 }
 
+/* Reads receive completions into st->received, behind those not handled yet. */
 static int poll_rx(struct ofi_state *st)
 {
     struct fi_cq_msg_entry entries[OFI_CQ_BATCH];
+    st->rx_read_since_tx = 1;
     ssize_t n = fi_cq_read(st->rx_cq, entries, OFI_CQ_BATCH);
     if (n == -FI_EAVAIL) {
         reap_error(st, st->rx_cq);
@@ -152,11 +183,42 @@ static int poll_rx(struct ofi_state *st)
     }
     if (n <= 0)
         return 0;
+    /* Room for all: each entry is a posted buffer, re-posted only once handled. */
     for (ssize_t i = 0; i < n; i++) {
         struct ofi_ctx *ctx = entries[i].op_context;
-        ofi_msg_received(st, (unsigned)ctx->buf, entries[i].len);
+        unsigned at = st->received_head + st->received_count;
+        if (at >= st->rx_count)
+            at -= st->rx_count;
+        st->received[at] = (struct ofi_received){ (unsigned)ctx->buf, entries[i].len };
+        st->received_count++;
     }
     return (int)n;
+}
+
+/* Handles what poll_rx read, oldest first (a sender's messages in the order it sent them);
+ * what a handler's own waits read meanwhile joins the queue and is handled here too. */
+static void handle_received(struct ofi_state *st)
+{
+    while (st->received_count > 0) {
+        struct ofi_received got = st->received[st->received_head];
+        if (++st->received_head == st->rx_count)
+            st->received_head = 0;
+        st->received_count--;
+        if (ofi_cfg.ofi_test_late_writes && got.bytes >= sizeof(struct ofi_msg_hdr)) {
+            uint32_t src;
+            memcpy(&src, ofi_buf_addr(st, got.index) + offsetof(struct ofi_msg_hdr, src),
+                   sizeof src);
+            if (src < (uint32_t)st->ni->size)
+                st->peers[src].messages_in++;
+        }
+        ofi_msg_received(st, got.index, got.bytes);
+    }
+}
+
+int ofi_cq_alloc(struct ofi_state *st)
+{
+    st->received = calloc(st->rx_count ? st->rx_count : 1, sizeof *st->received);
+    return st->received != NULL ? PTL_OK : PTL_NO_SPACE;
 }
 
 /*
@@ -165,25 +227,53 @@ static int poll_rx(struct ofi_state *st)
  * while a context is out: every transmit (message, RMA part, served read or write) holds one
  * until its completion.  The receive CQ's read moves the endpoint meanwhile.
  */
-int ofi_cq_poll(struct ofi_state *st, int rx)
-{
-    int n = st->ctx_in_use > 0 || !rx ? poll_tx(st) : 0;
-    if (rx)
-        n += poll_rx(st);
-    return n;
-}
-
 void ofi_progress_locked(struct ofi_state *st)
 {
     if (st->ep == NULL)
         return;
-    ofi_cq_poll(st, 1);
+    if (st->progressing) { /* never nested today; if it were, it would only read */
+        poll_rx(st);
+        poll_tx(st);
+        return;
+    }
+    st->progressing = 1;
+    if (st->ctx_in_use > 0)
+        poll_tx(st);
+    poll_rx(st);
+    handle_received(st);
     while (st->done_count > 0) {
         struct ofi_served *served = st->done_served[--st->done_count];
         ofi_msg_served(st, served);
     }
     if (st->owing_count > 0)
         ofi_msg_flush_credits(st);
+    if (st->late_writes != NULL)
+        ofi_rma_late_writes(st);
+    st->progressing = 0;
+}
+
+void ofi_wait_yield(struct ofi_state *st)
+{
+#if GP_PAR
+    if (!st->op_may_yield || st->progressing)
+        return;
+    st->op_may_yield = 0; /* whoever takes the lock meanwhile is not this op */
+    gp_mutex_unlock(&st->lock);
+    sched_yield();
+    gp_mutex_lock(&st->lock);
+    st->op_may_yield = 1;
+#else
+    (void)st;
+#endif
+}
+
+/* One pass of a wait for a buffer or for room: both CQs read (the receive CQ first, as the
+ * one that may move the incoming side), nothing handled. */
+static void wait_pass(struct ofi_state *st)
+{
+    poll_rx(st);
+    poll_tx(st);
+    ofi_wait_yield(st);
 }
 
 int ofi_tx_take(struct ofi_state *st)
@@ -192,8 +282,8 @@ int ofi_tx_take(struct ofi_state *st)
     while (st->tx_free_count == 0) {
         if (st->fatal_pending)
             return -1;
-        poll_tx(st);
-        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %d are in flight)", OFI_TX_BUFS);
+        wait_pass(st);
+        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %u are in flight)", st->tx_bufs);
     }
     return st->tx_free[--st->tx_free_count];
 }
@@ -204,9 +294,9 @@ int ofi_bounce_take(struct ofi_state *st)
     while (st->bounce_free_count == 0) {
         if (st->fatal_pending)
             return -1;
-        poll_tx(st);
-        gp_slow_wait_check(&wait, "ofi", "a bounce buffer (all %d are in flight)",
-                           OFI_BOUNCE_COUNT);
+        wait_pass(st);
+        gp_slow_wait_check(&wait, "ofi", "a bounce buffer (all %u are in flight)",
+                           st->bounce_bufs);
     }
     return st->bounce_free[--st->bounce_free_count];
 }
@@ -226,7 +316,7 @@ int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
         }
         if (st->fatal_pending)
             return PTL_FAIL;
-        poll_tx(st);
+        wait_pass(st);
         gp_slow_wait_check(&wait, "ofi", "room in the provider's queue for a %s to node %d",
                            what, peer);
     }
@@ -244,6 +334,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
         if (rec != NULL)
             return (struct ofi_inflight *)rec;
         ofi_progress_locked(st);
+        ofi_wait_yield(st);
         nal_inflight_wait_note(&wait, "ofi", &peer->inflight, peer_rank);
     }
 }
@@ -259,6 +350,7 @@ void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal_pending) {
         ofi_progress_locked(st);
+        ofi_wait_yield(st);
         gp_slow_wait_check(&wait, "ofi", "the completion of an operation to node %d", peer);
     }
 }

@@ -39,8 +39,9 @@ int ofi_ep_open(struct ofi_state *st)
 {
     struct fi_info *info = st->info;
     st->mr_mode = (uint64_t)info->domain_attr->mr_mode;
-    /* Ordered writes (FI_ORDER_WAW) whose data lands in that order up to max_order_waw_size. */
-    st->ordered_write_bytes = (info->tx_attr->msg_order & FI_ORDER_WAW) ? info->ep_attr->max_order_waw_size : 0;
+    /* Writes whose data lands in order up to max_order_waw_size: only where FI_ORDER_WAW was
+     * asked for and given (ofi_info.c); a provider may list it unasked without promising it. */
+    st->ordered_write_bytes = st->write_order_granted ? info->ep_attr->max_order_waw_size : 0;
     st->max_msg = info->ep_attr->max_msg_size ? info->ep_attr->max_msg_size : (1ull << 30);
     if (st->max_msg > (1ull << 30))
         st->max_msg = 1ull << 30;
@@ -48,7 +49,8 @@ int ofi_ep_open(struct ofi_state *st)
              info->fabric_attr->prov_name,
              info->fabric_attr->name, info->domain_attr->name,
              fi_tostr(&info->domain_attr->mr_mode, FI_TYPE_MR_MODE),
-             st->ordered_write_bytes ? "placed in order (FI_ORDER_WAW)" : "unordered");
+             st->ordered_write_bytes ? "placed in order (FI_ORDER_WAW)"
+                                    : "unordered (every put part completes at delivery)");
     if (check(st, fi_fabric(info->fabric_attr, &st->fabric, NULL), "fi_fabric") != PTL_OK ||
         check(st, fi_domain(st->fabric, info, &st->domain, NULL), "fi_domain") != PTL_OK)
         return PTL_FAIL;

@@ -2,7 +2,8 @@
  * Choosing the provider: gp asks fi_getinfo for an FI_EP_RDM endpoint with
  * FI_MSG and FI_RMA, per-sender ordered messages (FI_ORDER_SAS: a put's
  * deposit and the AM that follows it arrive in that order, as on tcp and
- * ibv), and offers the memory-registration modes it handles (FI_MR_LOCAL,
+ * ibv), then, of the provider chosen, writes placed in order (FI_ORDER_WAW:
+ * with_ordered_writes), and offers the memory-registration modes it handles (FI_MR_LOCAL,
  * VIRT_ADDR, PROV_KEY, ENDPOINT, ALLOCATED) and the FI_CONTEXT modes (every
  * operation context starts with a struct fi_context2).  GP_OFI_PROVIDER
  * names the provider; FI_PROVIDER, libfabric's own filter, is honoured by
@@ -35,7 +36,8 @@ const char *ofi_provider_wanted(void)
     return env != NULL && env[0] != '\0' ? env : NULL;
 }
 
-static struct fi_info *hints_new(void)
+/* gp's needs as fi_getinfo hints; ordered_writes adds FI_ORDER_WAW. */
+static struct fi_info *hints_new(int ordered_writes)
 {
     struct fi_info *hints = fi_allocinfo();
     if (hints == NULL)
@@ -49,8 +51,9 @@ static struct fi_info *hints_new(void)
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
     hints->domain_attr->mr_mode = OFI_MR_MODES;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;
-    hints->tx_attr->msg_order = FI_ORDER_SAS;
-    hints->rx_attr->msg_order = FI_ORDER_SAS;
+    uint64_t order = FI_ORDER_SAS | (ordered_writes ? FI_ORDER_WAW : 0);
+    hints->tx_attr->msg_order = order;
+    hints->rx_attr->msg_order = order;
     return hints;
 }
 
@@ -163,17 +166,63 @@ static int getinfo_ordered(struct fi_info *hints, struct fi_info **out)
     return 0;
 }
 
-struct fi_info *ofi_info_choose(int log_level)
+static char *dup_or_null(const char *s)
 {
-    struct fi_info *hints = hints_new(), *info = NULL;
+    return s != NULL ? strdup(s) : NULL;
+}
+
+/*
+ * The chosen provider again, with FI_ORDER_WAW asked for (GP_OFI_ORDER_WAW), on the same
+ * fabric and domain; NULL where it does not offer it.  Asked after the choice, so that
+ * ordering never changes which provider a job takes: a hardware provider without it still
+ * comes before tcp, and its puts' parts then all complete at delivery (ofi_rma.c).  An
+ * ordering counts only where it was asked for: fi_getinfo answers for the hints, and a
+ * provider may list more than it was asked (ofi_rxm lists FI_ORDER_WAW either way, shm only
+ * when asked) without the endpoint promising it.
+ */
+static struct fi_info *with_ordered_writes(const struct fi_info *chosen)
+{
+    struct fi_info *hints = hints_new(1), *ordered = NULL;
+    if (hints == NULL)
+        return NULL;
+    free(hints->fabric_attr->prov_name);
+    hints->fabric_attr->prov_name = dup_or_null(chosen->fabric_attr->prov_name);
+    hints->fabric_attr->name = dup_or_null(chosen->fabric_attr->name);
+    hints->domain_attr->name = dup_or_null(chosen->domain_attr->name);
+    int rc = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, hints, &ordered);
+    fi_freeinfo(hints);
+    if (rc != 0 || ordered == NULL)
+        return NULL;
+    if (!(ordered->tx_attr->msg_order & FI_ORDER_WAW) ||
+        !(ordered->rx_attr->msg_order & FI_ORDER_WAW) || ordered->ep_attr->max_order_waw_size == 0) {
+        fi_freeinfo(ordered);
+        return NULL;
+    }
+    return ordered;
+}
+
+struct fi_info *ofi_info_choose(int log_level, int *waw_granted)
+{
+    *waw_granted = 0;
+    struct fi_info *hints = hints_new(0), *info = NULL;
     if (hints == NULL) {
         gp_error("ofi", "fi_allocinfo failed: out of memory");
         return NULL;
     }
     int rc = getinfo_ordered(hints, &info);
     fi_freeinfo(hints);
-    if (rc == 0)
-        return info;
+    if (rc == 0) {
+        struct fi_info *ordered = ofi_cfg.ofi_order_waw ? with_ordered_writes(info) : NULL;
+        if (ordered == NULL) {
+            gp_debug("ofi", "provider %s: writes not ordered (%s): every part of a window put "
+                     "completes at delivery", info->fabric_attr->prov_name,
+                     ofi_cfg.ofi_order_waw ? "it offers no FI_ORDER_WAW" : "GP_OFI_ORDER_WAW=0");
+            return info;
+        }
+        fi_freeinfo(info);
+        *waw_granted = 1;
+        return ordered;
+    }
     /* What there is: every provider libfabric lists here (FI_PROVIDER still filters). */
     struct fi_info *found = NULL;
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &found) != 0)
@@ -200,7 +249,7 @@ void ofi_info_list(char *out, size_t len, char *chosen, size_t chosen_len)
     struct fi_info *all = NULL, *fit = NULL;
     if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, NULL, &all) != 0)
         all = NULL;
-    struct fi_info *hints = hints_new();
+    struct fi_info *hints = hints_new(0);
     if (hints != NULL && getinfo_ordered(hints, &fit) != 0)
         fit = NULL;
     if (hints != NULL)

@@ -91,6 +91,7 @@ static int send_request(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr,
         if (peer->failed || st->fatal_pending)
             return PTL_FAIL;
         ofi_progress_locked(st);
+        ofi_wait_yield(st);
         gp_slow_wait_check(&wait, "ofi", "a credit of node %d (all %d are spent: it has not "
                            "handled this process's requests yet)", rank, st->credits_pp);
     }

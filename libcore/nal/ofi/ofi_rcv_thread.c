@@ -54,8 +54,10 @@ static unsigned ofi_rcv_wait_on(void *state, struct pollfd *pfds, unsigned room,
     (void)room;
     struct fid *fids[2] = { &st->tx_cq->fid, &st->rx_cq->fid };
     gp_mutex_lock(&st->lock);
-    /* -FI_EAGAIN: completions (or provider work) wait already; the fds may not show them. */
-    *busy = fi_trywait(st->fabric, fids, 2) != FI_SUCCESS;
+    /* -FI_EAGAIN: completions (or provider work) wait already; the fds may not show them.
+     * Nor do receives a wait for a buffer read from the CQ and left for the next pass
+     * (ofi_cq.c): those are a pass's work too. */
+    *busy = st->received_count > 0 || fi_trywait(st->fabric, fids, 2) != FI_SUCCESS;
     gp_mutex_unlock(&st->lock);
     for (unsigned i = 0; i < 2; i++)
         pfds[i] = (struct pollfd){ .fd = st->rcv_fds[i], .events = POLLIN };

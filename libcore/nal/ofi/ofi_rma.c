@@ -7,11 +7,15 @@
  * on tcp;ofi_rxm the target's progress engine moves the bytes).
  *
  * A put's completion is asked for as FI_DELIVERY_COMPLETE, so the ACK event
- * means the bytes are visible at the target, as a put's ACK must.  Where the
- * provider places writes in order (FI_ORDER_WAW, up to max_order_waw_size),
- * only a put's last part asks for it: its delivery means the earlier parts'
- * too, and they complete at FI_TRANSMIT_COMPLETE (on tcp;ofi_rxm a delivery
- * costs an acknowledgement from the target's progress engine per write).
+ * means the bytes are visible at the target, as a put's ACK must, and a
+ * later put, get or AM to that node finds them.  Where gp asked for
+ * FI_ORDER_WAW and the provider gave it (ofi_info.c; up to
+ * max_order_waw_size), only a put's last part asks for it: its delivery
+ * means the earlier parts' too, and they complete at FI_TRANSMIT_COMPLETE (on
+ * tcp;ofi_rxm a delivery costs an acknowledgement from the target's progress
+ * engine per write).  Where it did not, every part asks for delivery: a part
+ * completed when sent may still land after the last one, and after what the
+ * initiator sends next (GP_OFI_TEST_LATE_WRITES shows it).
  * The local side: region memory has the region's descriptor; other memory needs none
  * where the provider does not demand FI_MR_LOCAL; where it does, get parts up
  * to a buffer's size go through tx buffers and larger ones are registered for
@@ -20,6 +24,7 @@
  * 256 KiB bounce buffers and returns once its last part is posted, so that
  * back-to-back puts overlap; a larger one returns at its completion.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nal/ofi/ofi.h"
@@ -101,6 +106,60 @@ static ssize_t post_part(struct ofi_state *st, void *arg)
     return fi_readmsg(st->ep, &msg, FI_COMPLETION);
 }
 
+/* GP_OFI_TEST_LATE_WRITES: a put's part held back, as a provider without FI_ORDER_WAW may
+ * place it: written once its target has sent a message since, so after anything the
+ * initiator sent meanwhile (a flag, an AM) has arrived and been looked at. */
+struct ofi_late_write {
+    struct ofi_late_write *next;
+    struct part_args args;    /* args.ctx: OFI_CTX_LATE_WRITE, holding the bounce buffer */
+    uint64_t heard_before;    /* the target's messages handled here when the part was held */
+};
+
+/* Holds a bounced part that asked only for its transmit completion: it counts as complete
+ * now (as a provider may say once the bytes are its own) and is written later.  1 if held. */
+static int hold_late(struct ofi_state *st, const struct part_args *args)
+{
+    struct ofi_ctx *ctx = args->ctx;
+    struct ofi_late_write *late = malloc(sizeof *late);
+    if (late == NULL)
+        return 0;
+    ctx->kind = OFI_CTX_LATE_WRITE;
+    *late = (struct ofi_late_write){ NULL, *args, st->peers[ctx->peer].messages_in };
+    struct ofi_late_write **tail = &st->late_writes;
+    while (*tail != NULL)
+        tail = &(*tail)->next;
+    *tail = late;
+    return 1;
+}
+
+void ofi_rma_late_writes(struct ofi_state *st)
+{
+    struct ofi_late_write **at = &st->late_writes;
+    while (*at != NULL) {
+        struct ofi_late_write *late = *at;
+        struct ofi_ctx *ctx = late->args.ctx;
+        if (st->peers[ctx->peer].messages_in == late->heard_before) {
+            at = &late->next;
+            continue;
+        }
+        *at = late->next;
+        if (ofi_post_retry(st, ctx->peer, "late RMA write", post_part, &late->args) != PTL_OK) {
+            st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+            ofi_ctx_put(st, ctx);
+        }
+        free(late);
+    }
+}
+
+void ofi_rma_late_free(struct ofi_state *st)
+{
+    while (st->late_writes != NULL) {
+        struct ofi_late_write *late = st->late_writes;
+        st->late_writes = late->next;
+        free(late);
+    }
+}
+
 /* The local descriptor for [local, local+len): PTL_OK with *desc (maybe NULL) or with
  * *bounce set (go through buffers), or PTL_FAIL. */
 static int local_desc(struct ofi_state *st, struct ofi_inflight *rec, void *local, uint64_t len,
@@ -127,9 +186,12 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
 {
     int rank = (int)op->target;
     struct ofi_peer *peer = &st->peers[rank];
-    const struct ofi_window *win = window_for(peer, op);
-    if (win == NULL)
+    const struct ofi_window *told = window_for(peer, op);
+    if (told == NULL)
         return OFI_NO_WINDOW;
+    /* A copy: in a PAR build a wait below lets other threads handle answers, which may
+     * tell this peer's window anew while the parts are being posted. */
+    const struct ofi_window win = *told;
     int is_put = kind == OFI_OP_RMA_PUT;
     struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
     if (rec == NULL)
@@ -169,7 +231,7 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
         int vouched = len <= st->ordered_write_bytes && done + len < op->length;
         struct part_args args = { is_put, vouched ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE,
                                   local, desc, len, peer->addr,
-                                  peer->region_base + win->region_offset + op->remote_offset + done,
+                                  peer->region_base + win.region_offset + op->remote_offset + done,
                                   ofi_fault_key(st, peer->region_key), ctx };
         if (bounce) {
             if (is_put)
@@ -190,6 +252,11 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
                 ctx->copy_to = local;
                 ctx->copy_len = len;
             }
+        }
+        if (ofi_cfg.ofi_test_late_writes && is_put && vouched && ctx->bounce >= 0 &&
+            hold_late(st, &args)) {
+            done += len;
+            continue;
         }
         rec->parts_left++;
         rc = ofi_post_retry(st, rank, is_put ? "RMA write" : "RMA read", post_part, &args);
