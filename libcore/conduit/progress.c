@@ -140,6 +140,10 @@ static int poll_am(void)
  */
 #define PASS_EVERY_TURNS 16
 #define PASS_EVERY_RING_MESSAGES 64
+/* Calls that may end without waiting (gpc_call_progress) run it every 64th time: a one-way
+ * flood of ring requests makes one such call per message, and a pass costs about what a
+ * message does. */
+#define CALLS_PER_PASS 64
 
 /* This thread's looks and ring messages since its last whole pass (per thread in PAR). */
 static _Thread_local struct {
@@ -197,14 +201,15 @@ int gpc_poll(void)
  * GASNET_BLOCKUNTIL looks), an RMA to a mapped peer, a sync of what is
  * already done.  Such a loop never reaches a wait turn, so the call itself
  * serves the peers, as GASNet's conduits poll at the top of each request:
- * a look at the rings (peers on this host), and every PASS_EVERY_TURNS-th
+ * a look at the rings (peers on this host), and every CALLS_PER_PASS-th
  * call the whole pass, which is where a tcp, ibv or ofi peer's request, a
- * SYS message and the exit flag are seen.  The looks are shared with wait
- * turns, so a loop mixing both keeps the same bound.
+ * SYS message and the exit flag are seen; sooner when the looks since the
+ * last pass have handled PASS_EVERY_RING_MESSAGES.
  */
 void gpc_call_progress(void)
 {
-    if (pass_due())
+    static _Thread_local unsigned calls;   /* this thread's, in PAR builds */
+    if (++calls % CALLS_PER_PASS == 0 || since_pass.ring_messages >= PASS_EVERY_RING_MESSAGES)
         poll_pass();
     else if (gpc_ring_in_use())
         ring_look();
