@@ -38,6 +38,17 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
+/*
+ * The GASNet-EX specification version gp answers to.  GASNet-1 clients that
+ * are still maintained build only against a GASNet that says it is EX (Legion
+ * Realm's gasnet1 module has #error below 0.5), and they use no more of EX
+ * than gex_Rank_t below.  0.5 promises that much: the GASNet-1 API in full
+ * (above), the EX type names that are the same types as their GASNet-1 twins,
+ * and nothing of the gex_ calls, which the GASNet-EX API issue adds (and
+ * with them raises this to the spec version it then implements).
+ */
+#define GEX_SPEC_VERSION_MAJOR 0
+#define GEX_SPEC_VERSION_MINOR 5
 #define GASNET_MAXNODES 0x7FFFFFFFu
 #define GASNET_PAGESIZE 4096
 /* Every process maps its own segment where the kernel chooses. */
@@ -113,6 +124,8 @@ extern const char _gasnet_config_string[];
 
 /* Scalar types (spec 2.1). */
 typedef uint32_t gasnet_node_t;
+/* GASNet-EX's name of a job rank: the same type, so pointers to either mix (Realm). */
+typedef gasnet_node_t gex_Rank_t;
 typedef uint8_t gasnet_handler_t;
 typedef int32_t gasnet_handlerarg_t;
 typedef uintptr_t gasnet_register_value_t;
