@@ -134,10 +134,14 @@ if $(v GASNET_CC) $(v GASNET_CPPFLAGS) $(v GASNET_CFLAGS) -c -o "$prefix/names-v
 else
     fail install/gasnet_names_pkg_config_vars "did not build: $(tail -5 "$prefix/names.log")"
 fi
-# Route 3: CMake's find_package(gp) and gp::gp-par.
+# Route 3: CMake's find_package(gp), gp::gp-par and gp::gasnet-portals-<mode>.
 if cmake -S "$top/tests/clients/gasnet_names" -B "$prefix/names-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
         >"$prefix/names.log" 2>&1 && cmake --build "$prefix/names-cmake" >>"$prefix/names.log" 2>&1; then
     run_names install/gasnet_names_cmake PAR C "$prefix/names-cmake/gasnet_names"
+    for m in seq par parsync; do
+        run_names "install/gasnet_names_cmake_gasnet_portals_$m" "$(echo $m | tr a-z A-Z)" C \
+            "$prefix/names-cmake/gasnet_names_$m"
+    done
 else
     fail install/gasnet_names_cmake "did not build: $(tail -5 "$prefix/names.log")"
 fi
