@@ -98,6 +98,8 @@
 /* gp keeps no per-thread table, so this is only the size clients plan for; a
  * plain integer, as GASNet's test.h sizes TEST_MAXTHREADS with it in #if. */
 #define GASNETT_MAX_THREADS 256
+/* GASNet's internal name of the same limit, which Chapel's GASNet layer reads. */
+#define GASNETI_MAX_THREADS GASNETT_MAX_THREADS
 
 /* PLATFORM_*: gasnet_portable_platform.h (gasnet.h includes it too). */
 #include "gasnet_portable_platform.h"

@@ -30,6 +30,9 @@
 #if GASNETT_MAX_THREADS < 1
 #error "GASNETT_MAX_THREADS must be a positive integer constant"
 #endif
+#if !defined(GASNETI_MAX_THREADS) || GASNETI_MAX_THREADS != GASNETT_MAX_THREADS
+#error "GASNETI_MAX_THREADS (Chapel reads it) must equal GASNETT_MAX_THREADS"
+#endif
 #if GASNETT_MAX_THREADS < 256
 #define TEST_MAXTHREADS GASNETT_MAX_THREADS
 #else
