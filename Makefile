@@ -218,6 +218,16 @@ scale: seq
 bench: seq
 	python3 bench/compare
 
+# check-classic: GASNet 1.29.3's own test programs (its tests/, unchanged) built against this
+# tree installed into a scratch prefix, SEQ and PAR, run as GASNet's run-tests runs them
+# (tests/classic/run.sh; doc/clients.md).  Needs the GASNet mirror (GASNET_MIRROR, or an
+# exported tree in GASNET_SRC) and skips with a line saying so without it; minutes, so not
+# part of check.
+.PHONY: check-classic
+check-classic:
+	$(MAKE) -j2 seq par
+	@sh tests/classic/run.sh seq par
+
 # check-ofi: the ofi transport's suite (tests/integration/ofi.sh) over every provider it
 # knows (tcp;ofi_rxm, net;ofi_rxm, net, shm, sockets, udp;ofi_rxd) in every variant; make check runs tcp;ofi_rxm and shm in
 # SEQ and tcp;ofi_rxm in the others.  Ends with "N passed, N failed" like check.
