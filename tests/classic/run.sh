@@ -59,16 +59,22 @@ args_of() {
     testqueue) echo 1 256 262144 ;;
     testvisperf) echo -maxdata 131072 -maxcontig 512 10 ;;
     testslice) echo 1024000 10 10 ;;
-    testcollperf) echo 32768 2 50 0 ;;
+    # GASNet's 32768 2 50 0 runs 100 verified rounds of every collective, size and sync
+    # mode: about 50 s per sync mode here, so 7 minutes; 1 x 5 rounds check the same cases.
+    testcollperf) echo 32768 1 5 0 ;;
     testlarge|testmemset) echo 100 2097152 ;;
     testalign) echo 100 ;;
     # Neither list gives these arguments, and their defaults (1000 round trips of every AM
-    # size; 10 rounds of every AM arity, each between two barriers) take well over a minute
+    # size, where a round trip costs 40 ms when the two processes wait for the
+    # scheduler in turn; 10 rounds of every AM arity, each between two barriers) take well over a minute
     # on a loaded 2-core machine, where each spinning process gets a tenth of a CPU.  Fewer
     # rounds cover the same sizes, categories and arities.
-    testam) echo 100 ;;
+    testam) echo 20 ;;
     testcore4|testcore5) echo 3 ;;
+    testbarrierlate) echo 100 ;;    # 10000 barriers, then per node a delay calibrated to twice their time
     testvis) echo 50 ;;
+    testnbr) echo 10 ;;    # its default 150 exchanges per size and axis take minutes here
+    testcoll) echo 50 ;;    # harness.conf: 200 in PAR; its default 1000 rounds of every sync mode
     esac
 }
 nodes_of() {
