@@ -19,7 +19,9 @@
 #   make soak       the exit cases 20 times in a row (SOAK_ROUNDS=N to change), and the
 #                   receive-thread tests 50 times in the pasan build (SOAK_RCV_ROUNDS=N)
 #   make install    PREFIX=/usr/local (libraries, headers, commands, man pages, pkg-config,
-#                   the CMake package, GASNet fragments and tools-only libraries)
+#                   the CMake package, GASNet fragments and tools-only libraries, and
+#                   GASNet's names for the libraries and pkg-config files: doc/clients.md)
+#   make uninstall  PREFIX=/usr/local: removes what install put there
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       the include rule (tools/check-layers.sh) and cppcheck over the sources
 #   make am-fixed   regenerate libcore/api/am_fixed.c and gasnet_am_fixed.h
@@ -220,6 +222,16 @@ scale: seq
 bench: seq
 	python3 bench/compare
 
+# check-classic: GASNet 1.29.3's own test programs (its tests/, unchanged) built against this
+# tree installed into a scratch prefix, SEQ and PAR, run as GASNet's run-tests runs them
+# (tests/classic/run.sh; doc/clients.md).  Needs the GASNet mirror (GASNET_MIRROR, or an
+# exported tree in GASNET_SRC) and skips with a line saying so without it; minutes, so not
+# part of check.
+.PHONY: check-classic
+check-classic:
+	$(MAKE) -j2 seq par
+	@sh tests/classic/run.sh seq par
+
 # check-ofi: the ofi transport's suite (tests/integration/ofi.sh) over every provider it
 # knows (tcp;ofi_rxm, net;ofi_rxm, net, shm, sockets, udp;ofi_rxd) in every variant; make check runs tcp;ofi_rxm and shm in
 # SEQ and tcp;ofi_rxm in the others.  Ends with "N passed, N failed" like check.
@@ -312,6 +324,15 @@ lint:
 	  -Ilibcore/include -Ilibcore -Icmd libcore cmd bench
 
 PCDIR := $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# The GASNet release whose API gp provides (gasnet_config.h): the version of
+# the gasnet-portals-*.pc files, which clients compare with GASNet's.
+GASNET_RELEASE := $(shell sed -n 's/^\#define GASNET_RELEASE_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' \
+  libcore/include/gasnet_config.h | paste -sd.)
+# $(call install_gasnet_pc,mode,MODE,thread flag): lib/pkgconfig/gasnet-portals-mode.pc
+install_gasnet_pc = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CC@|$(CC)|g' -e 's|@MODE@|$(2)|g' \
+  -e 's|@mode@|$(1)|g' -e 's|@MODEFLAG@|-DGASNET_$(2)|g' -e 's|@LIB@|gasnet-portals-$(1)|g' \
+  -e 's|@GASNET_VERSION@|$(GASNET_RELEASE)|g' -e 's| *@THREADFLAG@|$(if $(3), $(3),)|g' \
+  libcore/gasnet-portals.pc.in > $(PCDIR)/gasnet-portals-$(1).pc
 # $(call install_mak,mode,MODE,library,thread flag): include/portals-conduit/portals-mode.mak
 install_mak = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@CC@|$(CC)|g' -e 's|@MODE@|$(2)|g' \
   -e 's|@MODEFLAG@|-DGASNET_$(2)|g' -e 's|@LIB@|$(3)|g' -e 's| *@THREADFLAG@|$(if $(4), $(4),)|g' \
@@ -347,9 +368,19 @@ install: seq par
 	# (SEQ; PAR; PARSYNC, served by the PAR library), and the gasnetrun launcher.
 	install -d $(DESTDIR)$(PREFIX)/include/portals-conduit
 	install -m 644 libcore/include/portals-conduit/gasnet_core.h $(DESTDIR)$(PREFIX)/include/portals-conduit/
-	$(call install_mak,seq,SEQ,gp,)
-	$(call install_mak,par,PAR,gp-par,-pthread)
-	$(call install_mak,parsync,PARSYNC,gp-par,-pthread)
+	$(call install_mak,seq,SEQ,gasnet-portals-seq,)
+	$(call install_mak,par,PAR,gasnet-portals-par,-pthread)
+	$(call install_mak,parsync,PARSYNC,gasnet-portals-parsync,-pthread)
+	# GASNet's library and pkg-config names, which build systems look for (doc/clients.md):
+	# libgasnet-portals-<mode>.a/.so link to libgp's (PARSYNC: the PAR library, as for the
+	# fragments), so each is the same object and the loader still looks for libgp's SONAME.
+	for ml in seq:libgp par:libgp-par parsync:libgp-par; do m=$${ml%%:*}; l=$${ml#*:}; \
+	  ln -sf $$l.a $(DESTDIR)$(PREFIX)/lib/libgasnet-portals-$$m.a && \
+	  ln -sf $$l.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libgasnet-portals-$$m.so || exit 1; \
+	done
+	$(call install_gasnet_pc,seq,SEQ,)
+	$(call install_gasnet_pc,par,PAR,-pthread)
+	$(call install_gasnet_pc,parsync,PARSYNC,-pthread)
 	# The tools-only libraries and their fragments (GASNet's include/gasnet_tools-*.mak).
 	install -m 644 $(seq_TOOLSLIB) $(DESTDIR)$(PREFIX)/lib/libgasnet_tools-seq.a
 	install -m 644 $(par_TOOLSLIB) $(DESTDIR)$(PREFIX)/lib/libgasnet_tools-par.a
@@ -361,6 +392,21 @@ install: seq par
 	sed -e 's|@VERSION@|$(VERSION)|g' libcore/cmake/gpConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/gp/gpConfigVersion.cmake
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' libcore/gasnetrun_portals.in > $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/gasnetrun_portals
+
+# uninstall: what install put under PREFIX, and the folders of gp's own that it made
+# (a PREFIX without some of them is no error).
+INSTALLED_FILES := $(addprefix lib/,libgp.a libgp.so libgp.so.$(SOVERSION) libgp-par.a libgp-par.so \
+    libgp-par.so.$(SOVERSION) libgasnet_tools-seq.a libgasnet_tools-par.a \
+    $(foreach m,seq par parsync,libgasnet-portals-$(m).a libgasnet-portals-$(m).so)) \
+  $(addprefix lib/pkgconfig/,gp.pc gp-par.pc gasnet-portals-seq.pc gasnet-portals-par.pc \
+    gasnet-portals-parsync.pc) \
+  $(addprefix include/,$(notdir $(wildcard libcore/include/*.h)) gasnet_tools-seq.mak gasnet_tools-par.mak) \
+  $(addprefix bin/,gp-run gp-demo gp-bench gp-check gp-top gasnetrun_portals) \
+  $(addprefix share/,$(wildcard man/man1/*.1 man/man3/*.3 man/man7/*.7))
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	rm -rf $(DESTDIR)$(PREFIX)/include/portals-conduit $(DESTDIR)$(PREFIX)/lib/cmake/gp \
+	  $(DESTDIR)$(PREFIX)/libexec/gp
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-arm build-clang $(FUZZ_DIR)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/export.h"
+#include "util/log.h"
 #include "conduit/am.h"
 #include "conduit/state.h"
 
@@ -147,10 +148,19 @@ static gasnet_handlerentry_t table[] = {
     { 0, NULL },
 };
 
-/* The table ends with a NULL fnptr, as GASNet's does (its tests count the entries). */
-GP_EXPORT gasnet_handlerentry_t *gasnett_diagnostic_gethandlers(void)
+/* GASNet's form: the table and its entries, which testinternal passes to
+ * gasnet_attach as they are.  The count leaves out the NULL entry that ends
+ * the table, kept for callers of gp's first form, which count up to it.
+ * The name is in parentheses because gasnet.h's macro of the same name
+ * chooses between the two forms. */
+GP_EXPORT void (gasnett_diagnostic_gethandlers)(gasnet_handlerentry_t **htable, int *count)
 {
-    return table;
+    if (htable == NULL)
+        gp_fatal("gasnett_diagnostic_gethandlers: the table pointer is NULL "
+                 "(accepted: the address of a gasnet_handlerentry_t *; the count's may be NULL)");
+    *htable = table;
+    if (count != NULL)
+        *count = (int)(sizeof table / sizeof table[0]) - 1;
 }
 
 void diag_am_setup(const struct diag_layout *lay)

@@ -38,6 +38,17 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
+/*
+ * The GASNet-EX specification version gp answers to.  GASNet-1 clients that
+ * are still maintained build only against a GASNet that says it is EX (Legion
+ * Realm's gasnet1 module has #error below 0.5), and they use no more of EX
+ * than gex_Rank_t below.  0.5 promises that much: the GASNet-1 API in full
+ * (above), the EX type names that are the same types as their GASNet-1 twins,
+ * and nothing of the gex_ calls, which the GASNet-EX API issue adds (and
+ * with them raises this to the spec version it then implements).
+ */
+#define GEX_SPEC_VERSION_MAJOR 0
+#define GEX_SPEC_VERSION_MINOR 5
 #define GASNET_MAXNODES 0x7FFFFFFFu
 #define GASNET_PAGESIZE 4096
 /* Every process maps its own segment where the kernel chooses. */
@@ -113,6 +124,8 @@ extern const char _gasnet_config_string[];
 
 /* Scalar types (spec 2.1). */
 typedef uint32_t gasnet_node_t;
+/* GASNet-EX's name of a job rank: the same type, so pointers to either mix (Realm). */
+typedef gasnet_node_t gex_Rank_t;
 typedef uint8_t gasnet_handler_t;
 typedef int32_t gasnet_handlerarg_t;
 typedef uintptr_t gasnet_register_value_t;
@@ -309,17 +322,35 @@ extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 
 /*
  * GASNet's self-test (declared here so that gasnet_tools.h need not come
- * second).  gasnett_diagnostic_gethandlers() is a handler table for
- * gasnet_attach (fixed indices 200..207, ended by a NULL fnptr);
+ * second).  gasnett_diagnostic_gethandlers(&table, &count) gives the table
+ * of its AM handlers (fixed indices 200..207) and the number of entries, to
+ * pass to gasnet_attach, as GASNet's does (testinternal calls it so); the
+ * table also ends with a NULL fnptr, and count may be NULL.
  * gasnett_run_diagnostics, called by every node after attach, runs AMs of
  * every category, put/get/memset, barriers, atomics, HSLs and (PAR)
  * threadcnt threads, iters rounds each, in the first bytes of the segments
  * of seginfo (NULL: gasnet_getSegmentInfo's), and returns this node's
  * failures.  testsections picks sections "A".."F" (NULL: all; man page).
  */
-extern gasnet_handlerentry_t *gasnett_diagnostic_gethandlers(void);
+extern void gasnett_diagnostic_gethandlers(gasnet_handlerentry_t **table, int *count);
 extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
                                    gasnet_seginfo_t const *seginfo);
+/*
+ * gp's first form took no arguments and returned the table: the macro keeps
+ * such calls compiling, choosing by the number of arguments (none: that
+ * form, which returns the table; two: GASNet's).  (gasnett_diagnostic_gethandlers) in
+ * parentheses, or its address, is always GASNet's function.
+ */
+static inline gasnet_handlerentry_t *_gasnett_diagnostic_table(void)
+{
+    gasnet_handlerentry_t *_gasnett_table;
+    (gasnett_diagnostic_gethandlers)(&_gasnett_table, NULL);
+    return _gasnett_table;
+}
+#define _GASNETT_DIAG_PICK(_gasnett_a, _gasnett_b, _gasnett_fn, ...) _gasnett_fn
+#define gasnett_diagnostic_gethandlers(...)                                              \
+    _GASNETT_DIAG_PICK(__VA_ARGS__, (gasnett_diagnostic_gethandlers), _gasnett_diagnostic_table, \
+                       ~)(__VA_ARGS__)
 
 /*
  * Thread information (spec 4.11.1).  gp finds its per-thread state in

@@ -95,8 +95,11 @@
 #endif
 #define GASNETT_PAGESIZE 4096 /* equals GASNET_PAGESIZE */
 #define GASNETT_PAGESHIFT 12
-/* gp keeps no per-thread table, so this is only the size clients plan for. */
+/* gp keeps no per-thread table, so this is only the size clients plan for; a
+ * plain integer, as GASNet's test.h sizes TEST_MAXTHREADS with it in #if. */
 #define GASNETT_MAX_THREADS 256
+/* GASNet's internal name of the same limit, which Chapel's GASNet layer reads. */
+#define GASNETI_MAX_THREADS GASNETT_MAX_THREADS
 
 /* PLATFORM_*: gasnet_portable_platform.h (gasnet.h includes it too). */
 #include "gasnet_portable_platform.h"
@@ -433,6 +436,13 @@ extern int gasnett_maximize_rlimits(void);
 extern void gasnett_killmyprocess(int exitcode) GASNETT_NORETURN;
 /* "" in an optimized build, else a warning naming what slows this libgp down. */
 extern const char *gasnett_performance_warning_str(void);
+/*
+ * A page-aligned, zero-filled private anonymous mapping of size bytes (GASNet's
+ * gasnett_mmap, which testgasnet calls).  As in GASNet it does not return on
+ * failure: a size of 0 or a mapping the system
+ * refuses is a fatal error naming the size.  Release it with munmap.
+ */
+extern void *gasnett_mmap(uintptr_t size);
 
 GASNETT_INLINE(gasnett_isLittleEndian) int gasnett_isLittleEndian(void)
 {
@@ -485,6 +495,21 @@ extern gasnett_backtrace_type_t gasnett_backtrace_user;
 extern void gasnett_backtrace_init(const char *exename);
 /* Writes the caller's stack to fd; 0 on success. */
 extern int gasnett_print_backtrace(int fd);
+
+/*
+ * GASNet's headers define this helper (and _gasnett_trace_printf_noop below) as
+ * static functions, and Legion's Realm takes the address of both, only to keep
+ * the compiler quiet about them being unused: so both must exist under GASNet's
+ * names, and as static functions each translation unit has its own copy to point
+ * at.  gp's keys above are thread-locals and never call this; given a pthread key
+ * it creates it, as GASNet's does for keys without compiler support.
+ */
+GASNETT_INLINE(_gasneti_threadkey_init) void _gasneti_threadkey_init(pthread_key_t *_gasneti_key)
+{
+    if (pthread_key_create(_gasneti_key, NULL) != 0)
+        gasnett_fatalerror("_gasneti_threadkey_init: pthread_key_create found no free key "
+                           "(PTHREAD_KEYS_MAX are in use)");
+}
 
 /* ---- tracing and statistics: not built into libgp, so these do nothing ---- */
 

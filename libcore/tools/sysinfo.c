@@ -1,7 +1,7 @@
 /*
  * What the tools tell about this machine and ask of it: host name, CPUs,
- * physical memory, yielding, processor affinity, resource limits, and
- * flushing the standard streams.
+ * physical memory, yielding, processor affinity, resource limits, flushing
+ * the standard streams, and anonymous mappings.
  */
 #include <gasnet_tools.h>
 
@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -47,6 +48,19 @@ GP_EXPORT uint64_t gasnett_getPhysMemSz(int failureIsFatal)
         gp_fatal("gasnett_getPhysMemSz: sysconf cannot tell the physical memory size: %s",
                  strerror(errno));
     return 0;
+}
+
+/* GASNet's gasnett_mmap returns only a mapping: a caller never checks for
+ * failure, so a refused one stops here, naming what was asked. */
+GP_EXPORT void *gasnett_mmap(uintptr_t size)
+{
+    if (size == 0)
+        gp_fatal("gasnett_mmap: size 0 (accepted: 1 byte or more, rounded up to whole pages)");
+    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        gp_fatal("gasnett_mmap: cannot map %llu bytes of anonymous memory: %s",
+                 (unsigned long long)size, strerror(errno));
+    return p;
 }
 
 GP_EXPORT int gasnett_sched_yield(void)

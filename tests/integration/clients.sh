@@ -37,7 +37,7 @@ for m in seq par parsync; do
         grep -q "^$v = " "$mak/portals-$m.mak" || bad="$bad $m:$v"
     done
 done
-grep -q -- '-DGASNET_PARSYNC' "$mak/portals-parsync.mak" && grep -q -- '-lgp-par' "$mak/portals-parsync.mak" ||
+grep -q -- '-DGASNET_PARSYNC' "$mak/portals-parsync.mak" && grep -q -- '-lgasnet-portals-parsync' "$mak/portals-parsync.mak" ||
     bad="$bad parsync:mode"
 [ -z "$bad" ] && pass clients/config_and_fragments || fail clients/config_and_fragments "wrong:$bad"
 

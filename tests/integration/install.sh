@@ -1,6 +1,9 @@
 #!/bin/sh
 # make install into a scratch prefix, then build a client with nothing but
-# pkg-config (SEQ and PAR, static and shared) and run it.  Once per check run.
+# pkg-config (SEQ and PAR, static and shared) and run it; GASNet's names for
+# the libraries and pkg-config files, and tests/clients/gasnet_names built by
+# each route a build system takes (the fragment, pkg-config gasnet-portals-*,
+# CMake) and run; then make uninstall leaves nothing.  Once per check run.
 . "$(dirname "$0")/../lib.sh"
 [ "$GPTEST_VARIANT" = seq ] || end_tests
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,10 +68,98 @@ for pc in gp gp-par; do
         fi
     fi
 done
+# GASNet's names (doc/clients.md): libgasnet-portals-<mode>.{a,so} are libgp's
+# (PARSYNC: the PAR library), and the fragments and gasnet-portals-<mode>.pc
+# name them, with every variable HPX and Caffeine read from the .pc.
+bad=
+for m in seq par parsync; do
+    lib=libgp; [ $m = seq ] || lib=libgp-par
+    for x in a so; do
+        [ "$(readlink -f "$prefix/lib/libgasnet-portals-$m.$x")" = "$(readlink -f "$prefix/lib/$lib.$x")" ] ||
+            bad="$bad libgasnet-portals-$m.$x"
+    done
+    for v in GASNET_CC GASNET_CFLAGS GASNET_CPPFLAGS GASNET_CXX GASNET_CXXFLAGS GASNET_LD GASNET_LDFLAGS GASNET_LIBS; do
+        [ -n "$(pkg-config --variable=$v gasnet-portals-$m)" ] || bad="$bad gasnet-portals-$m.pc:$v"
+    done
+    pkg-config --variable=GASNET_LIBS gasnet-portals-$m | grep -q -- "^-lgasnet-portals-$m " ||
+        bad="$bad gasnet-portals-$m.pc:GASNET_LIBS"
+    pkg-config --cflags gasnet-portals-$m | grep -q -- "-DGASNET_$(echo $m | tr a-z A-Z) " ||
+        bad="$bad gasnet-portals-$m.pc:Cflags"
+    grep -q "^GASNET_LIBS = -lgasnet-portals-$m " "$prefix/include/portals-conduit/portals-$m.mak" ||
+        bad="$bad portals-$m.mak:GASNET_LIBS"
+done
+[ "$(pkg-config --modversion gasnet-portals-par)" = "$(sed -n 's/^#define GASNET_RELEASE_VERSION_[A-Z]* //p' \
+    "$prefix/include/gasnet_config.h" | paste -sd.)" ] || bad="$bad gasnet-portals-par.pc:Version"
+[ -z "$bad" ] && pass install/gasnet_names_layout || fail install/gasnet_names_layout "wrong or missing:$bad"
+
+# run_names NAME MODE LANG PROG: PROG on 2 nodes, each node saying ok in MODE and LANG.
+run_names() {
+    expect_rc "$1" 0 120 "$prefix/bin/gp-run" -n 2 "$4" &&
+        if [ "$(printf '%s\n' "$out" | grep -c "^gasnet_names: node [01] of 2 ok ($2, $3, TEST_MAXTHREADS=[0-9]*, GEX 0\.[0-9]*, 8 handlers)$")" -eq 2 ]; then
+            pass "$1"
+        else
+            fail "$1" "not every node said ok ($2, $3): $(printf '%s\n' "$out" | tail -5)"
+        fi
+}
+# Route 1: the fragment, as GASNet's tests and Legion's make build use it (C and C++).
+for m in seq par parsync; do
+    M=$(echo $m | tr a-z A-Z)
+    if make -s -C "$top/tests/clients/gasnet_names" GASNET_MAK="$prefix/include/portals-conduit/portals-$m.mak" \
+            OUT="$prefix/names-$m" >"$prefix/names.log" 2>&1; then
+        run_names "install/gasnet_names_mak_$m" $M C "$prefix/names-$m/gasnet_names"
+        run_names "install/gasnet_names_mak_${m}_cxx" $M C++ "$prefix/names-$m/gasnet_names_cxx"
+    else
+        fail "install/gasnet_names_mak_$m" "did not build: $(tail -5 "$prefix/names.log")"
+    fi
+done
+# gasnett_mmap never returns a failure: a mapping the system refuses is fatal.
+if [ -x "$prefix/names-seq/gasnet_names" ]; then
+    expect_rc install/gasnett_mmap_refused 1 60 "$prefix/bin/gp-run" -n 1 "$prefix/names-seq/gasnet_names" mmap_fail &&
+        check_line install/gasnett_mmap_refused "FATAL ERROR on node 0/1: gasnett_mmap: cannot map 4611686018427387904 bytes of anonymous memory"
+fi
+# Route 2: pkg-config gasnet-portals-par, by Cflags/Libs and by the GASNET_* variables.
+# shellcheck disable=SC2046
+if cc -o "$prefix/names-pc" "$top/tests/clients/gasnet_names/gasnet_names.c" \
+        $(pkg-config --cflags --libs gasnet-portals-par) >"$prefix/names.log" 2>&1; then
+    run_names install/gasnet_names_pkg_config PAR C "$prefix/names-pc"
+else
+    fail install/gasnet_names_pkg_config "did not build: $(tail -5 "$prefix/names.log")"
+fi
+v() { pkg-config --variable="$1" gasnet-portals-par; }
+# shellcheck disable=SC2046
+if $(v GASNET_CC) $(v GASNET_CPPFLAGS) $(v GASNET_CFLAGS) -c -o "$prefix/names-var.o" \
+        "$top/tests/clients/gasnet_names/gasnet_names.c" >"$prefix/names.log" 2>&1 &&
+   $(v GASNET_LD) $(v GASNET_LDFLAGS) -o "$prefix/names-var" "$prefix/names-var.o" $(v GASNET_LIBS) >>"$prefix/names.log" 2>&1; then
+    run_names install/gasnet_names_pkg_config_vars PAR C "$prefix/names-var"
+else
+    fail install/gasnet_names_pkg_config_vars "did not build: $(tail -5 "$prefix/names.log")"
+fi
+# Route 3: CMake's find_package(gp), gp::gp-par and gp::gasnet-portals-<mode>.
+if cmake -S "$top/tests/clients/gasnet_names" -B "$prefix/names-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+        >"$prefix/names.log" 2>&1 && cmake --build "$prefix/names-cmake" >>"$prefix/names.log" 2>&1; then
+    run_names install/gasnet_names_cmake PAR C "$prefix/names-cmake/gasnet_names"
+    for m in seq par parsync; do
+        run_names "install/gasnet_names_cmake_gasnet_portals_$m" "$(echo $m | tr a-z A-Z)" C \
+            "$prefix/names-cmake/gasnet_names_$m"
+    done
+else
+    fail install/gasnet_names_cmake "did not build: $(tail -5 "$prefix/names.log")"
+fi
+
 # The shared library exports the GASNet API and nothing internal.
 if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | grep -q .; then
     fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | head -5 | tr '\n' ' ')"
 else
     pass install/exports
+fi
+# make uninstall takes away everything install put there, and nothing it did not.
+touch "$prefix/lib/not-gp"
+if ! make -s -C "$top" uninstall PREFIX="$prefix" >"$prefix/uninstall.log" 2>&1; then
+    fail install/uninstall "$(tail -5 "$prefix/uninstall.log")"
+else
+    left=$(cd "$prefix" && find lib include bin share libexec \( -type f -o -type l \) 2>/dev/null | grep -v '^lib/not-gp$')
+    if [ -n "$left" ]; then fail install/uninstall "left behind: $(echo $left | head -c 300)"
+    elif [ ! -e "$prefix/lib/not-gp" ]; then fail install/uninstall "removed a file it did not install"
+    else pass install/uninstall; fi
 fi
 end_tests

@@ -9,6 +9,8 @@
 #include <gasnet_tools.h>
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -444,6 +446,72 @@ static void test_threadkeys(void)
     CHECK(gasnett_threadkey_get(slot) == (void *)&values);
 }
 
+/* ---- gasnett_mmap ---- */
+
+/* A page-aligned, zero-filled, writable mapping that munmap takes back. */
+static void test_mmap(void)
+{
+    uintptr_t size = 2 * GASNETT_PAGESIZE + 17;
+    unsigned char *p = gasnett_mmap(size);
+    CHECK(p != NULL);
+    CHECK_EQ((uintptr_t)p % GASNETT_PAGESIZE, 0);
+    size_t nonzero = 0;
+    for (uintptr_t i = 0; i < size; i++)
+        nonzero += p[i] != 0;
+    CHECK_EQ(nonzero, 0);
+    memset(p, 0xa5, size);
+    CHECK_EQ(p[size - 1], 0xa5);
+    CHECK_EQ(munmap(p, size), 0);
+}
+
+/* exit status of a child that calls gasnett_mmap(size), stderr in buf. */
+static int mmap_child(uintptr_t size, char *buf, size_t bufsz)
+{
+    int fds[2];
+    CHECK_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        (void)gasnett_mmap(size);
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < bufsz && (n = read(fds[0], buf + got, bufsz - 1 - got)) > 0)
+        got += (size_t)n;
+    buf[got] = '\0';
+    close(fds[0]);
+    int status;
+    CHECK_EQ(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* It never returns a failure: size 0 and a size no process can map are fatal, named. */
+static void test_mmap_fatal(void)
+{
+    char buf[1024];
+    CHECK(mmap_child(0, buf, sizeof buf) != 0);
+    CHECK_STR_CONTAINS(buf, "gasnett_mmap: size 0 (accepted: 1 byte or more");
+    CHECK(mmap_child((uintptr_t)1 << 62, buf, sizeof buf) != 0);
+    CHECK_STR_CONTAINS(buf, "gasnett_mmap: cannot map 4611686018427387904 bytes of anonymous memory");
+}
+
+/* The names Legion's Realm takes the address of: they exist, and the key works. */
+static void test_realm_names(void)
+{
+    void (*init)(pthread_key_t *) = _gasneti_threadkey_init;
+    void (*trace)(const char *, ...) = _gasnett_trace_printf_noop;
+    pthread_key_t key;
+    int value = 7;
+    init(&key);
+    CHECK_EQ(pthread_setspecific(key, &value), 0);
+    CHECK(pthread_getspecific(key) == &value);
+    CHECK_EQ(pthread_key_delete(key), 0);
+    trace("nothing %d", value);
+}
+
 /* The signal handler's line builder: numbers by hand, never past the buffer. */
 static void test_sigsafe_line(void)
 {
@@ -475,6 +543,9 @@ static const struct gp_test tests[] = {
     { "cond", test_cond, 0 },
     { "rwlock", test_rwlock, 0 },
     { "threadkeys", test_threadkeys, 0 },
+    { "mmap", test_mmap, 0 },
+    { "mmap_fatal", test_mmap_fatal, 0 },
+    { "realm_names", test_realm_names, 0 },
     GP_TEST_END
 };
 
