@@ -87,7 +87,7 @@ static int request(unsigned category, gasnet_node_t dest, gasnet_handler_t handl
     if (rc != GASNET_OK)
         return rc;
     collect_args(ap, numargs, args);
-    gpc_call_progress(); /* a client may loop on requests alone (doc/progress.md) */
+    gpc_request_progress(); /* a client may loop on requests alone (doc/progress.md) */
     return gpc_am_request(dest, category, handler, source, nbytes, dest_addr, numargs, args);
 }
 

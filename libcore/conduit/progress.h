@@ -12,6 +12,8 @@ int gpc_poll(void);
 /* Progress owed by a call that may end without waiting (an AM request, an RMA to
  * a mapped peer, a sync of what is done): a ring look, the whole pass when due. */
 void gpc_call_progress(void);
+/* An AM request's share of that: a call turn every 256th request (doc/progress.md). */
+void gpc_request_progress(void);
 /* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
 void gpc_wait_turn(void);
 /* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */
