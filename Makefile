@@ -277,6 +277,17 @@ check-arm:
 	$(MAKE) -j2 CC=$(ARM_CC) BUILD=$(BUILD)-arm seq-tests
 	@sh tools/check-arm.sh $(BUILD) $(BUILD)-arm $(ARM_SUITES)
 
+# check-timing: checks that are timings (tests/timing/*.sh; a loaded machine can upset them),
+# run on the SEQ build: the off-host round trip under an on-host ring flood (doc/progress.md).
+.PHONY: check-timing
+check-timing: seq
+	@for t in tests/timing/*.sh; do \
+	    GPTEST_VARIANT=seq GPTEST_BIN=$(CURDIR)/$(BUILD)/seq/bin \
+	    GPTEST_ITEST=$(CURDIR)/$(BUILD)/seq/tests/integration sh $$t; \
+	done | tee $(BUILD)/check-timing.log; \
+	echo "$$(grep -c '^ok ' $(BUILD)/check-timing.log) passed, $$(grep -c '^FAIL ' $(BUILD)/check-timing.log) failed"; \
+	! grep -q '^FAIL ' $(BUILD)/check-timing.log
+
 check-quick: seq
 	@sh tests/run.sh $(BUILD) seq
 
