@@ -10,7 +10,8 @@
 # Environment: GP_PREFIX (an installed gp; default: install this tree into a scratch prefix),
 # GASNET_SRC (an exported GASNet tree; default: export b990bfef from GASNET_MIRROR),
 # GASNET_MIRROR (default /work/.mirror/evidence+axiom-evi-gasnet/repo), CLASSIC_TIMEOUT
-# (seconds per run, default 60), CLASSIC_ONLY (program names to run, default all).
+# (seconds per run, default 60), CLASSIC_ONLY (program names to run, default all),
+# CLASSIC_FULL (set: the programs whose rounds are reduced below run GASNet's defaults).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -68,7 +69,7 @@ args_of() {
     testslice) echo 1024000 10 10 ;;
     # GASNet's 32768 2 50 0 runs 100 verified rounds of every collective, size and sync
     # mode: about 50 s per sync mode here, so 7 minutes; 1 x 5 rounds check the same cases.
-    testcollperf) echo 32768 1 5 0 ;;
+    testcollperf) if [ -n "${CLASSIC_FULL:-}" ]; then echo 32768 2 50 0; else echo 32768 1 5 0; fi ;;
     testlarge|testmemset) echo 100 2097152 ;;
     testalign) echo 100 ;;
     # Neither list gives these arguments, and their defaults (1000 round trips of every AM
@@ -76,6 +77,13 @@ args_of() {
     # scheduler in turn; 10 rounds of every AM arity, each between two barriers) take well over a minute
     # on a loaded 2-core machine, where each spinning process gets a tenth of a CPU.  Fewer
     # rounds cover the same sizes, categories and arities.
+    testam|testcore4|testcore5|testbarrierlate|testvis|testnbr|testcoll)
+        [ -n "${CLASSIC_FULL:-}" ] || reduced_args_of "$1" ;;
+    esac
+}
+# The reduced rounds above; CLASSIC_FULL=1 runs these programs with their own defaults.
+reduced_args_of() {
+    case $1 in
     testam) echo 20 ;;
     testcore4|testcore5) echo 3 ;;
     testbarrierlate) echo 100 ;;    # 10000 barriers, then per node a delay calibrated to twice their time
