@@ -75,4 +75,15 @@ slow_run() {
 # end_tests: the script reached its end (or chose to run nothing more for
 # this variant): tests/run.sh takes a script that never says so for one
 # that died half way, whose remaining tests would otherwise vanish.
+# as_host_wrapper DIR: writes DIR/as-host, run as "DIR/as-host PER_HOST PROGRAM ARGS...": the
+# rank runs PROGRAM as if on host h<rank / PER_HOST> (GP_HOST_ID), the hybrid's pretended hosts.
+as_host_wrapper() {
+    cat >"$1/as-host" <<'WRAP'
+#!/bin/sh
+per_host=$1; shift
+GP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"
+WRAP
+    chmod +x "$1/as-host"
+}
+
 end_tests() { echo "# end of tests"; exit 0; }

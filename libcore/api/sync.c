@@ -1,7 +1,9 @@
 /*
  * Synchronization (spec 4.5, 4.7, 4.8) and barriers (4.10): explicit
  * handles, the thread's implicit set, access regions.  An explicit handle is
- * the operation record itself; syncing it frees the record.
+ * the operation record itself; syncing it frees the record.  A sync that
+ * finds its operations done enters no wait, and a client may loop on it:
+ * each such sync still makes a call turn (gpc_call_progress, doc/progress.md).
  */
 #include <gasnet.h>
 
@@ -15,14 +17,6 @@
 #include "util/fence.h"
 #include "util/log.h"
 
-/* A sync that finds its operations done enters no wait, and a client may loop on it:
- * it still serves the peers (doc/progress.md). */
-static void serve_peers(void)
-{
-    if (gpc.attached && !gpc_in_handler)
-        gpc_call_progress();
-}
-
 static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)
 {
     struct gpc_op *op = (struct gpc_op *)handle;
@@ -35,7 +29,7 @@ static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)
 GP_EXPORT void gasnet_wait_syncnb(gasnet_handle_t handle)
 {
     if (handle == GASNET_INVALID_HANDLE) {
-        serve_peers();
+        gpc_call_progress();
         return;
     }
     struct gpc_op *op = handle_op(handle, "gasnet_wait_syncnb");
@@ -46,12 +40,12 @@ GP_EXPORT void gasnet_wait_syncnb(gasnet_handle_t handle)
 GP_EXPORT int gasnet_try_syncnb(gasnet_handle_t handle)
 {
     if (handle == GASNET_INVALID_HANDLE) {
-        serve_peers();
+        gpc_call_progress();
         return GASNET_OK;
     }
     struct gpc_op *op = handle_op(handle, "gasnet_try_syncnb");
     if (gpc_op_done(op)) {
-        serve_peers();
+        gpc_call_progress();
     } else {
         gpc_poll();
         if (!gpc_op_done(op))
@@ -93,7 +87,7 @@ GP_EXPORT int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 GP_EXPORT void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 {
     size_t retired;
-    serve_peers();
+    gpc_call_progress();
     while (retire_done(handles, numhandles, "gasnet_wait_syncnb_all", &retired) > 0)
         gpc_wait_turn();
 }
@@ -109,7 +103,7 @@ GP_EXPORT int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles
 GP_EXPORT void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
 {
     size_t retired;
-    serve_peers();
+    gpc_call_progress();
     while (retire_done(handles, numhandles, "gasnet_wait_syncnb_some", &retired) > 0 &&
            retired == 0)
         gpc_wait_turn();
@@ -137,7 +131,7 @@ static int implicit_done(struct gpc_op *set, int puts, int gets)
 static void wait_implicit(const char *call, int puts, int gets)
 {
     struct gpc_op *set = implicit_set(call);
-    serve_peers();
+    gpc_call_progress();
     while (!implicit_done(set, puts, gets))
         gpc_wait_turn();
 }
@@ -146,7 +140,7 @@ static int try_implicit(const char *call, int puts, int gets)
 {
     struct gpc_op *set = implicit_set(call);
     if (implicit_done(set, puts, gets)) {
-        serve_peers();
+        gpc_call_progress();
         return GASNET_OK;
     }
     gpc_poll();

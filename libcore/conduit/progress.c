@@ -209,6 +209,10 @@ int gpc_poll(void)
 void gpc_call_progress(void)
 {
     static _Thread_local unsigned calls;   /* this thread's, in PAR builds */
+    /* A handler never polls (no handler runs inside another), and before attach there is
+     * nothing to poll: an inline copy and a sync of GASNET_INVALID_HANDLE may come from either. */
+    if (!gpc.attached || gpc_in_handler)
+        return;
     if (++calls % CALLS_PER_PASS == 0 || since_pass.ring_messages >= PASS_EVERY_RING_MESSAGES)
         poll_pass();
     else if (gpc_ring_in_use())
@@ -217,12 +221,11 @@ void gpc_call_progress(void)
 
 /*
  * AM requests make a call turn every REQUESTS_PER_CALL_TURN-th request of a
- * thread, not each: a call turn per request cost a one-way flood of Short
- * ring requests 16-27% of its rate, one every 16th request 16%, one every
- * 256th 5% (gp-bench am-rate-short, 7 interleaved rounds; most of it the
- * whole pass a call turn runs every 64th time).  A loop of loopback round
- * trips (one request each) still answers a peer on this host within 256 of
- * them and any other within 16,384: microseconds to a few milliseconds.
+ * thread, not each: a one-way flood of ring requests pays for every call
+ * turn it makes, and a request's own path is a few tens of nanoseconds
+ * (doc/decisions.md, "Where gp polls").  A loop of loopback round trips (one
+ * request each) still answers a peer on this host within 256 of them and
+ * any other within 16,384.
  */
 #define REQUESTS_PER_CALL_TURN 256
 

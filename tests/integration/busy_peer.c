@@ -1,5 +1,5 @@
 /*
- * A peer that is busy, and a peer that is gone (issue 33, items 1 and 2).
+ * A peer that is busy, and a peer that is gone (doc/wire-tcp.md).
  * Public API only; two nodes (more simply join the barriers).
  *
  *   busy_peer busy SECONDS

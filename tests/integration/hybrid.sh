@@ -13,13 +13,7 @@ T=hybrid
 tmp=$(mktemp -d /tmp/gp-hybrid-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset GP_TRANSPORT GP_HYBRID_ORDER GP_OFI_PROVIDER FI_PROVIDER
-cat >"$tmp/as-host" <<'WRAP'
-#!/bin/sh
-# as-host PER_HOST PROGRAM ARGS...: this rank's host is h<rank / PER_HOST>.
-per_host=$1; shift
-GP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"
-WRAP
-chmod +x "$tmp/as-host"
+as_host_wrapper "$tmp"   # $tmp/as-host PER_HOST PROGRAM ARGS...
 
 check_line() { # NAME PATTERN
     if printf '%s\n' "$out" | grep -q -- "$2"; then pass "$1"; else fail "$1" "missing '$2' in: $(printf '%s\n' "$out" | tail -5)"; fi

@@ -10,7 +10,7 @@
 # the random mix (ext_stress), the ways a job ends (exit_cases), the
 # conduit's credits under a hot spot (credit_dyn) and the transport's own
 # credit flow at its tightest (GP_OFI_CREDITS_PP=2: requests must wait, and
-# CREDIT messages must bring them back), and issue 33's two (put_flag): a
+# CREDIT messages must bring them back), and the write order's two (put_flag): a
 # window put's bytes all there when its completion lets an AM go, over the
 # provider as if it did not order writes (GP_OFI_ORDER_WAW=0, and
 # GP_OFI_TEST_LATE_WRITES lands a part that completed when sent after the

@@ -11,13 +11,7 @@ T=progress
 tmp=$(mktemp -d /tmp/gp-progress-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset GP_TRANSPORT GP_HYBRID_ORDER GP_OFI_PROVIDER FI_PROVIDER
-cat >"$tmp/as-host" <<'WRAP'
-#!/bin/sh
-# as-host PER_HOST PROGRAM ARGS...: this rank's host is h<rank / PER_HOST>.
-per_host=$1; shift
-GP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"
-WRAP
-chmod +x "$tmp/as-host"
+as_host_wrapper "$tmp"   # $tmp/as-host PER_HOST PROGRAM ARGS...
 
 REQUESTS=100
 BOUND_MS=100 # the median answer: a few us to a few ms here (4 ranks on 2 shared cores); a library that does not poll gives 30 s

@@ -30,7 +30,7 @@ job() { # NAME PATTERN TIMEOUT CMD...
     check_line "$name" "$pattern"
 }
 
-# --- a busy peer is never fatal (issue 33): started first, checked last ---------------------
+# --- a busy peer is never fatal: started first, checked last --------------------------------
 # Node 1 stays out of the library for BUSY_SECONDS while node 0 makes one blocking put
 # to it, its first message there; then a barrier and node 1 checks the value.  Longer
 # than the 60 s after which a dial once failed the job, and the slow-wait warning short
@@ -39,12 +39,7 @@ job() { # NAME PATTERN TIMEOUT CMD...
 # their time once, not per case: over tcp lazy and eager, hybrid between two pretended
 # hosts (tcp between them) and ofi's tcp;ofi_rxm where libfabric has it.
 BUSY_SECONDS=${GPTEST_BUSY_SECONDS:-65}
-cat >"$tmp/as-host" <<'WRAP'
-#!/bin/sh
-# as-host PROGRAM ARGS...: this rank's host is h<rank> (hybrid.sh's wrapper, one rank a host).
-GP_HOST_ID=h$GP_RANK exec "$@"
-WRAP
-chmod +x "$tmp/as-host"
+as_host_wrapper "$tmp"   # one rank a host: $tmp/as-host 1 PROGRAM ARGS...
 busy_cases=
 busy_start() { # CASE ENV...: a busy_peer job in the background, output in $tmp/busy-CASE
     busy_case=$1; shift
@@ -55,7 +50,7 @@ busy_start() { # CASE ENV...: a busy_peer job in the background, output in $tmp/
 }
 BUSY_WRAP= busy_start lazy GP_TCP_CONNECT=lazy
 BUSY_WRAP= busy_start eager GP_TCP_CONNECT=eager
-BUSY_WRAP="$tmp/as-host" busy_start hybrid -u GP_TRANSPORT -u GP_HYBRID_ORDER
+BUSY_WRAP="$tmp/as-host 1" busy_start hybrid -u GP_TRANSPORT -u GP_HYBRID_ORDER
 if command -v fi_info >/dev/null 2>&1 && fi_info -p "tcp;ofi_rxm" -t FI_EP_RDM >/dev/null 2>&1; then
     BUSY_WRAP= busy_start ofi GP_TRANSPORT=ofi "GP_OFI_PROVIDER=tcp;ofi_rxm"
 else
@@ -234,7 +229,7 @@ else
     pass "$name"
 fi
 
-# --- a peer that vanished mid-job (issue 33) --------------------------------------------------
+# --- a peer that vanished mid-job -----------------------------------------------------------
 # Node 1 ends without the job's exit (_exit), then node 0 puts to it: first contact (its
 # listener refuses the dial), or over a connection made before (closed under the put,
 # which awaits its ACK).  The job must end with a fatal line naming the rank, its address

@@ -10,13 +10,7 @@ T=timing
 tmp=$(mktemp -d /tmp/gp-timing-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset GP_TRANSPORT GP_HYBRID_ORDER GP_OFI_PROVIDER FI_PROVIDER
-cat >"$tmp/as-host" <<'WRAP'
-#!/bin/sh
-# as-host PER_HOST PROGRAM ARGS...: this rank's host is h<rank / PER_HOST>.
-per_host=$1; shift
-GP_HOST_ID=h$((GP_RANK / per_host)) exec "$@"
-WRAP
-chmod +x "$tmp/as-host"
+as_host_wrapper "$tmp"   # $tmp/as-host PER_HOST PROGRAM ARGS...
 
 for attempt in 1 2 3; do
     out=$(timeout -k 5 180 "$GP_RUN" -n 3 "$tmp/as-host" 2 "$GPTEST_ITEST/flood_fair" rtt 2000 2>&1)

@@ -15,7 +15,7 @@
  * its writes, the acknowledgements a delivery-complete write waits for --
  * may move only with the receive CQ.  A wait that read the transmit CQ alone
  * could then spin forever, and two processes each short of buffers, each
- * needing the other's incoming side to move, would both (issue 33;
+ * needing the other's incoming side to move, would both (
  * GP_OFI_TEST_RX_PROGRESS behaves as such a provider, for the test).  A
  * completion on the transmit CQ never sends, so reaping it re-enters
  * nothing; a served op whose last part completes there is answered at the
