@@ -220,21 +220,14 @@ void gpc_call_progress(void)
 }
 
 /*
- * AM requests make a call turn every REQUESTS_PER_CALL_TURN-th request of a
- * thread, not each: a one-way flood of ring requests pays for every call
- * turn it makes, and a request's own path is a few tens of nanoseconds
- * (doc/decisions.md, "Where gp polls").  A loop of loopback round trips (one
- * request each) still answers a peer on this host within 256 of them and
- * any other within 16,384.
+ * AM requests make a call turn every GPC_REQUESTS_PER_CALL_TURN-th request
+ * of a thread (gpc_request_progress, inline in progress.h), not each: a
+ * one-way flood of ring requests pays for every call turn it makes, and a
+ * request's own path is short (doc/decisions.md, "Where gp polls").  A loop
+ * of loopback round trips (one request each) still answers a peer on this
+ * host within 256 of them and any other within 256 x CALLS_PER_PASS.
  */
-#define REQUESTS_PER_CALL_TURN 256
-
-void gpc_request_progress(void)
-{
-    static _Thread_local unsigned requests;   /* this thread's, in PAR builds */
-    if (++requests % REQUESTS_PER_CALL_TURN == 0)
-        gpc_call_progress();
-}
+_Thread_local unsigned gpc_requests_made;
 
 /*
  * A transport's receive thread (GASNET_RCV_THREAD=1) after its progress

@@ -12,8 +12,17 @@ int gpc_poll(void);
 /* Progress owed by a call that may end without waiting (an AM request, an RMA to
  * a mapped peer, a sync of what is done): a ring look, the whole pass when due. */
 void gpc_call_progress(void);
-/* An AM request's share of that: a call turn every 256th request (doc/progress.md). */
-void gpc_request_progress(void);
+/* An AM request's share of that: a call turn every GPC_REQUESTS_PER_CALL_TURN-th request
+ * of a thread (doc/progress.md).  Inline, so that the other 255 cost an increment and a
+ * branch in the request itself, not a call: a one-way flood of ring requests pays for
+ * everything on this path. */
+#define GPC_REQUESTS_PER_CALL_TURN 256u
+extern _Thread_local unsigned gpc_requests_made;   /* this thread's, in PAR builds */
+static inline void gpc_request_progress(void)
+{
+    if (__builtin_expect(++gpc_requests_made % GPC_REQUESTS_PER_CALL_TURN == 0, 0))
+        gpc_call_progress();
+}
 /* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
 void gpc_wait_turn(void);
 /* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */

@@ -115,10 +115,11 @@ for layout in "hosts2 2" "hosts2 4" "hosts3 3" "hosts3 6" "hosts3 8"; do
     suite "$T/am_core_n$2_$1" "$tmp/$1" $2 "am_core: $2 nodes, 1 rounds, every category" \
         "$GPTEST_ITEST/am_core" 1
 done
-for layout in "hosts2 4" "hosts3 6"; do
+# Up to 16 MiB over two hosts, up to 1 MiB over three (the same paths, more peers).
+for layout in "hosts2 4" "hosts3 6 1M"; do
     set -- $layout
     suite "$T/ext_core_n$2_$1" "$tmp/$1" $2 "ext_core: $2 nodes, every put/get/memset form verified" \
-        "$GPTEST_ITEST/ext_core" 10
+        "$GPTEST_ITEST/ext_core" 10 $3
 done
 suite "$T/exchange_n4_hosts2" "$tmp/hosts2" 4 "ptl_exchange: 4 processes, every byte verified" \
     "$GPTEST_ITEST/ptl_exchange"
