@@ -442,6 +442,38 @@ t_ofi_credits_hotspot() {
         GASNET_PORTAL_CRED_PER_NODE=4 "$GP_RUN" -n 4 "$GPTEST_ITEST/credit_dyn" hotspot 1000
 }
 
+# ---- a busy peer is never fatal (doc/wire-ibv.md, "Failures") ---------------------------------
+# Node 1 stays out of the library for BUSY_SECONDS (longer than the 60 s after which a tcp dial
+# once failed a job) while node 0 makes one blocking put to it, then both meet in a barrier.
+# Started before the first case, in the background, and checked after the last, so the suite
+# waits for it once.
+BUSY_SECONDS=65
+busy_pid= busy_log=
+busy_peer_start() {
+    busy_log=$(mktemp /tmp/gp-ibv-busy.XXXXXX)
+    (timeout -k 5 $((BUSY_SECONDS + 120)) env GP_LOG_LEVEL=debug GP_SLOW_WAIT_MS=5000 "$GP_RUN" -n 2 \
+        "$GPTEST_ITEST/busy_peer" busy "$BUSY_SECONDS" >"$busy_log" 2>&1
+     echo "rc $?" >>"$busy_log") &
+    busy_pid=$!
+}
+t_busy_peer() {
+    [ -n "$busy_pid" ] || { fail "$name" "the busy job was never started"; return; }
+    wait "$busy_pid"
+    busy_rc=$(sed -n 's/^rc \([0-9]*\)$/\1/p' "$busy_log")
+    if [ "$busy_rc" != 0 ]; then
+        fail "$name" "exit status $busy_rc: $(grep -v ' debug ' "$busy_log" | tail -5 | tr '\n' ' ')"
+    elif grep -q "the exit could not be coordinated\| error \|FATAL" "$busy_log"; then
+        fail "$name" "errors: $(grep "the exit could not\| error \|FATAL" "$busy_log" | head -3 | tr '\n' ' ')"
+    elif [ "$transport" = ibv ] && ! grep -q "debug ibv: .*rxe0" "$busy_log"; then
+        fail "$name" "the job did not run over verbs: $(head -3 "$busy_log" | tr '\n' ' ')"
+    elif ! grep -q "busy_peer: node 1 was busy for $BUSY_SECONDS s; node 0's put landed" "$busy_log"; then
+        fail "$name" "no line saying the put landed: $(tail -5 "$busy_log" | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+    rm -f "$busy_log"
+}
+
 # ---- bad values: one per ibv variable ---------------------------------------------------------
 t_bad_num_qps() { ibv_only "$name" && bad GASNET_NUM_QPS -1; }
 t_bad_qp_timeout() { ibv_only "$name" && bad GASNET_QP_TIMEOUT 99; }
@@ -453,6 +485,7 @@ t_bad_rbuf_count() { bad GASNET_RBUF_COUNT 8; }
 t_bad_use_firehose() { bad GASNET_USE_FIREHOSE maybe; }
 t_bad_firehose_maxregion() { bad GASNET_FIREHOSE_MAXREGION_SIZE 2048; }
 
+case "$only" in "  "|*" busy_peer "*) busy_peer_start ;; esac
 run_case devinfo t_devinfo
 run_case verbs_smoke t_verbs_smoke
 run_case gp_check_rdma t_gp_check_rdma
@@ -498,6 +531,7 @@ run_case bad_ibv_port_number t_bad_ibv_port_number
 run_case bad_rbuf_count t_bad_rbuf_count
 run_case bad_use_firehose t_bad_use_firehose
 run_case bad_firehose_maxregion t_bad_firehose_maxregion
+run_case busy_peer t_busy_peer
 for t in "$@"; do
     case "$known" in *" $t "*) ;; *) fail "$P/$t" "no such case in $0" ;; esac
 done
