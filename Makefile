@@ -65,8 +65,10 @@ variant_ldflags_asan  := $(SAN)
 variant_ldflags_pasan := $(SAN)
 VARIANTS := seq par asan pasan
 
-# A layer's files, and a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...).
-LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c))
+# A layer's files, a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...), a concept's
+# folder inside conduit/ (conduit/am/, conduit/rma/, ...) and a face's inside api/ (api/gasnet1/, ...).
+LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c) \
+                   $(wildcard libcore/conduit/*/*.c) $(wildcard libcore/api/*/*.c))
 # cmd/common/: what the commands share (the host-list parser of gp-run and gp-check).
 CMD_COMMON_SRC := $(sort $(wildcard cmd/common/*.c))
 RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c)) $(CMD_COMMON_SRC)
@@ -82,7 +84,7 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The table takes the rows of the layers below the transports (the conduit's variables that
 # the tools read, boot's); the transport layer's groups come with its registry, which this
 # library lacks: standalone/nal_config_groups.c lists none.
-CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/boot/config_rows.c
+CONFIG_GROUP_SRC := libcore/conduit/core/config_rows.c libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
              libcore/tools/standalone/nal_config_groups.c

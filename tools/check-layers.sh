@@ -7,6 +7,8 @@
 #
 #   util < config < boot < tools < nal < ptl < conduit < api
 #
+# A header is named from libcore/ ("conduit/am/am_ring.h", "api/common/
+# export.h"): its first component is its layer, whatever folders follow.
 # An upward include is an error naming the file, the line and the two
 # layers; so is a cycle of includes (a header that reaches itself), named
 # by its files.  allowed_up names "lower->upper" edges tolerated while a
@@ -44,7 +46,7 @@ FNR == 1 {
 }
 FNR == 1 { known[FILENAME] = 1 }
 skip || !/^[ \t]*#[ \t]*include/ { next }
-match($0, /#[ \t]*include[ \t]*"[a-z_]*\/[a-z_]*\.h"/) {
+match($0, /#[ \t]*include[ \t]*"[a-z_]+(\/[a-z0-9_]+)+\.h"/) {
     header = substr($0, RSTART, RLENGTH - 1)
     sub(/^.*"/, "", header)
     edges[FILENAME] = edges[FILENAME] " " header
@@ -59,7 +61,7 @@ match($0, /#[ \t]*include[ \t]*[<"]gasnet[a-z_]*\.h[>"]/) {
     }
     next
 }
-match($0, /#[ \t]*include[ \t]*"[a-z_]*\//) {
+match($0, /#[ \t]*include[ \t]*"[a-z_]+\//) {   # the layer is the first component
     target = substr($0, RSTART, RLENGTH - 1)
     sub(/^.*"/, "", target)
     if (target == layer || !(target in rank))   # own layer, or a system or generated header

@@ -8,11 +8,11 @@
 #include <stdarg.h>
 
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/am_wire.h"
-#include "conduit/progress.h"
-#include "conduit/segment_range.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/am/am_wire.h"
+#include "conduit/core/progress.h"
+#include "conduit/attach/segment_range.h"
+#include "conduit/core/state.h"
 #include "util/log.h"
 
 /* Call names for messages, built once: no formatting on the way of a good call. */

@@ -1,7 +1,7 @@
 /*
  * The GASNet-1 collectives (gasnet_coll.h): gasnet_coll_init and its
  * images, the argument checks of every data mover and reduction, their
- * handles and the sync calls.  conduit/coll.c moves the data.  The calls
+ * handles and the sync calls.  conduit/coll/coll.c moves the data.  The calls
  * return void or a handle, so a bad argument is a fatal error naming the
  * call, the argument and what is accepted.
  */
@@ -12,12 +12,12 @@
 
 #include "api/coll_images.h"
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/coll.h"
-#include "conduit/progress.h"
-#include "conduit/segment_range.h"
-#include "conduit/state.h"
-#include "conduit/team.h"
+#include "conduit/am/am.h"
+#include "conduit/coll/coll.h"
+#include "conduit/core/progress.h"
+#include "conduit/attach/segment_range.h"
+#include "conduit/core/state.h"
+#include "conduit/coll/team.h"
 #include "util/log.h"
 #include "util/thread.h"
 

@@ -7,7 +7,7 @@
 
 #include <gasnet.h>
 
-#include "conduit/team.h"
+#include "conduit/coll/team.h"
 
 /* Fatal unless attached, outside handlers, and (need_init) after gasnet_coll_init. */
 void gp_coll_check_phase(const char *call, int need_init);

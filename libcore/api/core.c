@@ -11,12 +11,12 @@
 
 #include "api/export.h"
 #include "boot/boot.h"
-#include "conduit/am.h"
-#include "conduit/attach.h"
-#include "conduit/coll.h"
-#include "conduit/exit.h"
-#include "conduit/progress.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/attach/attach.h"
+#include "conduit/coll/coll.h"
+#include "conduit/exit/exit.h"
+#include "conduit/core/progress.h"
+#include "conduit/core/state.h"
 #include "util/log.h"
 
 /* GASNet's client-settable variables: a bound on the segment, read by

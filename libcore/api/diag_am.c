@@ -11,8 +11,8 @@
 
 #include "api/export.h"
 #include "util/log.h"
-#include "conduit/am.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/core/state.h"
 
 #define MAGIC 0x6770 /* "gp" */
 

@@ -26,8 +26,8 @@
 #include <string.h>
 
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/core/state.h"
 #include "util/log.h"
 
 #if GP_PAR

@@ -13,9 +13,9 @@
 #include <gasnet.h>
 
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/rma_ops.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/rma/rma_ops.h"
+#include "conduit/core/state.h"
 #include "util/log.h"
 
 static void check_callable(const char *call, gasnet_node_t node)

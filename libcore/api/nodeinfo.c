@@ -6,8 +6,8 @@
 #include <gasnet.h>
 
 #include "api/export.h"
-#include "conduit/nodeinfo.h"
-#include "conduit/state.h"
+#include "conduit/attach/nodeinfo.h"
+#include "conduit/core/state.h"
 #include "util/log.h"
 
 GP_EXPORT const char _gasnet_config_string[] = GASNET_CONFIG_STRING;

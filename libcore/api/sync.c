@@ -8,11 +8,11 @@
 #include <gasnet.h>
 
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/barrier.h"
-#include "conduit/progress.h"
-#include "conduit/rma_ops.h"
-#include "conduit/state.h"
+#include "conduit/am/am.h"
+#include "conduit/coll/barrier.h"
+#include "conduit/core/progress.h"
+#include "conduit/rma/rma_ops.h"
+#include "conduit/core/state.h"
 #include "util/counter.h"
 #include "util/fence.h"
 #include "util/log.h"

@@ -1,6 +1,6 @@
 /*
  * Teams (gasnet_coll.h): gasnet_coll_team_split, the team queries and the
- * team barriers.  conduit/team.c keeps the teams, conduit/barrier.c runs
+ * team barriers.  conduit/coll/team.c keeps the teams, conduit/coll/barrier.c runs
  * each team's barrier; on GASNET_TEAM_ALL it is gasnet_barrier_*'s.
  */
 #include <gasnet.h>
@@ -8,8 +8,8 @@
 
 #include "api/coll_images.h"
 #include "api/export.h"
-#include "conduit/barrier.h"
-#include "conduit/team.h"
+#include "conduit/coll/barrier.h"
+#include "conduit/coll/team.h"
 #include "util/log.h"
 
 GP_EXPORT gasnet_team_handle_t gasnet_coll_team_split(gasnet_team_handle_t parent_team,

@@ -15,11 +15,11 @@
 #include <gasnet_vis.h>
 
 #include "api/export.h"
-#include "conduit/am.h"
-#include "conduit/rma_ops.h"
-#include "conduit/segment_range.h"
-#include "conduit/state.h"
-#include "conduit/vis.h"
+#include "conduit/am/am.h"
+#include "conduit/rma/rma_ops.h"
+#include "conduit/attach/segment_range.h"
+#include "conduit/core/state.h"
+#include "conduit/vis/vis.h"
 #include "util/log.h"
 
 enum vis_sync { SYNC_BLOCKING, SYNC_NB, SYNC_NBI };

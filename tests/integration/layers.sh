@@ -17,7 +17,7 @@ expect_rc "$T/tree" 0 60 sh "$top/tools/check-layers.sh" "$top/libcore" && pass 
 tmp=$(mktemp -d /tmp/gp-layers-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cp -r "$top/libcore" "$tmp/libcore"
-printf '#include "conduit/state.h"\n' >>"$tmp/libcore/config/rows.h"
+printf '#include "conduit/core/state.h"\n' >>"$tmp/libcore/config/rows.h"
 expect_rc "$T/upward_include" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
     check_line "$T/upward_include" "libcore/config/rows.h:[0-9]*: the config layer includes conduit, a layer above it"
 
@@ -27,11 +27,11 @@ expect_rc "$T/public_header_below_api" 1 60 sh "$top/tools/check-layers.sh" "$tm
     check_line "$T/public_header_below_api" "libcore/boot/boot.h:[0-9]*: the boot layer includes the public header gasnet.h"
 
 cp "$top/libcore/boot/boot.h" "$tmp/libcore/boot/boot.h"
-printf '#include "conduit/state.h"\n' >>"$tmp/libcore/conduit/am.h"
+printf '#include "conduit/core/state.h"\n' >>"$tmp/libcore/conduit/am/am.h"
 expect_rc "$T/include_cycle" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
-    check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/am.h -> libcore/conduit/state.h -> "
+    check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/am/am.h -> libcore/conduit/core/state.h -> "
 
-cp "$top/libcore/conduit/am.h" "$tmp/libcore/conduit/am.h"
+cp "$top/libcore/conduit/am/am.h" "$tmp/libcore/conduit/am/am.h"
 printf '#include "ptl/ni.h"\n' >>"$tmp/libcore/nal/tcp/tcp.h"
 expect_rc "$T/transport_includes_ptl" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
     check_line "$T/transport_includes_ptl" "libcore/nal/tcp/tcp.h:[0-9]*: the nal layer includes ptl, a layer above it"

@@ -6,9 +6,9 @@
 #include <gasnet.h>
 #include <stdlib.h>
 
-#include "conduit/am_wire.h"
-#include "conduit/credit_flow.h"
-#include "conduit/credits.h"
+#include "conduit/am/am_wire.h"
+#include "conduit/credits/credit_flow.h"
+#include "conduit/credits/credits.h"
 #include "config/config.h"
 #include "test.h"
 #include "util/counter.h"
