@@ -44,7 +44,7 @@ FNR == 1 {
         skip = 1
     }
 }
-FNR == 1 { known[FILENAME] = 1 }
+FNR == 1 { known[FILENAME] = 1; order[++nfiles] = FILENAME }
 skip || !/^[ \t]*#[ \t]*include/ { next }
 match($0, /#[ \t]*include[ \t]*"[a-z_]+(\/[a-z0-9_]+)+\.h"/) {
     header = substr($0, RSTART, RLENGTH - 1)
@@ -96,9 +96,9 @@ function visit(file,    list, count, i, next_file, j, path) {
     state[file] = 2
 }
 END {
-    for (file in edges)
-        if (state[file] == 0)
-            visit(file)
+    for (i = 1; i <= nfiles; i++)   # in the sorted order of the files: the same report each run
+        if (order[i] in edges && state[order[i]] == 0)
+            visit(order[i])
     exit bad
 }
 ' $files
