@@ -1,5 +1,5 @@
 /*
- * The collectives' engine (api/coll.c checks the arguments).
+ * The collectives' engine (api/gasnet1/coll.c checks the arguments).
  *
  * A node's images call each collective of a team in the same order, so a
  * per-image counter (the team's next_seq) names the call, and with the

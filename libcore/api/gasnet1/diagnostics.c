@@ -19,13 +19,13 @@
  * the call asks for it); the diagnostics overwrite the first
  * 2 * nodes * 4 KiB (or less on a small segment) of each.
  */
-#include "api/diag.h"
+#include "api/gasnet1/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/core/state.h"
 #include "util/log.h"

@@ -6,8 +6,8 @@
 #include <gasnet.h>
 #include <string.h>
 
-#include "api/coll_images.h"
-#include "api/export.h"
+#include "api/gasnet1/coll_images.h"
+#include "api/common/export.h"
 #include "conduit/coll/barrier.h"
 #include "conduit/coll/team.h"
 #include "util/log.h"

@@ -12,7 +12,7 @@
 #define GP_NO_INLINE_RMA
 #include <gasnet.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/rma/rma_ops.h"
 #include "conduit/core/state.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 
 struct text {
     char *buf;

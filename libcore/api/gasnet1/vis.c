@@ -14,7 +14,7 @@
 #include <gasnet.h>
 #include <gasnet_vis.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/rma/rma_ops.h"
 #include "conduit/attach/segment_range.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "boot/boot.h"
 #include "conduit/am/am.h"
 #include "conduit/attach/attach.h"

@@ -1,5 +1,5 @@
 /*
- * What api/coll.c and api/team.c share: whether gasnet_coll_init has run,
+ * What api/gasnet1/coll.c and api/gasnet1/team.c share: whether gasnet_coll_init has run,
  * the calling thread's image, and the node's images' thread barrier.
  */
 #ifndef GP_API_COLL_IMAGES_H

@@ -5,11 +5,11 @@
  * same kind of message, which the reply handler checks again.  Failures
  * seen in handlers are counted in an atomic and collected by the section.
  */
-#include "api/diag.h"
+#include "api/gasnet1/diag.h"
 
 #include <string.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "util/log.h"
 #include "conduit/am/am.h"
 #include "conduit/core/state.h"

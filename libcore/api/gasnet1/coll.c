@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/coll_images.h"
-#include "api/export.h"
+#include "api/gasnet1/coll_images.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/coll/coll.h"
 #include "conduit/core/progress.h"

@@ -6,7 +6,7 @@
  */
 #include <gasnet.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "util/log.h"
 
 #if GP_PAR

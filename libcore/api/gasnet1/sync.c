@@ -7,7 +7,7 @@
  */
 #include <gasnet.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/coll/barrier.h"
 #include "conduit/core/progress.h"

@@ -3,7 +3,7 @@
 
 #include <stdarg.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "util/log.h"
 
 struct error_text {

@@ -5,7 +5,7 @@
  */
 #include <gasnet.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/attach/nodeinfo.h"
 #include "conduit/core/state.h"
 #include "util/log.h"

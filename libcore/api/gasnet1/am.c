@@ -7,7 +7,7 @@
 #include <gasnet.h>
 #include <stdarg.h>
 
-#include "api/export.h"
+#include "api/common/export.h"
 #include "conduit/am/am.h"
 #include "conduit/am/am_wire.h"
 #include "conduit/core/progress.h"
