@@ -12,9 +12,9 @@
 # An upward include is an error naming the file, the line and the two
 # layers; so is a cycle of includes (a header that reaches itself), named
 # by its files.  allowed_up names "lower->upper" edges tolerated while a
-# planned step removes them; it is empty: the last, nal->ptl, went with
-# issue 21's item 3 (transports call up into ptl through nal/upcalls.h,
-# which ptl implements, and see only struct nal_ni of its NI).
+# planned step removes them; it is empty (transports call up into ptl
+# through nal/upcalls.h, which ptl implements, and see only struct nal_ni
+# of its NI).
 # usage: tools/check-layers.sh [LIBCORE_DIR]   (exit 1 on a violation)
 dir=${1:-$(dirname "$0")/../libcore}
 ranks="util:0 config:1 boot:2 tools:3 nal:4 ptl:5 conduit:6 api:7"

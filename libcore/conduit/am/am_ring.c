@@ -37,9 +37,13 @@
  * request returns its slot.
  *
  * Long: the payload is copied straight into the target's segment (mapped
- * here), then the header is posted; no LID join.  SEQ takes no lock and no
- * atomic read-modify-write; PAR takes a small spin lock per ring to produce
- * and a try-lock per ring to consume (handlers of one ring run in order).
+ * here), then the header is posted; no LID join.  SEQ takes no lock.  In
+ * polled mode (jobs of up to RING_SCAN_NODES nodes) it takes no atomic
+ * read-modify-write either; in doorbell mode a sender sets its doorbell bit
+ * with an atomic OR (only when it finds the bit clear) and a receiver takes
+ * a non-zero doorbell with an atomic exchange (ring_doorbell, gpc_ring_poll).
+ * PAR adds a small spin lock per ring to produce and a try-lock per ring to
+ * consume (handlers of one ring run in order).
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -65,8 +69,8 @@
 /*
  * One message: the first line holds a Short's header and 12 arguments, the
  * second the other 4 and a Long's offset, and a Medium payload starts on
- * the third, so that 960 bytes take 15 lines and not 16 (a 960-byte Medium
- * round trip 6% faster than with the payload at byte 96).
+ * the third, so that 960 bytes take 15 lines and not 16 (doc/decisions.md,
+ * "On-node AMs", has the figure).
  */
 struct ring_slot {
     _Atomic uint32_t seq;        /* message index + 1, stored last */
@@ -460,8 +464,8 @@ static inline int ready(const struct ring *ring, uint64_t head)
 }
 
 /* Each ring's lock is taken only when the ring has a message: in PAR builds the lock is an
- * atomic exchange, and a round trip paid two that took nothing (PAR's Short round trip
- * 1.24x SEQ's before, 1.13x after). */
+ * atomic exchange, and a round trip would pay two that take nothing (doc/decisions.md,
+ * "Where gp polls", has the figures). */
 static int poll_peer(gasnet_node_t node, int *more)
 {
     struct ring_peer *p = &ring_state.peer[node];

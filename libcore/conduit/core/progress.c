@@ -1,10 +1,26 @@
 /*
- * The poll loop of seed 000: all SYS events first (up to
- * GASNET_PORTAL_SYS_LIMIT, 0 meaning all), then up to
- * GASNET_PORTAL_SAFE_LIMIT SAFE_EQ events, which only release resources and
- * run reply handlers, then up to GASNET_PORTAL_AM_LIMIT AM_EQ events -- each
- * taken only while this thread holds what a reply needs (2 send tickets, a
- * TMPMD ticket and an RplSB chunk), so a request handler's reply never waits.
+ * Progress: the engine's poll, in two sizes, who runs which, and the send and
+ * TMPMD tickets a message holds while in flight.
+ *
+ * A ring look (ring_look) reads the slot rings that peers on this host write
+ * and runs the handlers of what is there.  The whole pass (poll_pass) looks
+ * at the rings, the exit flag and the transport's progress, then takes SYS
+ * events (up to GASNET_PORTAL_SYS_LIMIT, 0 meaning all), SAFE_EQ events (up
+ * to GASNET_PORTAL_SAFE_LIMIT: they only release resources and run reply
+ * handlers) and AM_EQ events (up to GASNET_PORTAL_AM_LIMIT, each taken only
+ * while this thread holds what a reply needs -- 2 send tickets, a TMPMD
+ * ticket and an RplSB chunk -- so a request handler's reply never waits),
+ * each queue looked at with a few loads before it is taken from, and
+ * publishes the statistics page.
+ *
+ * gasnet_AMPoll (gpc_poll) runs the whole pass.  A wait turn (gpc_wait_turn)
+ * and a call turn (gpc_call_progress: syncs of done operations, every 64th
+ * copy to a mapped peer, every 256th AM request) make a ring look, or the
+ * whole pass when one is due ("Fairness" below); a wait turn whose pass found
+ * nothing yields the core when the wait mode or an overcommitted host asks.
+ * Handlers never poll.  The receive thread (rcv_thread_poll) takes the SYS,
+ * SAFE and AM queues until a round finds nothing.  doc/progress.md states the
+ * rule a client can count on and its bounds.
  */
 #include <sched.h>
 
@@ -222,8 +238,9 @@ void gpc_call_progress(void)
 /*
  * AM requests make a call turn every REQUESTS_PER_CALL_TURN-th request of a
  * thread, not each: a one-way flood of ring requests pays for every call
- * turn it makes, and a request's own path is a few tens of nanoseconds
- * (doc/decisions.md, "Where gp polls").  A loop of loopback round trips (one
+ * turn it makes, and a request's own path is short enough that a turn on
+ * each would be a large share of it (doc/decisions.md, "Where gp polls",
+ * has the figures).  A loop of loopback round trips (one
  * request each) still answers a peer on this host within 256 of them and
  * any other within 16,384.
  */

@@ -21,7 +21,7 @@
  *
  * A process outside the library never polls, so the flag alone would leave
  * it running until the launcher's SIGKILL, one more exit timeout after an
- * exit that could not be coordinated (issue 23).  The stop signal therefore
+ * exit that could not be coordinated.  The stop signal therefore
  * also arms a short timer (STOP_GRACE_NS): a process inside the library
  * starts its exit at the next poll, microseconds later, and the exit's body
  * disarms the timer; one that has not started it when the timer fires is
