@@ -24,7 +24,7 @@
 #   make uninstall  PREFIX=/usr/local: removes what install put there
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       the include rule (tools/check-layers.sh) and cppcheck over the sources
-#   make am-fixed   regenerate libcore/api/am_fixed.c and gasnet_am_fixed.h
+#   make am-fixed   regenerate libcore/api/gasnet1/am_fixed.c and gasnet_am_fixed.h
 #   make env-man    regenerate man/man7/gp-env.7 from the configuration table
 
 PREFIX  ?= /usr/local
@@ -65,8 +65,10 @@ variant_ldflags_asan  := $(SAN)
 variant_ldflags_pasan := $(SAN)
 VARIANTS := seq par asan pasan
 
-# A layer's files, and a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...).
-LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c))
+# A layer's files, a transport's folder inside nal/ (nal/tcp/, nal/ibv/, ...), a concept's
+# folder inside conduit/ (conduit/am/, conduit/rma/, ...) and a face's inside api/ (api/gasnet1/, ...).
+LIB_SRC   := $(sort $(wildcard libcore/*/*.c) $(wildcard libcore/nal/*/*.c) \
+                   $(wildcard libcore/conduit/*/*.c) $(wildcard libcore/api/*/*.c))
 # cmd/common/: what the commands share (the host-list parser of gp-run and gp-check).
 CMD_COMMON_SRC := $(sort $(wildcard cmd/common/*.c))
 RUN_SRC   := $(sort $(wildcard cmd/gp-run/*.c)) $(CMD_COMMON_SRC)
@@ -82,7 +84,7 @@ TOP_SRC   := $(sort $(wildcard cmd/gp-top/*.c))
 # The table takes the rows of the layers below the transports (the conduit's variables that
 # the tools read, boot's); the transport layer's groups come with its registry, which this
 # library lacks: standalone/nal_config_groups.c lists none.
-CONFIG_GROUP_SRC := libcore/conduit/config_rows.c libcore/boot/config_rows.c
+CONFIG_GROUP_SRC := libcore/conduit/core/config_rows.c libcore/boot/config_rows.c
 TOOLS_SRC := $(sort $(wildcard libcore/tools/*.c) $(wildcard libcore/util/*.c) \
              $(wildcard libcore/config/*.c)) $(CONFIG_GROUP_SRC) libcore/tools/standalone/boot_rank.c \
              libcore/tools/standalone/nal_config_groups.c
@@ -330,6 +332,7 @@ fuzz: $(FUZZ_TARGETS)
 
 lint:
 	sh tools/check-layers.sh libcore
+	sh tools/check-faces.sh libcore
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	  '-D_Noreturn=__attribute__((noreturn))' --inline-suppr -D_GNU_SOURCE -DGP_PAR=0 \
 	  -Ilibcore/include -Ilibcore -Icmd libcore cmd bench
@@ -423,10 +426,10 @@ clean:
 	rm -rf $(BUILD) $(BUILD)-arm build-clang $(FUZZ_DIR)
 
 # am-fixed: regenerate the fixed-arity AM functions and their header from
-# libcore/api/gen-am-fixed.py (the generated test checks they are current).
+# libcore/api/gasnet1/gen-am-fixed.py (the generated test checks they are current).
 .PHONY: am-fixed
 am-fixed:
-	python3 libcore/api/gen-am-fixed.py
+	python3 libcore/api/gasnet1/gen-am-fixed.py
 
 # env-man: regenerate man/man7/gp-env.7 from the configuration table (a test
 # fails while the committed page differs from what gp-check prints).

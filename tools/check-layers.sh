@@ -7,12 +7,14 @@
 #
 #   util < config < boot < tools < nal < ptl < conduit < api
 #
+# A header is named from libcore/ ("conduit/am/am_ring.h", "api/common/
+# export.h"): its first component is its layer, whatever folders follow.
 # An upward include is an error naming the file, the line and the two
 # layers; so is a cycle of includes (a header that reaches itself), named
 # by its files.  allowed_up names "lower->upper" edges tolerated while a
-# planned step removes them; it is empty: the last, nal->ptl, went with
-# issue 21's item 3 (transports call up into ptl through nal/upcalls.h,
-# which ptl implements, and see only struct nal_ni of its NI).
+# planned step removes them; it is empty (transports call up into ptl
+# through nal/upcalls.h, which ptl implements, and see only struct nal_ni
+# of its NI).
 # usage: tools/check-layers.sh [LIBCORE_DIR]   (exit 1 on a violation)
 dir=${1:-$(dirname "$0")/../libcore}
 ranks="util:0 config:1 boot:2 tools:3 nal:4 ptl:5 conduit:6 api:7"
@@ -42,9 +44,9 @@ FNR == 1 {
         skip = 1
     }
 }
-FNR == 1 { known[FILENAME] = 1 }
+FNR == 1 { known[FILENAME] = 1; order[++nfiles] = FILENAME }
 skip || !/^[ \t]*#[ \t]*include/ { next }
-match($0, /#[ \t]*include[ \t]*"[a-z_]*\/[a-z_]*\.h"/) {
+match($0, /#[ \t]*include[ \t]*"[a-z_]+(\/[a-z0-9_]+)+\.h"/) {
     header = substr($0, RSTART, RLENGTH - 1)
     sub(/^.*"/, "", header)
     edges[FILENAME] = edges[FILENAME] " " header
@@ -59,7 +61,7 @@ match($0, /#[ \t]*include[ \t]*[<"]gasnet[a-z_]*\.h[>"]/) {
     }
     next
 }
-match($0, /#[ \t]*include[ \t]*"[a-z_]*\//) {
+match($0, /#[ \t]*include[ \t]*"[a-z_]+\//) {   # the layer is the first component
     target = substr($0, RSTART, RLENGTH - 1)
     sub(/^.*"/, "", target)
     if (target == layer || !(target in rank))   # own layer, or a system or generated header
@@ -94,9 +96,9 @@ function visit(file,    list, count, i, next_file, j, path) {
     state[file] = 2
 }
 END {
-    for (file in edges)
-        if (state[file] == 0)
-            visit(file)
+    for (i = 1; i <= nfiles; i++)   # in the sorted order of the files: the same report each run
+        if (order[i] in edges && state[order[i]] == 0)
+            visit(order[i])
     exit bad
 }
 ' $files

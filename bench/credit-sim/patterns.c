@@ -20,7 +20,7 @@
  */
 #include "sim.h"
 
-#include "conduit/am_wire.h"
+#include "conduit/am/am_wire.h"
 
 #include <math.h>
 #include <stdlib.h>

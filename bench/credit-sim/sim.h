@@ -1,7 +1,7 @@
 /*
  * credit-sim: a discrete-event simulation of the dynamic credit algorithm
  * for thousands of virtual nodes, running the library's own code
- * (libcore/conduit/credit_flow.c, linked from libgp.a), not a copy of it.
+ * (libcore/conduit/credits/credit_flow.c, linked from libgp.a), not a copy of it.
  *
  * Time is counted in ticks.  Every message (AM request, AM reply,
  * SYS_CREDIT_REVOKE, SYS_CREDIT_RETURN, SYS_CREDIT_ASK, SYS_CREDIT_GRANT)
@@ -40,8 +40,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "conduit/credits.h"
-#include "conduit/credit_flow.h"
+#include "conduit/credits/credits.h"
+#include "conduit/credits/credit_flow.h"
 
 /* ---- the command line ---- */
 

@@ -13,7 +13,7 @@
  *
  * Latency: the clock is read around a batch of consecutive operations, as
  * many as fill about BATCH_NS, and one sample is the batch's mean.  Reading
- * CLOCK_MONOTONIC costs some 20 ns, as much as a whole put on shm, so timing
+ * CLOCK_MONOTONIC costs about as much as a whole put on shm, so timing
  * such operations one by one would measure the clock; operations longer
  * than BATCH_NS are timed one by one, so their p99 and max are per
  * operation.  Bandwidth: whole windows, bytes over the time they took.

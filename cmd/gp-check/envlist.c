@@ -17,7 +17,7 @@
 #include "gp_check.h"
 
 #include "config/config.h"
-#include "conduit/credits.h"
+#include "conduit/credits/credits.h"
 #include "gasnet.h"
 
 #include <stdio.h>

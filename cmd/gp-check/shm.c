@@ -8,7 +8,7 @@
  * the segment a process may ask for by the smallest of GASNET_MAX_SEGSIZE,
  * GASNET_PHYSMEM_PINNABLE_RATIO of physical memory and /dev/shm's free
  * space, the last two shared among the job's processes on this host, less
- * an allowance for the buffers (conduit/sizing.c).  This check applies the
+ * an allowance for the buffers (conduit/attach/sizing.c).  This check applies the
  * same arithmetic to the processes per host gp-check assumes (-n):
  *
  *   FAIL  /dev/shm is missing, not writable, or leaves a process less than

@@ -26,7 +26,7 @@
 #include "link.h"
 #include "tree.h"
 
-#include "conduit/stats_page.h"
+#include "conduit/core/stats_page.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * Mirror pages: gp-top on gp-run's host sees the ranks of other hosts.
  *
  * Each process publishes its statistics page in its own host's /dev/shm
- * (conduit/stats_page.h).  With the ssh spawner, each host's agent reads
+ * (conduit/core/stats_page.h).  With the ssh spawner, each host's agent reads
  * its ranks' pages every RUN_STATS_PERIOD_S and sends them up the link
  * (LINK_STATS); gp-run writes each into a page of the same name and layout
  * on its own host, with the seqlock protocol of the original, and
@@ -17,7 +17,7 @@
  */
 #include "gp_run.h"
 
-#include "conduit/stats_page.h"
+#include "conduit/core/stats_page.h"
 #include "util/fence.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * gp-top: a live view of a running gp job's credits, tickets and buffers.
  *
  * Every process of a job publishes a statistics page in shared memory,
- * /dev/shm/gp-JOBID-stats-RANK (libcore/conduit/stats_page.h), rewritten
+ * /dev/shm/gp-JOBID-stats-RANK (libcore/conduit/core/stats_page.h), rewritten
  * under a sequence counter from its poll loop.  gp-top only reads those
  * pages: the job takes no lock and makes no system call for it.
  *
@@ -25,7 +25,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "conduit/stats_page.h"
+#include "conduit/core/stats_page.h"
 
 #define TOP_SHM_DIR "/dev/shm"
 #define TOP_JOBID_MAX 24

@@ -322,7 +322,7 @@ void gp_boot_pmix_local_ipv4(uint32_t *ipv4)
  * gp's side, so each rank asks the PMIx server to remove its own objects
  * when it terminates, however it does (PMIX_REGISTER_CLEANUP; the server
  * library carries this out for Open MPI and Slurm alike).  The names are
- * those nal/shm/shm.c (the region, "gp-JOBID-RANK") and conduit/stats.c (the
+ * those nal/shm/shm.c (the region, "gp-JOBID-RANK") and conduit/core/stats.c (the
  * statistics page, "gp-JOBID-stats-RANK") give them; tests/integration/pmix.sh
  * checks that a killed rank leaves neither behind.  A server without the
  * feature only costs the leftovers, as a process killed outside any launcher

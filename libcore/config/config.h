@@ -85,7 +85,7 @@ struct gp_cfg_row {
 
 /*
  * The parsed values of the conduit's, the boot layer's and the transport
- * layer's shared rows (conduit/config_rows.c, boot/config_rows.c,
+ * layer's shared rows (conduit/core/config_rows.c, boot/config_rows.c,
  * nal/config_rows.c), one field per stored row, named after the variable
  * without its GASNET_/GASNET_PORTAL_ prefix, in lower case.  A transport's
  * own rows store into a struct of its own, beside them (nal/ibv/ibv_config.h,

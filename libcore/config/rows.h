@@ -1,6 +1,6 @@
 /*
  * What a layer needs to define the rows it reads.  A layer keeps its rows
- * beside its code in one group (conduit/config_rows.c, nal/ibv/ibv_config.c,
+ * beside its code in one group (conduit/core/config_rows.c, nal/ibv/ibv_config.c,
  * ...), with the struct its rows store their values in, the checks between
  * its rows that a per-row range cannot express and the rules for its rows
  * whose unset value is computed from others.

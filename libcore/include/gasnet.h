@@ -343,7 +343,7 @@ extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsec
  */
 static inline gasnet_handlerentry_t *_gasnett_diagnostic_table(void)
 {
-    gasnet_handlerentry_t *_gasnett_table;
+    gasnet_handlerentry_t *_gasnett_table = 0;   /* set by the call; 0 keeps cppcheck from reading it unset */
     (gasnett_diagnostic_gethandlers)(&_gasnett_table, NULL);
     return _gasnett_table;
 }

@@ -1,7 +1,7 @@
 /*
  * gasnet_rma_inline.h: puts and gets to a peer whose segment this process
  * maps (the shm transport), compiled into the client as a bounds check and
- * a copy (issue 19).  Included by gasnet.h; not for direct inclusion.
+ * a copy.  Included by gasnet.h; not for direct inclusion.
  *
  * The library publishes, per node, where the peer's segment is mapped here
  * -- only where the library itself would do the operation as a plain copy

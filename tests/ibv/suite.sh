@@ -358,7 +358,7 @@ t_memlock() {
 }
 t_physmem_max() { ibv_only "$name" && bad GASNET_PHYSMEM_MAX 1M; }
 
-# ---- the ofi transport over verbs;ofi_rxm (issue 22) ------------------------------------------
+# ---- the ofi transport over verbs;ofi_rxm -----------------------------------------------------
 # The same jobs tests/integration/ofi.sh runs per provider, here over libfabric's verbs
 # provider on rxe0 under ofi_rxm: whatever -t says, these jobs choose GP_TRANSPORT=ofi.
 OFI_PROVIDER='verbs;ofi_rxm'

@@ -1,5 +1,5 @@
 /*
- * GASNet-1 call rules clients rely on (issue 18, spec extensions 4):
+ * GASNet-1 call rules clients rely on (spec extensions 4):
  *   - gasnet.h alone gives the standard headers (this file includes no
  *     <string.h>, <stdio.h> or <stdlib.h>), gasnet_config.h's HAVE_* and
  *     SIZEOF_* literals, and PLATFORM_ARCH_64 (gasnet_tools.h not included);
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
               "node %u: locality before attach (%u/%u) differs from after (%u/%u)", i,
               early[i].host, early[i].supernode, late[i].host, late[i].supernode);
 
-    /* The issue's hang: spin on a flag a loopback handler sets, doing only puts. */
+    /* The hang this guards against: spin on a flag a loopback handler sets, doing only puts. */
     flag = 0;
     gasnet_AMRequestShort1(me, H_SET, 7);
     time_t start = time(NULL);

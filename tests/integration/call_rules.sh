@@ -2,7 +2,7 @@
 # GASNet-1 call rules clients rely on (tests/integration/call_rules.c): the
 # configuration macros and headers, gasnet_max_segsize and the attach hook,
 # gasnet_getNodeInfo before attach, loopback AMs run inside the request call
-# (the issue's spin-on-a-flag-doing-puts hang fails in 5 s, not never), and
+# (a client spinning on a flag while doing only puts fails in 5 s rather than hanging), and
 # gasnett_run_diagnostics -- on shm at 1, 2 and 4 nodes, and over tcp.
 . "$(dirname "$0")/../lib.sh"
 

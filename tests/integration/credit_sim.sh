@@ -97,7 +97,7 @@ if run "$T/static" --pattern stencil --static --ticks 3000; then
     fi
 fi
 
-# 7. An all-to-one hot spot settles (goal 3; issue 20): the target lends its bank
+# 7. An all-to-one hot spot settles (goal 3): the target lends its bank
 #    and then moves nothing among senders that keep sending to it -- no pair
 #    oscillates, at most 5% of revokes come back empty -- and it still handles
 #    a request every half tick (its service rate: 2 per tick).

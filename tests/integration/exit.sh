@@ -133,7 +133,7 @@ done
 
 # SIGINT to gp-run while every process computes outside the library: they
 # can't run the exit protocol, so each ends within 0.2 s of the signal with
-# 130 (issue 23), not at SIGKILL an exit timeout later (137).
+# 130, not at SIGKILL an exit timeout later (137).
 : >"$log"   # as above: no stale lines
 GASNET_EXITTIMEOUT=$TIMEOUT GP_LOG_LEVEL=info env --default-signal=INT,QUIT,HUP "$GP_RUN" -v -n 4 \
     "$GPTEST_ITEST/exit_cases" one_computing_none 7 >"$log" 2>&1 &

@@ -22,7 +22,7 @@
  *   return_computing  node 1 returns CODE from main; the others compute
  *                   without polling, so the exit cannot be coordinated
  *   late_computing  node 0 exits after 1 s; the others compute without
- *                   ever entering the library again (issue 23)
+ *                   ever entering the library again
  *   late_barrier    node 0 exits after 1 s; the others wait in a barrier
  * The late_ modes print "node 0 calls gasnet_exit at MS" (CLOCK_REALTIME,
  * milliseconds) just before the exit, for a test that times the job's end.

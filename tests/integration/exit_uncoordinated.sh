@@ -1,6 +1,6 @@
 #!/bin/sh
-# An exit that cannot be coordinated costs one exit timeout, not two (issue
-# 23): node 0 calls gasnet_exit(15) a second in while the other nodes
+# An exit that cannot be coordinated costs one exit timeout, not two: node
+# 0 calls gasnet_exit(15) a second in while the other nodes
 # compute without ever entering the library again.  Node 0 waits one exit
 # timeout for them, aborts the job, and the others, told to stop while
 # outside the library, end at once instead of waiting for gp-run's SIGKILL.

@@ -25,7 +25,7 @@ expect_rc "ext/core_protocol_tmpmd_only" 0 300 env GP_DIRECT_RMA=0 \
     "$GP_RUN" -n 4 "$GPTEST_ITEST/ext_core" 100 &&
     check_line "ext/core_protocol_tmpmd_only" "every put/get/memset form verified"
 
-# gasnet.h's inline puts and gets (issue 19): the right bytes, the library's table exactly
+# gasnet.h's inline puts and gets: the right bytes, the library's table exactly
 # where it copies directly, and the inline path really taken (GP_NO_INLINE_RMA: never).
 for n in 1 2 4; do
     for prog in ext_inline ext_inline_off; do

@@ -1,5 +1,5 @@
 /*
- * gasnet.h's inline puts and gets to a mapped peer (issue 19), with real
+ * gasnet.h's inline puts and gets to a mapped peer, with real
  * processes.  Usage: ext_inline direct|protocol -- what the library was
  * told (GP_DIRECT_RMA=1 or 0), so what its table must say:
  *   - before attach the table maps nothing (every call reaches the library,

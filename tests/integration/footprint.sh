@@ -1,5 +1,5 @@
 #!/bin/sh
-# What an idle process holds (issue 20, item 6; doc/scale.md section 06):
+# What an idle process holds (doc/scale.md section 06):
 # libibverbs (and libnl behind it), libfabric, libpmix and libcrypto are not in the
 # memory of a job that does not use them -- shm, tcp, and the default
 # transport across (pretended) hosts without verbs devices -- and the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # gp-bench end to end with tiny counts: every test over gp-run -n 2 and -n 4
 # on shm and -n 2 over tcp; its JSON lines parse and carry exactly the
-# fields of issue 9 (and the rate tests' ns_per_msg, issue 19); --csv; an --expect rule that holds exits 0 with a PASS
+# fields doc/performance.md lists (and the rate tests' ns_per_msg); --csv; an --expect rule that holds exits 0 with a PASS
 # line, one that cannot hold exits 1 with a FAIL line; bad options exit 2
 # naming the option and the value.  The figures themselves are never
 # checked: the tests must not depend on the speed of the machine.

@@ -100,7 +100,7 @@ if order_job "$T/order_unknown" ibv,udp 2 2 1; then
     check_line "$T/order_unknown" "GP_HYBRID_ORDER='ibv,udp' is not valid: 'udp' is not a transport the hybrid routes through; expected names from ibv|ofi|tcp"
 fi
 
-# --- ofi between hosts (issue 22) ---------------------------------------------------------
+# --- ofi between hosts ---------------------------------------------------------------------
 # GP_HYBRID_ORDER=ofi sends the peers on other hosts through libfabric (here tcp;ofi_rxm) and
 # keeps shm for this host's: every rank's debug log must say so, ofi must carry exactly the
 # ranks of the other hosts on every rank, tcp must not be set up, and messages must have gone.

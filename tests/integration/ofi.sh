@@ -1,6 +1,6 @@
 #!/bin/sh
 # The ofi transport (GP_TRANSPORT=ofi: every process of the job talks
-# through libfabric, issue 22) over each provider here that offers an
+# through libfabric) over each provider here that offers an
 # FI_EP_RDM endpoint with FI_MSG and FI_RMA and carries these jobs:
 # tcp;ofi_rxm, net;ofi_rxm, net, shm, sockets and udp;ofi_rxd (the last two
 # lost an ACK under ext_core at 4 nodes while window puts still fell back to
@@ -175,9 +175,9 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
     fi
 done
 unset GP_OFI_PROVIDER
-# Where every provider was asked for, at least two of them must be here (issue 22).
+# Where every provider was asked for, at least two of them must be here.
 [ "$GPTEST_VARIANT" != seq ] && [ -z "$GP_OFI_TEST_PROVIDERS" ] || [ $tested -ge 2 ] ||
-    fail "$T/providers" "only $tested provider(s) here to test (issue 22 wants two)"
+    fail "$T/providers" "only $tested provider(s) here to test (two wanted)"
 
 # --- memory outside the region: the registration cache (ofi_mr.c, nal/firehose.c) -------------
 # Through the protocol (GP_OFI_WINDOWS=0: no put or get straight into a window), a

@@ -167,7 +167,7 @@ else
         exit_case "$M" "$T/mpirun/exit_sigsegv" 139 segv
         exit_case "$M" "$T/mpirun/exit_sigkill" 137 kill
         # Node 0 exits while the others compute: its PMIx_Abort carries the
-        # code, and the others end at mpirun's SIGTERM (issue 23).
+        # code, and the others end at mpirun's SIGTERM.
         exit_case "$M" "$T/mpirun/exit_uncoordinated" 7 late_computing
         # gp_boot_abort is PMIx_Abort: its code is the job's.
         expect_rc "$T/mpirun/boot_abort" 5 60 $M "$I/boot_exitcode" abort 1 5 sleep &&

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "boot/boot.h"
-#include "conduit/runtime.h"
+#include "conduit/attach/runtime.h"
 #include "ptl/ptl.h"
 
 #define SEGMENT (1u << 20)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Segment memory is committed as it is touched (libcore/nal/shm/shm.c), and a
 # /dev/shm that runs out later is a fatal line naming the segment, its size
-# and /dev/shm's free space (libcore/conduit/bus_fault.c), not a bare SIGBUS.
+# and /dev/shm's free space (libcore/conduit/exit/bus_fault.c), not a bare SIGBUS.
 #
 # hold: 4 ranks attach gasnet_getMaxLocalSegmentSize() and wait; the script
 # reads the blocks each rank's own /dev/shm object holds (unlinked after

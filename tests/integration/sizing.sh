@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-host sizing (libcore/conduit/sizing.c): the segment limit and the
+# Per-host sizing (libcore/conduit/attach/sizing.c): the segment limit and the
 # oversubscription decision follow the processes on each host, not the job.
 #
 # Hosts are pretended with GP_HOST_ID: host a runs one process more than the

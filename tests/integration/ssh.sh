@@ -72,7 +72,7 @@ expect_rc "$T/killed_rank" 138 60 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
     sh -c '[ "$GP_RANK" = 2 ] && kill -USR1 $$; sleep 30' && check_line "$T/killed_rank" "was killed by signal 10"
 expect_rc "$T/gasnet_exit_one" 7 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 \
     "$GPTEST_ITEST/exit_cases" one_polling 7 && pass "$T/gasnet_exit_one"
-# An exit that cannot be coordinated (issue 23): node 0 calls gasnet_exit(15)
+# An exit that cannot be coordinated: node 0 calls gasnet_exit(15)
 # while the others compute; it aborts after one exit timeout, and the others,
 # told to stop by their agents, end at once rather than at gp-run's SIGKILL:
 # within the timeout + 1 s of the exit call (+ 2 s under the sanitizers).

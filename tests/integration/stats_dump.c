@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conduit/stats_page.h"
+#include "conduit/core/stats_page.h"
 
 int main(int argc, char **argv)
 {

@@ -92,7 +92,7 @@ for n in 1 2 4 8; do
         "$GP_RUN" -n $n "$GPTEST_ITEST/am_threads" 4 500
 done
 
-# --- counted puts (issue 19) ---------------------------------------------------------------
+# --- counted puts --------------------------------------------------------------------------
 # Every put over tcp is a counted put (no MD, no SEND_END, its ACK a count:
 # doc/decisions.md, "Counted puts"); GP_DIRECT_RMA=0 keeps the seed's protocol.
 # ext_core checks every put, get and memset form, so a count that is off
@@ -115,7 +115,7 @@ job "$T/ext_stress_counted_n4" "every area's checksum matched" 300 \
 job "$T/ext_threads_counted_n2" "puts and gets verified" 300 \
     "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_threads" 4 20
 
-# --- batching (issue 19) ----------------------------------------------------------------------
+# --- batching ---------------------------------------------------------------------------------
 # A window of 64 non-blocking 8-byte puts, then a sync, 100 times: node 0's
 # puts must leave many to a sendmsg, and node 1's ACKs many to a frame (an
 # ACK_RUN); the transport's debug line at close counts both.  At least 40 to

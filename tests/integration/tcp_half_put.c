@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "amtest.h"
-#include "conduit/am_wire.h"
+#include "conduit/am/am_wire.h"
 #include "nal/tcp/tcp.h"
 
 #define H_PING 200

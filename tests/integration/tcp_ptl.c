@@ -30,7 +30,7 @@
 #include <time.h>
 
 #include "boot/boot.h"
-#include "conduit/runtime.h"
+#include "conduit/attach/runtime.h"
 #include "ptl/ptl.h"
 
 #define PT_CASE 1

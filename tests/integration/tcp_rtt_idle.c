@@ -1,6 +1,6 @@
 /*
  * The AM round trip between nodes 0 and 1 while every other node of the
- * job sits idle, for tests/scale/02-tcp.sh (issue 20 item 2): with every
+ * job sits idle, for tests/scale/02-tcp.sh (doc/scale.md section 02): with every
  * connection open, does the cost of a progress pass on nodes 0 and 1 grow
  * with the sockets that have nothing to say?
  *

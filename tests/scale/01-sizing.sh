@@ -2,7 +2,7 @@
 # Item 1: per-host sizing.  Jobs of tests/integration/segment_commit (mode
 # sizing) with hosts pretended by GP_HOST_ID, GASNET_MAX_SEGSIZE=256T so that
 # the host's shares decide, and GP_LOG_LEVEL=debug for each rank's own
-# decision line (libcore/conduit/sizing.c):
+# decision line (libcore/conduit/attach/sizing.c):
 #   A: host a runs cores+1 processes (oversubscribed), host b one;
 #   B: 8 processes, each its own host (a multi-host job on one machine):
 #      each sizes for 1 process and none yields, where sizing by the job

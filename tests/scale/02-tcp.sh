@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 20 item 2: tcp progress whose cost does not grow with idle connections.
+# doc/scale.md section 02: tcp progress whose cost does not grow with idle connections.
 #
 #   rtt64_over_rtt2   the AM Short round trip between nodes 0 and 1 of a
 #                     64-node tcp job (every connection open: GP_TCP_CONNECT=eager,

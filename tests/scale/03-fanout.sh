@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 20 item 3: start-up of an ssh job over netns hosts (tests/netns.sh),
+# doc/scale.md section 03: start-up of an ssh job over netns hosts (tests/netns.sh),
 # flat (GASNET_SSH_OUT_DEGREE=0: gp-run logs into every host itself) against
 # the tree of agents with out-degree 2 (gp-run starts 2 agents, each its
 # subtree's).  The figure is the wall time of a whole job of one rank per host

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 20 item 4: receive memory per process over ibv against the job's
+# doc/scale.md section 04: receive memory per process over ibv against the job's
 # size, with one shared receive queue per process.  Boots the Soft-RoCE VM
 # of tests/ibv once and runs recv_memory (every pair exchanges answered
 # Medium requests, bytes checked) over GP_TRANSPORT=ibv at N = 2, 4, ...

@@ -4,8 +4,8 @@
 # asleep with no gasnet call), and for each rank VmRSS from
 # /proc/PID/status and the Rss / Pss split (anonymous, file, shmem) from
 # /proc/PID/smaps_rollup, after 1 s of idling.  Target: VmRSS <= 2x
-# GASNet's smp conduit with the same segment, 2 x 2.1 MB (GASNet's figure
-# from the issue: GASNet is not installed here).  The figure is the larger
+# GASNet's smp conduit with the same segment, 2 x 2.1 MB (GASNet's figure,
+# doc/scale.md section 06: GASNet is not installed here).  The figure is the larger
 # of the two ranks.  FOOT_SEGMENT=BYTES changes the segment.
 build=${GP_BUILD:?GP_BUILD=build/VARIANT}
 seg=${FOOT_SEGMENT:-67108864}

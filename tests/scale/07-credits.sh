@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 20 item 7: credits at 1,000 to 20,000 nodes, through the library's own
+# doc/scale.md section 07: credits at 1,000 to 20,000 nodes, through the library's own
 # code (bench/credit-sim links libgp.a: credit_flow.c and gpc_credit_plan).
 # Prints the memory per node of the static plan, how the all-to-one hot spot
 # settles (oscillating pairs, revokes answered with zero, the target's

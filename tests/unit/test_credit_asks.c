@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "conduit/credit_flow.h"
+#include "conduit/credits/credit_flow.h"
 #include "test.h"
 
 /* ---- a wire of SYS messages between the test's nodes ---- */

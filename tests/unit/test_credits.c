@@ -6,9 +6,9 @@
 #include <gasnet.h>
 #include <stdlib.h>
 
-#include "conduit/am_wire.h"
-#include "conduit/credit_flow.h"
-#include "conduit/credits.h"
+#include "conduit/am/am_wire.h"
+#include "conduit/credits/credit_flow.h"
+#include "conduit/credits/credits.h"
 #include "config/config.h"
 #include "test.h"
 #include "util/counter.h"
@@ -72,8 +72,9 @@ static void test_default_plan_follows_seed_formula(void)
     CHECK(plan.am_eq_events >= plan.total_credits);
 }
 
-/* Issue 20: at most 15 MB per node at 10,000 nodes and 20 MB at 20,000
- * (ReqRB, 128-byte AM_EQ events, conn_state), with peers below the minimum. */
+/* The memory targets (doc/decisions.md, "The credit table"): at most 15 MB
+ * per node at 10,000 nodes and 20 MB at 20,000 (ReqRB, 128-byte AM_EQ
+ * events, conn_state), with peers below the minimum. */
 static void test_large_jobs_fit_the_memory_targets(void)
 {
     clear_env();

@@ -1,5 +1,5 @@
 /*
- * Operation records (ptl/inflight.c), the table tcp and ibv keep per peer:
+ * Operation records (nal/inflight.c), the table tcp and ibv keep per peer:
  * ids that come back from the wire are checked against the table's depth
  * and the record's generation, records are reused, a full table and a spent
  * node budget (GASNET_NETWORKDEPTH_TOTAL) refuse a take, and a wait for a

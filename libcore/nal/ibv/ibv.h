@@ -159,7 +159,7 @@ struct ibv_port_wire {
 enum ibv_op_kind { IBV_OP_PUT = 1, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET };
 
 /* An operation of this process awaiting its answer or its completions: an
- * operation record of the peer's table (ptl/inflight.h), whose id the
+ * operation record of the peer's table (nal/inflight.h), whose id the
  * answer or the completion's send context names. */
 struct ibv_inflight {
     struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
@@ -443,7 +443,7 @@ void ibv_bbuf_put(struct ibv_state *st, int index);
 int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_index,
                      struct ibv_send_wr *wr, struct ibv_send_ctx *ctx);
 
-/* Operation records (ibv_msg.c over ptl/inflight.c).  Take waits (with progress) for a record
+/* Operation records (ibv_msg.c over nal/inflight.c).  Take waits (with progress) for a record
  * of the peer's table and the node's budget; NULL only when the peer or the job failed. */
 struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *peer, unsigned kind,
                                        const struct nal_op *op);

@@ -41,7 +41,7 @@ static void object_name(char *buf, size_t len, int rank)
  * megabytes of it holds a few megabytes (GASNet's shared segments behave
  * the same).  Should /dev/shm run out later, the touch raises SIGBUS, and
  * the conduit's handler names the segment, its size and /dev/shm's free
- * space (conduit/exit.c, ptl_region_hit).
+ * space (conduit/exit/exit.c, ptl_region_hit).
  */
 static int size_object(int fd, const char *name, uint64_t bytes)
 {

@@ -12,7 +12,7 @@
  *                non-blocking dialler, crossed dials
  *   tcp_accept.c the accepting side: key challenge state machine, strangers
  *   tcp_send.c   per-connection output ring, writev, operation records
- *                (ptl/inflight.c), waiting with progress
+ *                (nal/inflight.c), waiting with progress
  *   tcp_recv.c   per-connection input state machine: target-side matching,
  *                data straight into place, ACK / REPLY handling
  *   tcp_rcv_thread.c  the receive thread (GASNET_RCV_THREAD, PAR builds only)
@@ -211,7 +211,7 @@ struct tcp_out_entry {
     } u;
 };
 
-/* Operation records (ptl/inflight.h) of the operations awaiting an ACK or a REPLY. */
+/* Operation records (nal/inflight.h) of the operations awaiting an ACK or a REPLY. */
 enum tcp_inflight_kind { TCP_INFLIGHT_PUT = 1, TCP_INFLIGHT_GET };
 
 /* Bytes read ahead of the frame being parsed (tcp_recv.c). */
@@ -362,7 +362,7 @@ struct tcp_state {
     /* Hot connections: the few that had news lately, polled directly with the
      * epoll set's fd in one poll() a pass.  A socket in an epoll set costs each
      * arriving segment a callback into the set, from the sender's CPU, on the
-     * lines the receiver spins on: about 0.5 us a message here. */
+     * lines the receiver spins on (doc/decisions.md, "tcp: batched sends"). */
     int hot[TCP_HOT_MAX];
     int nhot;
     struct pollfd hot_pfds[TCP_HOT_MAX + 1];   /* the hot sockets, then the epoll set */

@@ -36,7 +36,7 @@
  * (doc/wire-tcp.md).
  *
  * Operations awaiting an ACK or a REPLY hold a record of the connection's
- * operation table (ptl/inflight.h), whose id travels in the request; a
+ * operation table (nal/inflight.h), whose id travels in the request; a
  * sender waits for a free record, or for the node's budget
  * (GASNET_NETWORKDEPTH_TOTAL), as it waits for room in the ring.  The ids
  * of ACK_REQ puts also go into the connection's ACK FIFO, in the order

@@ -1,0 +1,515 @@
+/*
+ * Active messages between processes that map each other's regions (shm):
+ * per ordered pair of nodes, a request ring and a reply ring of fixed slots
+ * living in the receiver's region, written by the sender with plain stores
+ * and read by the receiver's polls.  doc/decisions.md ("On-node AMs: slot
+ * rings") says where this departs from the Portals protocol of seed 000 and
+ * why; the Portals path (am.c) carries everything else: peers not mapped
+ * here, this node itself, and every message when GP_SHM_AM_RING=0 or
+ * GASNET_PORTAL_FLOW_CONTROL=0.
+ *
+ * Each node's mailbox (allocated in its region at attach, and found by its
+ * peers as a plain MD on PT_MBOX through ptl_direct_address, so the conduit
+ * never names the transport) holds, for every sender s, two rings: s's
+ * requests to this node, and s's replies to this node's requests.
+ * A ring is RING_SLOTS slots and two counters on lines of their own:
+ * `consumed` (written by the receiver) and `produced` (written by the
+ * sender).  A slot is published by storing its sequence number (message
+ * index + 1) last, with release; the receiver polls the next slot's
+ * sequence number, so an empty ring costs one load of a line in its cache.
+ * Jobs of more than RING_SCAN_NODES nodes add a doorbell word to the mailbox
+ * (gpc_ring_poll says how), so that an empty poll is one load whatever the
+ * number of peers.
+ *
+ * Flow control: the slots are the credits.  A requester may send a request
+ * to T only while
+ *
+ *     (S - H) + (P - C) < RING_SLOTS
+ *
+ * S: requests it sent to T; H: those T has handled (T's `consumed` of the
+ * request ring, stored after the handler, and after its reply was
+ * published); P: replies T wrote to it; C: those it consumed.  Every request
+ * not yet handled yields at most one reply, so the left side bounds both
+ * rings' occupancy: a request always has a slot, and a reply never finds its
+ * ring full (a handler's reply never waits).  The loads go C, then H, then
+ * P: stale values of C and H only overestimate, and a P newer than H counts
+ * a reply twice, never zero times.  No no-op reply is needed: handling the
+ * request returns its slot.
+ *
+ * Long: the payload is copied straight into the target's segment (mapped
+ * here), then the header is posted; no LID join.  SEQ takes no lock.  In
+ * polled mode (jobs of up to RING_SCAN_NODES nodes) it takes no atomic
+ * read-modify-write either; in doorbell mode a sender sets its doorbell bit
+ * with an atomic OR (only when it finds the bit clear) and a receiver takes
+ * a non-zero doorbell with an atomic exchange (ring_doorbell, gpc_ring_poll).
+ * PAR adds a small spin lock per ring to produce and a try-lock per ring to
+ * consume (handlers of one ring run in order).
+ */
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conduit/am/am.h"
+#include "conduit/am/am_ring.h"
+#include "conduit/am/am_wire.h"
+#include "conduit/core/progress.h"
+#include "conduit/core/state.h"
+#include "config/config.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
+#include "util/fence.h"
+#include "util/log.h"
+#include "util/slowwait.h"
+
+#define RING_SLOTS 16u
+#define RING_MAX_NODES 64u   /* mailboxes cost nodes x 2 x 17.5 KiB per node; one doorbell word */
+#define RING_SCAN_NODES 4u   /* jobs up to this size poll every ring; larger ones a doorbell */
+
+/*
+ * One message: the first line holds a Short's header and 12 arguments, the
+ * second the other 4 and a Long's offset, and a Medium payload starts on
+ * the third, so that 960 bytes take 15 lines and not 16 (doc/decisions.md,
+ * "On-node AMs", has the figure).
+ */
+struct ring_slot {
+    _Atomic uint32_t seq;        /* message index + 1, stored last */
+    uint8_t handler;
+    uint8_t category;
+    uint8_t nargs;
+    uint8_t unused8;
+    uint32_t nbytes;
+    uint32_t unused32;
+    gasnet_handlerarg_t args[GPC_MAX_ARGS];
+    uint64_t dest_offset;        /* Long: where in the receiver's segment */
+    char unused[40];
+    char payload[GPC_MAX_MEDIUM];
+};
+_Static_assert(sizeof(struct ring_slot) % 64 == 0, "slots are whole cache lines");
+_Static_assert(offsetof(struct ring_slot, payload) % 64 == 0, "Medium payloads start a line");
+
+struct ring {
+    _Atomic uint64_t consumed;   /* written by the receiver */
+    char pad0[56];
+    _Atomic uint64_t produced;   /* written by the sender */
+    char pad1[56];
+    struct ring_slot slot[RING_SLOTS];
+};
+
+enum { RING_REQUEST = 0, RING_REPLY = 1 };
+
+/* The mailbox: this header, then the rings, [sender][kind]. */
+struct mailbox {
+    _Atomic uint64_t doorbell;   /* bit s: sender s posted since the receiver last looked */
+    char pad[56];
+    struct ring ring[];
+};
+
+#if GP_PAR
+typedef _Atomic int ring_lock_t;
+static inline void produce_lock(ring_lock_t *lock)
+{
+    unsigned spins = 0;
+    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(lock, memory_order_relaxed))
+            if (++spins % 256 == 0)
+                sched_yield();   /* the holder may be descheduled (oversubscribed hosts) */
+}
+static inline int consume_trylock(ring_lock_t *lock)
+{
+    return atomic_load_explicit(lock, memory_order_relaxed) == 0 &&
+           !atomic_exchange_explicit(lock, 1, memory_order_acquire);
+}
+static inline void ring_unlock(ring_lock_t *lock)
+{
+    atomic_store_explicit(lock, 0, memory_order_release);
+}
+#define produce_unlock ring_unlock
+#define consume_unlock ring_unlock
+#else
+/* No producer lock; the consumer's is a plain flag, against a poll nested in a handler (a
+ * blocking call that polls) taking the ring's next message while the outer one's slot is in
+ * use: the nested poll passes that ring by. */
+typedef char ring_lock_t;
+#define produce_lock(l) ((void)(l))
+#define produce_unlock(l) ((void)(l))
+static inline int consume_trylock(ring_lock_t *lock)
+{
+    if (*lock)
+        return 0;
+    *lock = 1;
+    return 1;
+}
+static inline void consume_unlock(ring_lock_t *lock)
+{
+    *lock = 0;
+}
+#endif
+
+/* This node's view of one peer; lines split by who touches them when. */
+struct ring_peer {
+    /* sending requests to the peer */
+    struct ring *req_out;        /* in the peer's mailbox */
+    _Atomic uint64_t *doorbell;  /* the peer's, in doorbell mode, else NULL */
+    char *segment;               /* the peer's segment, mapped here (Long) */
+    uint64_t req_sent;           /* S */
+    gp_count_t stalls;           /* requests that waited for a slot */
+    ring_lock_t req_lock;
+    char pad0[64];
+    /* replying to the peer */
+    struct ring *rep_out;        /* in the peer's mailbox */
+    uint64_t rep_sent;           /* P, as the replier counts it */
+    ring_lock_t rep_lock;
+    char pad1[64];
+    /* receiving from the peer */
+    struct ring *req_in;         /* in this node's mailbox */
+    struct ring *rep_in;
+    uint64_t req_head;           /* requests handled (H) */
+    _Atomic uint64_t rep_head;   /* replies consumed (C); requesters read it */
+    gp_count_t received;         /* requests and replies taken */
+    ring_lock_t req_poll_lock;
+    ring_lock_t rep_poll_lock;
+    char pad2[64];
+};
+
+static struct {
+    struct mailbox *mailbox;     /* this node's */
+    _Atomic uint64_t *doorbell;  /* this node's, in doorbell mode, else NULL */
+    ptl_handle_md_t md;
+    struct ring_peer *peer;      /* [node]; NULL when no ring is in use */
+    gasnet_node_t *active;       /* nodes with rings, in polling order */
+    uint32_t nactive;
+} ring_state;
+
+static int ring_wanted(void)
+{
+    return gp_cfg.gp_shm_am_ring && gp_cfg.portal_flow_control && gpc.nodes > 1 &&
+           gpc.nodes <= RING_MAX_NODES;
+}
+
+static uint64_t mailbox_bytes(void)
+{
+    return sizeof(struct mailbox) + (uint64_t)gpc.nodes * 2 * sizeof(struct ring);
+}
+
+uint64_t gpc_ring_region_bytes(void)
+{
+    return ring_wanted() ? mailbox_bytes() + 64 : 0;
+}
+
+int gpc_ring_setup(void)
+{
+    if (!ring_wanted())
+        return GASNET_OK;
+    uint64_t bytes = mailbox_bytes();
+    ring_state.mailbox = ptl_region_alloc(gpc.ni, bytes, 64);
+    if (ring_state.mailbox == NULL)
+        return GASNET_ERR_RESOURCE;
+    memset(ring_state.mailbox, 0, bytes);
+    /* A plain MD (remote offsets, no threshold, no events): peers that map this region find
+     * it with ptl_direct_address; others never send to it. */
+    struct ptl_md_desc desc = { .start = ring_state.mailbox, .length = bytes,
+                                .threshold = PTL_MD_THRESH_INF,
+                                .options = PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE,
+                                .eq = PTL_EQ_NONE };
+    int rc = ptl_md_attach(gpc.ni, PT_MBOX, 0, ~0ull, &desc, PTL_RETAIN, PTL_INS_AFTER,
+                           PTL_INVALID_HANDLE, &ring_state.md);
+    if (rc != PTL_OK) {
+        gp_error("attach", "cannot attach the AM mailbox: %s", ptl_strerror(rc));
+        return GASNET_ERR_RESOURCE;
+    }
+    return GASNET_OK;
+}
+
+/* After the attach barrier: every peer's mailbox is in place. */
+void gpc_ring_connect(void)
+{
+    if (ring_state.mailbox == NULL)
+        return;
+    uint64_t bytes = mailbox_bytes();
+    int doorbell = gpc.nodes > RING_SCAN_NODES;   /* the same choice on every node */
+    struct ring_peer *peer = NULL;
+    gasnet_node_t *active = calloc(gpc.nodes, sizeof *active);
+    if (posix_memalign((void **)&peer, 64, gpc.nodes * sizeof *peer) != 0 || active == NULL)
+        gp_fatal("attach: no memory for the AM rings of %u nodes", gpc.nodes);
+    memset(peer, 0, gpc.nodes * sizeof *peer);
+    uint32_t nactive = 0;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        if (node == gpc.rank)
+            continue;   /* this node's own messages take the loopback path (am.c) */
+        struct mailbox *theirs = ptl_direct_address(gpc.ni, node, PT_MBOX, PTL_ACCESS_PUT, 0, 0,
+                                                    bytes);
+        char *segment = NULL;
+        if (gpc.seginfo[node].size > 0)
+            segment = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0,
+                                         gpc.seginfo[node].size);
+        if (theirs == NULL || (gpc.seginfo[node].size > 0 && segment == NULL))
+            continue;
+        struct ring_peer *p = &peer[node];
+        p->req_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REQUEST];
+        p->rep_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REPLY];
+        p->doorbell = doorbell ? &theirs->doorbell : NULL;
+        p->segment = segment;
+        p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REQUEST];
+        p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REPLY];
+        active[nactive++] = node;
+    }
+    ring_state.active = active;
+    ring_state.nactive = nactive;
+    ring_state.doorbell = doorbell ? &ring_state.mailbox->doorbell : NULL;
+    ring_state.peer = peer;
+    gp_debug("attach", "AM rings to %u of %u nodes (%u slots each way, %s)", nactive, gpc.nodes,
+             RING_SLOTS, doorbell ? "doorbell" : "polled");
+}
+
+int gpc_ring_in_use(void)
+{
+    return ring_state.nactive > 0;
+}
+
+int gpc_ring_to(gasnet_node_t node)
+{
+    return ring_state.peer != NULL && ring_state.peer[node].req_out != NULL;
+}
+
+void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received, uint64_t *stalls)
+{
+    *sent = *received = *stalls = 0;
+    if (!gpc_ring_to(node))
+        return;
+    struct ring_peer *p = &ring_state.peer[node];
+    *sent = __atomic_load_n(&p->req_sent, __ATOMIC_RELAXED) +
+            __atomic_load_n(&p->rep_sent, __ATOMIC_RELAXED);
+    *received = (uint64_t)gp_count_get(&p->received);
+    *stalls = (uint64_t)gp_count_get(&p->stalls);
+}
+
+/* Fills a slot and publishes it as message n. */
+static void post(struct ring *ring, uint64_t n, char *segment, unsigned category,
+                 gasnet_handler_t handler, const void *source, size_t nbytes, void *dest_addr,
+                 gasnet_node_t dest, int nargs, const gasnet_handlerarg_t *args)
+{
+    struct ring_slot *slot = &ring->slot[n % RING_SLOTS];
+    slot->handler = handler;
+    slot->category = (uint8_t)category;
+    slot->nargs = (uint8_t)nargs;
+    slot->nbytes = (uint32_t)nbytes;
+    if (nargs > 0)
+        memcpy(slot->args, args, (size_t)nargs * sizeof *args);
+    if (category == GPC_MEDIUM) {
+        if (nbytes > 0)
+            memcpy(slot->payload, source, nbytes);
+    } else if (category == GPC_LONG) {
+        uint64_t offset = (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr);
+        slot->dest_offset = offset;
+        slot->nbytes = (uint32_t)nbytes;
+        if (nbytes > 0)
+            memcpy(segment + offset, source, nbytes);
+    }
+    atomic_store_explicit(&slot->seq, (uint32_t)(n + 1), memory_order_release);
+}
+
+/*
+ * Doorbell mode: tells the receiver that this node posted.  The bit is set only when clear, so
+ * a busy sender does not keep taking the receiver's line away.
+ *
+ * The wake-up must not be lost: this is the store-buffering (Dekker) pattern.
+ *     sender:    store slot.seq;  FULL FENCE;  load doorbell  (set the bit if clear)
+ *     receiver:  exchange doorbell to 0;  FULL FENCE;  load slot.seq  (gpc_ring_poll)
+ * Each side stores one word and then loads the word the other stores, so each needs a full
+ * (store-to-load) fence between them; with both fences, at least one side sees the other's
+ * store: either the receiver's poll after its exchange sees the slot, or this load sees the
+ * bit cleared and sets it again, and the next poll finds it.  Seeing the bit still set (not
+ * yet taken, or set again by the receiver's `again`) is as good: the receiver's exchange is
+ * then later in the doorbell's order, and its fence orders the slot read after it.  A release
+ * or seq_cst store of the seq alone is not enough here: on x86 a store can wait in the store
+ * buffer past a later load, and on aarch64 and POWER a plain load can pass a store-release.
+ */
+static void ring_doorbell(_Atomic uint64_t *doorbell)
+{
+    if (doorbell == NULL)
+        return;
+    uint64_t bit = UINT64_C(1) << gpc.rank;
+    gp_fence_full(); /* the slot's seq (post) before the doorbell load; pairs with gpc_ring_poll */
+    if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(doorbell, bit, memory_order_relaxed);
+}
+
+/* (S - H) + (P - C) < RING_SLOTS, loaded in the order the header explains. */
+static int request_fits(struct ring_peer *p)
+{
+    uint64_t consumed_replies = atomic_load_explicit(&p->rep_head, memory_order_relaxed);
+    uint64_t handled = atomic_load_explicit(&p->req_out->consumed, memory_order_acquire);
+    uint64_t replies = atomic_load_explicit(&p->rep_in->produced, memory_order_acquire);
+    return (p->req_sent - handled) + (replies - consumed_replies) < RING_SLOTS;
+}
+
+int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handler,
+                     void *source, size_t nbytes, void *dest_addr, int nargs,
+                     const gasnet_handlerarg_t *args)
+{
+    if (!gpc_ring_to(dest))
+        return 0;
+    struct ring_peer *p = &ring_state.peer[dest];
+    produce_lock(&p->req_lock);
+    if (__builtin_expect(!request_fits(p), 0)) {
+        struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
+        gp_count_add(&p->stalls, 1);
+        do {
+            produce_unlock(&p->req_lock);
+            gpc_wait_turn();
+            gp_slow_wait_check(&slow, "am", "a request slot to node %u (its %u slots hold "
+                               "requests it has not handled: is it polling?)", dest, RING_SLOTS);
+            produce_lock(&p->req_lock);
+        } while (!request_fits(p));
+    }
+    uint64_t n = p->req_sent;
+    post(p->req_out, n, p->segment, category, handler, source, nbytes, dest_addr, dest, nargs,
+         args);
+    __atomic_store_n(&p->req_sent, n + 1, __ATOMIC_RELAXED);
+    produce_unlock(&p->req_lock);
+    ring_doorbell(p->doorbell);
+    return 1;
+}
+
+int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t handler,
+                   void *source, size_t nbytes, void *dest_addr, int nargs,
+                   const gasnet_handlerarg_t *args)
+{
+    gasnet_node_t dest = token->source;
+    struct ring_peer *p = &ring_state.peer[dest];
+    token->replied = 1;
+    produce_lock(&p->rep_lock);
+    uint64_t n = p->rep_sent;   /* the requester's bound keeps this slot free */
+    post(p->rep_out, n, p->segment, category, handler, source, nbytes, dest_addr, dest, nargs,
+         args);
+    __atomic_store_n(&p->rep_sent, n + 1, __ATOMIC_RELAXED);
+    atomic_store_explicit(&p->rep_out->produced, n + 1, memory_order_release);
+    produce_unlock(&p->rep_lock);
+    ring_doorbell(p->doorbell);
+    return GASNET_OK;
+}
+
+/* Runs the handler of message `head` of a ring if it is there; 1 if it was. */
+static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_request)
+{
+    struct ring_slot *slot = &ring->slot[head % RING_SLOTS];
+    if (atomic_load_explicit(&slot->seq, memory_order_acquire) != (uint32_t)(head + 1))
+        return 0;
+    struct gpc_token token = { .source = source, .is_request = (uint8_t)is_request,
+                               .via_ring = 1 };
+    unsigned category = slot->category;
+    void *buf = NULL;
+    if (category == GPC_MEDIUM)
+        buf = slot->payload;
+    else if (category == GPC_LONG)
+        buf = gpc.segment + slot->dest_offset;
+    gpc_run_handler(&token, slot->handler, category, buf, slot->nbytes, slot->nargs, slot->args);
+    return 1;
+}
+
+/* Each returns the messages taken, and sets *more when the ring may hold others (it was busy,
+ * or a pass's share was taken). */
+static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
+{
+    if (!consume_trylock(&p->req_poll_lock)) {
+        *more = 1;
+        return 0;
+    }
+    int taken = 0;
+    uint64_t head = __atomic_load_n(&p->req_head, __ATOMIC_RELAXED);
+    while (taken < (int)RING_SLOTS && take(p->req_in, head, node, 1)) {
+        head++;
+        taken++;
+        /* after the handler and its reply: the requester may reuse the slot */
+        atomic_store_explicit(&p->req_in->consumed, head, memory_order_release);
+    }
+    __atomic_store_n(&p->req_head, head, __ATOMIC_RELAXED);
+    consume_unlock(&p->req_poll_lock);
+    *more |= taken == (int)RING_SLOTS;
+    if (taken) {
+        gp_count_add(&p->received, taken);
+        gp_count_add(&gpc.am_events_taken, taken);
+    }
+    return taken;
+}
+
+static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
+{
+    if (!consume_trylock(&p->rep_poll_lock)) {
+        *more = 1;
+        return 0;
+    }
+    int taken = 0;
+    uint64_t head = atomic_load_explicit(&p->rep_head, memory_order_relaxed);
+    while (taken < (int)RING_SLOTS && take(p->rep_in, head, node, 0)) {
+        head++;
+        taken++;
+        atomic_store_explicit(&p->rep_head, head, memory_order_relaxed);
+    }
+    consume_unlock(&p->rep_poll_lock);
+    *more |= taken == (int)RING_SLOTS;
+    if (taken) {
+        gp_count_add(&p->received, taken);
+        gp_count_add(&gpc.safe_events_taken, taken);
+    }
+    return taken;
+}
+
+/* A look without the lock: is message head of the ring there? */
+static inline int ready(const struct ring *ring, uint64_t head)
+{
+    return atomic_load_explicit(&ring->slot[head % RING_SLOTS].seq, memory_order_relaxed) ==
+           (uint32_t)(head + 1);
+}
+
+/* Each ring's lock is taken only when the ring has a message: in PAR builds the lock is an
+ * atomic exchange, and a round trip would pay two that take nothing (doc/decisions.md,
+ * "Where gp polls", has the figures). */
+static int poll_peer(gasnet_node_t node, int *more)
+{
+    struct ring_peer *p = &ring_state.peer[node];
+    int taken = 0;
+    if (ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)))
+        taken += poll_replies(node, p, more);   /* replies first: they free request slots */
+    if (ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED)))
+        taken += poll_requests(node, p, more);
+    return taken;
+}
+
+/* Small jobs look at every ring (a load of a line in this core's cache each, until a sender
+ * writes it); larger ones at the doorbell, and then at the rings of the senders it names. */
+int gpc_ring_poll(void)
+{
+    int taken = 0, more = 0;
+    _Atomic uint64_t *doorbell = ring_state.doorbell;
+    if (doorbell == NULL) {
+        for (uint32_t i = 0; i < ring_state.nactive; i++)
+            taken += poll_peer(ring_state.active[i], &more);   /* it looks before it locks */
+        return taken;
+    }
+    if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)
+        return 0;
+    uint64_t senders = atomic_exchange_explicit(doorbell, 0, memory_order_seq_cst);
+    /* The exchange's store before the slot loads below (poll_peer's first look is a relaxed
+     * load): the receiver's half of ring_doorbell's store-load pair.  Even seq_cst, the
+     * exchange does not order a later plain load after its store half where it is a
+     * load-linked/store-conditional pair (aarch64 without LSE, POWER): the load may be
+     * satisfied before the store-conditional is visible, see the ring empty, while the sender
+     * still sees its old bit and does not ring -- a lost wake-up.  On x86 the exchange is a
+     * locked instruction, already a full fence, and this is a compiler barrier. */
+    gp_fence_full_after_rmw();
+    uint64_t again = 0;
+    while (senders != 0) {
+        gasnet_node_t node = (gasnet_node_t)__builtin_ctzll(senders);
+        senders &= senders - 1;
+        more = 0;
+        if (gpc_ring_to(node))
+            taken += poll_peer(node, &more);
+        if (more)
+            again |= UINT64_C(1) << node;
+    }
+    if (again != 0)
+        atomic_fetch_or_explicit(doorbell, again, memory_order_relaxed);
+    return taken;
+}

@@ -1,0 +1,304 @@
+/*
+ * Progress: the engine's poll, in two sizes, who runs which, and the send and
+ * TMPMD tickets a message holds while in flight.
+ *
+ * A ring look (ring_look) reads the slot rings that peers on this host write
+ * and runs the handlers of what is there.  The whole pass (poll_pass) looks
+ * at the rings, the exit flag and the transport's progress, then takes SYS
+ * events (up to GASNET_PORTAL_SYS_LIMIT, 0 meaning all), SAFE_EQ events (up
+ * to GASNET_PORTAL_SAFE_LIMIT: they only release resources and run reply
+ * handlers) and AM_EQ events (up to GASNET_PORTAL_AM_LIMIT, each taken only
+ * while this thread holds what a reply needs -- 2 send tickets, a TMPMD
+ * ticket and an RplSB chunk -- so a request handler's reply never waits),
+ * each queue looked at with a few loads before it is taken from, and
+ * publishes the statistics page.
+ *
+ * gasnet_AMPoll (gpc_poll) runs the whole pass.  A wait turn (gpc_wait_turn)
+ * and a call turn (gpc_call_progress: syncs of done operations, every 64th
+ * copy to a mapped peer, every 256th AM request) make a ring look, or the
+ * whole pass when one is due ("Fairness" below); a wait turn whose pass found
+ * nothing yields the core when the wait mode or an overcommitted host asks.
+ * Handlers never poll.  The receive thread (rcv_thread_poll) takes the SYS,
+ * SAFE and AM queues until a round finds nothing.  doc/progress.md states the
+ * rule a client can count on and its bounds.
+ */
+#include <sched.h>
+
+#include "conduit/am/am.h"
+#include "conduit/am/am_ring.h"
+#include "conduit/am/chunks.h"
+#include "conduit/exit/exit.h"
+#include "conduit/core/progress.h"
+#include "conduit/core/state.h"
+#include "conduit/core/stats.h"
+#include "conduit/credits/sys.h"
+#include "ptl/ptl.h"
+#include "util/counter.h"
+#include "util/log.h"
+#include "util/slowwait.h"
+
+void gpc_give_tickets(int send_tickets, int tmpmd_tickets)
+{
+    if (send_tickets)
+        gp_count_add(&gpc.send_tickets_free, send_tickets);
+    if (tmpmd_tickets)
+        gp_count_add(&gpc.tmpmd_tickets_free, tmpmd_tickets);
+}
+
+static int try_take_tickets(int send_tickets, int tmpmd_tickets)
+{
+    if (!gp_count_take(&gpc.send_tickets_free, send_tickets))
+        return 0;
+    if (tmpmd_tickets && !gp_count_take(&gpc.tmpmd_tickets_free, tmpmd_tickets)) {
+        gp_count_add(&gpc.send_tickets_free, send_tickets);
+        return 0;
+    }
+    return 1;
+}
+
+void gpc_take_tickets(uint32_t dest, int send_tickets, int tmpmd_tickets)
+{
+    struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
+    while (!try_take_tickets(send_tickets, tmpmd_tickets)) {
+        gpc_wait_turn();
+        gp_slow_wait_check(&slow, "am", "%d send ticket(s)%s for a message to node %u "
+                           "(%lld of %lld send tickets free; every ticket waits for a peer's "
+                           "acknowledgement)", send_tickets,
+                           tmpmd_tickets ? " and a TMPMD ticket" : "", dest,
+                           (long long)gp_count_get(&gpc.send_tickets_free), (long long)gpc.send_tickets_limit);
+    }
+}
+
+static int reserve_reply(struct gpc_am_reserve *reserve)
+{
+    if (!try_take_tickets(2, 1))
+        return 0;
+    reserve->rplsb_chunk = gpc_chunk_get(&gpc.rplsb_chunks);
+    if (reserve->rplsb_chunk < 0) {
+        gpc_give_tickets(2, 1);
+        return 0;
+    }
+    reserve->send_tickets = 2;
+    reserve->tmpmd_tickets = 1;
+    return 1;
+}
+
+static void release_reply(struct gpc_am_reserve *reserve)
+{
+    if (reserve->rplsb_chunk >= 0)
+        gpc_chunk_put(&gpc.rplsb_chunks, (uint32_t)reserve->rplsb_chunk);
+    gpc_give_tickets(reserve->send_tickets, reserve->tmpmd_tickets);
+}
+
+_Noreturn static void queue_overflow(const char *queue, const char *hint)
+{
+    gp_fatal("the %s event queue overflowed and events were lost (hint: %s)", queue, hint);
+}
+
+/* Each returns the number of events it took. */
+static int poll_safe(void)
+{
+    struct ptl_event event;
+    int taken;
+    for (taken = 0; gpc.safe_events_per_poll == 0 || taken < gpc.safe_events_per_poll; taken++) {
+        int rc = ptl_eq_get(gpc.ni, gpc.safe_eq, &event);
+        if (rc == PTL_EQ_EMPTY)
+            break;
+        if (rc == PTL_EQ_DROPPED)
+            queue_overflow("SAFE", "raise GASNET_PORTAL_MSG_LIMIT or GASNET_PORTAL_SB_CHUNKS");
+        gpc_safe_event(&event);
+        gp_count_add(&gpc.safe_events_taken, 1);
+    }
+    return taken;
+}
+
+/*
+ * Events lost from the AM_EQ: the queue is sized so that only catch-basin
+ * hits (requests beyond the ReqRB) can overflow it, so the events already
+ * queued are taken first -- a CB hit among them is the better diagnosis --
+ * and the overflow is fatal once the queue is drained.
+ */
+static int am_events_lost; /* set and read with atomics: every polling thread sees it */
+
+static int poll_am(void)
+{
+    struct ptl_event event;
+    struct gpc_am_reserve reserve;
+    int taken;
+    for (taken = 0; gpc.am_events_per_poll == 0 || taken < gpc.am_events_per_poll; taken++) {
+        if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
+            break;
+        int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
+        if (rc == PTL_EQ_DROPPED)
+            __atomic_store_n(&am_events_lost, 1, __ATOMIC_RELAXED);
+        if (rc == PTL_EQ_EMPTY || event.type == 0) {
+            release_reply(&reserve);
+            break;
+        }
+        gpc_am_event(&event, &reserve);
+        gp_count_add(&gpc.am_events_taken, 1);
+        release_reply(&reserve);
+    }
+    if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
+        queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
+                       "GASNET_PORTAL_AMRECV_SPACE");
+    return taken;
+}
+
+/*
+ * Fairness: what a wait or a call owes the rest of the engine while the
+ * slot rings are busy.  Between two whole passes (the exit flag, the
+ * transport's progress, the SYS, SAFE and AM queues, the statistics page)
+ * a thread makes at most PASS_EVERY_TURNS - 1 ring-only looks, and the
+ * ring messages they handle stop them once PASS_EVERY_RING_MESSAGES are
+ * reached: a credit, an exit or a tcp peer's request waits for at most
+ * 16 looks or 64 handlers, whichever comes first (doc/progress.md).
+ */
+#define PASS_EVERY_TURNS 16
+#define PASS_EVERY_RING_MESSAGES 64
+/* Calls that may end without waiting (gpc_call_progress) run it every 64th time: a one-way
+ * flood of ring requests makes one such call per message, and a pass costs about what a
+ * message does. */
+#define CALLS_PER_PASS 64
+
+/* This thread's looks and ring messages since its last whole pass (per thread in PAR). */
+static _Thread_local struct {
+    unsigned looks;
+    unsigned ring_messages;
+} since_pass;
+
+/* Most polls find nothing: each queue is looked at with a few loads before
+ * it is taken from.  Returns the number of events taken. */
+static int poll_pass(void)
+{
+    since_pass.looks = 0;
+    since_pass.ring_messages = 0;
+    int taken = gpc_ring_poll();
+    gpc_exit_check_flag();
+    ptl_progress(gpc.ni);
+    if (!ptl_eq_idle(gpc.ni, gpc.sys_eq))
+        taken += gpc_poll_sys();
+    if (!ptl_eq_idle(gpc.ni, gpc.safe_eq))
+        taken += poll_safe();
+    taken += poll_am();
+    /* Counted puts end without an event: they count as the SAFE events they replace. */
+    int64_t counted = ptl_counted_taken(gpc.ni);
+    if (counted > 0) {
+        gp_count_add(&gpc.safe_events_taken, counted);
+        taken += (int)counted;
+    }
+    gpc_stats_publish(0);
+    return taken;
+}
+
+/* The whole pass is owed (see "Fairness" above). */
+static int pass_due(void)
+{
+    return ++since_pass.looks >= PASS_EVERY_TURNS ||
+           since_pass.ring_messages >= PASS_EVERY_RING_MESSAGES;
+}
+
+static int ring_look(void)
+{
+    int taken = gpc_ring_poll();
+    since_pass.ring_messages += (unsigned)taken;
+    return taken;
+}
+
+int gpc_poll(void)
+{
+    poll_pass();
+    return GASNET_OK;
+}
+
+/*
+ * A call a client may loop on that can end without waiting: an AM request
+ * (a loopback one runs its handler in the call and its reply is in before
+ * GASNET_BLOCKUNTIL looks), an RMA to a mapped peer, a sync of what is
+ * already done.  Such a loop never reaches a wait turn, so the call itself
+ * serves the peers, as GASNet's conduits poll at the top of each request:
+ * a look at the rings (peers on this host), and every CALLS_PER_PASS-th
+ * call the whole pass, which is where a tcp, ibv or ofi peer's request, a
+ * SYS message and the exit flag are seen; sooner when the looks since the
+ * last pass have handled PASS_EVERY_RING_MESSAGES.
+ */
+void gpc_call_progress(void)
+{
+    static _Thread_local unsigned calls;   /* this thread's, in PAR builds */
+    /* A handler never polls (no handler runs inside another), and before attach there is
+     * nothing to poll: an inline copy and a sync of GASNET_INVALID_HANDLE may come from either. */
+    if (!gpc.attached || gpc_in_handler)
+        return;
+    if (++calls % CALLS_PER_PASS == 0 || since_pass.ring_messages >= PASS_EVERY_RING_MESSAGES)
+        poll_pass();
+    else if (gpc_ring_in_use())
+        ring_look();
+}
+
+/*
+ * AM requests make a call turn every GPC_REQUESTS_PER_CALL_TURN-th request
+ * of a thread (gpc_request_progress, inline in progress.h), not each: a
+ * one-way flood of ring requests pays for every call turn it makes, and a
+ * request's own path is short enough that a turn on each would be a large
+ * share of it (doc/decisions.md, "Where gp polls", has the figures).  A loop
+ * of loopback round trips (one request each) still answers a peer on this
+ * host within 256 of them and any other within 256 x CALLS_PER_PASS.
+ */
+_Thread_local unsigned gpc_requests_made;
+
+/*
+ * A transport's receive thread (GASNET_RCV_THREAD=1) after its progress
+ * pass: the same queues in the same order as gpc_poll, so the handlers of
+ * what arrived run on that thread, under the locks any polling thread
+ * takes.  Unlike one poll it goes on until a round finds nothing to take:
+ * the thread sleeps until the transport has news, and requests left past
+ * GASNET_PORTAL_AM_LIMIT would wait for the application, whose peers may
+ * have nothing more to send.  A shutdown signal is acted on here too: the
+ * application may be computing for a long time.  (The statistics page is
+ * left to the application's polls: it has one writer at a time.)
+ */
+static void rcv_thread_poll(void *unused)
+{
+    (void)unused;
+    gpc_exit_check_flag();
+    int taken;
+    do {
+        taken = gpc_poll_sys();
+        taken += poll_safe();
+        taken += poll_am();
+    } while (taken > 0);
+}
+
+void gpc_rcv_poll_setup(void)
+{
+    ptl_ni_set_rcv_poll(gpc.ni, rcv_thread_poll, NULL);
+}
+
+/*
+ * One turn of a wait for a peer: for a flag, a count, or a resource (a ring
+ * slot, a credit, a chunk, a ticket) that comes back with the peer's
+ * answer.  On a host with more ranks than cores the peer may need this core
+ * to send that answer, so a pass that found nothing gives the core up; a
+ * pass that took events goes straight on, as what it took may have been
+ * the wait's end.
+ *
+ * Where slot rings carry this node's AMs, the answer is most likely in one:
+ * a turn looks only at the rings (a load of a line in this core's cache per
+ * peer) until the whole pass is due (see "Fairness" above).  A reply that
+ * lands while a whole pass runs waits for its end, so the pass is kept
+ * rare while the rings carry the traffic (doc/decisions.md, "On-node AMs").
+ */
+void gpc_wait_turn(void)
+{
+    /* Every 16th turn of the wait's own is a whole pass, whatever else ran one: a loop whose
+     * other calls poll (a barrier's tries) would otherwise never come to a pass here, and so
+     * never yield the core an overcommitted host's peers need. */
+    static _Thread_local unsigned wait_turns;   /* this thread's, in PAR builds */
+    int own_pass = ++wait_turns % PASS_EVERY_TURNS == 0;
+    if (gpc_ring_in_use() && !own_pass && !pass_due()) {
+        ring_look();
+        return;
+    }
+    if (poll_pass() == 0 && (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed))
+        sched_yield();
+}
