@@ -43,7 +43,8 @@ want_line=   # a line the next exit_case's log must have
 
 log=$(mktemp /tmp/gp-exit.XXXXXX)
 trap 'rm -f "$log"' EXIT
-for n in 2 8; do
+# GPTEST_EXIT_SIZES: the job sizes of the cases below (neighbour.sh runs them at 8 only).
+for n in ${GPTEST_EXIT_SIZES:-2 8}; do
     exit_case "exit/collective_n$n" $n 7 collective
     exit_case "exit/one_polling_n$n" $n 7 one_polling
     exit_case "exit/one_in_barrier_n$n" $n 7 one_barrier
