@@ -199,6 +199,8 @@ int hosts_pollfds(struct run_server *srv, struct pollfd *pfds, int at);
 void hosts_service(struct run_server *srv, struct pollfd *pfds, int from, int to);
 /* An ssh process (or the agent started locally) ended: 1 if it was one. */
 int hosts_reaped(struct run_server *srv, pid_t pid, int status);
+/* The name of the host rank runs on (ssh spawner); NULL for a local job. */
+const char *hosts_rank_host(const struct run_job *job, int rank);
 void hosts_signal(struct run_job *job, int sig);
 void hosts_tick(struct run_server *srv, double now);
 int hosts_active(const struct run_server *srv);

@@ -135,9 +135,41 @@ static void decide(struct run_job *job, int code)
         job->code = code;
 }
 
+/*
+ * A rank that joined the job and ended with code 0 without saying FINI left
+ * without gasnet_exit (an _exit, an exec): it vanished, and its peers' puts
+ * into its mapped segment would report completion with nobody there, or
+ * their requests wait for ever.  Such a job fails, naming the rank, its
+ * host and the cause, rather than ending 0 or hanging.
+ */
+static int vanished(struct run_job *job, int rank)
+{
+    const struct run_proc *proc = &job->procs[rank];
+    if (!proc->joined || proc->finished || job->phase != PHASE_RUNNING)
+        return 0;
+    const char *host = hosts_rank_host(job, rank);
+    char here[256];
+    if (host == NULL) {
+        if (gethostname(here, sizeof here) != 0)
+            snprintf(here, sizeof here, "this host");
+        here[sizeof here - 1] = '\0';
+        host = here;
+    }
+    decide(job, 1);
+    run_say("rank %d (pid %d) on %s ended with code 0 without gasnet_exit: its peers can no "
+            "longer reach it; the other processes have %.15g s (GASNET_EXITTIMEOUT) to finish "
+            "before they are terminated", rank, (int)proc->pid, host, job->exit_timeout);
+    /* As after a non-zero exit: a peer's transport may see the loss first and say how. */
+    if (job->running > 0)
+        start_phase(job, PHASE_GRACE);
+    return 1;
+}
+
 static void exited(struct run_job *job, int rank, int code)
 {
     int pid = (int)job->procs[rank].pid;
+    if (code == 0 && vanished(job, rank))
+        return;
     int deciding = code != 0 && job->code < 0;
     if (!deciding) {
         run_note("rank %d (pid %d) exited with code %d", rank, pid, code);

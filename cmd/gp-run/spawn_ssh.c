@@ -525,6 +525,13 @@ void hosts_service(struct run_server *srv, struct pollfd *pfds, int from, int to
         forward_stdin(hosts);
 }
 
+const char *hosts_rank_host(const struct run_job *job, int rank)
+{
+    const struct run_hosts *hosts = job->hosts;
+    int host = job->procs[rank].host;
+    return hosts != NULL && host >= 0 && host < hosts->count ? hosts->names[host] : NULL;
+}
+
 int hosts_reaped(struct run_server *srv, pid_t pid, int status)
 {
     struct run_hosts *hosts = srv->job->hosts;

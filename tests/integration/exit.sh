@@ -80,6 +80,16 @@ for n in ${GPTEST_EXIT_SIZES:-2 8}; do
     else fail "exit/race_n$n" "exit status $rc, processes left: ${left:-none}"; fi
 done
 
+# A rank that vanishes mid-job (_exit(0), no gasnet_exit) while node 0 puts into its mapped
+# segment: the put itself cannot tell, so gp-run, which saw the rank join and never say it
+# finished, fails the job, naming the rank, its host and the cause (before, it ended 0).
+mkdir -p "$log.gone"
+if expect_rc "exit/vanished_rank_shm" 1 60 env GASNET_EXITTIMEOUT=$TIMEOUT "$GP_RUN" -n 2 \
+        "$GPTEST_ITEST/busy_peer" gone "$log.gone"; then
+    check_line "exit/vanished_rank_shm" "^gp-run: rank 1 (pid [0-9]*) on $(hostname) ended with code 0 without gasnet_exit: its peers can no longer reach it"
+fi
+rm -rf "$log.gone"
+
 # SIGINT / SIGTERM / SIGHUP to gp-run while the job polls: passed on, each
 # process exits through the protocol with 128 + the signal (each says so: none
 # may take the way out of a process outside the library).
