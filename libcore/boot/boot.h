@@ -81,6 +81,8 @@ void gp_boot_host_identity(char *out, size_t len);
 int gp_boot_hosts_init(void);
 int gp_boot_host_of(int rank);
 int gp_boot_host_count(void);
+/* The name of rank's host for an error line (hostname, or GP_HOST_ID as set); never NULL. */
+const char *gp_boot_host_name(int rank);
 
 /*
  * hook(arg) runs over and over while a collective waits for gp-run's answer

@@ -11,6 +11,7 @@
  */
 #include "boot/bootint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,21 @@
 
 static int *host_of_rank;   /* host_of_rank[rank] */
 static int host_count;
+/* What an error line calls each host: its name, from the identity of its lowest rank. */
+static char (*host_names)[GP_BOOT_HOST_ID_LEN];
+
+/* "node7" from "node7/<boot id>", "pmix:node7#3" or "id:rack2" (GP_HOST_ID, kept as said). */
+static void host_display_name(const char *identity, char *out, size_t len)
+{
+    if (strncmp(identity, "id:", 3) == 0) {
+        snprintf(out, len, "%s", identity + 3);
+        return;
+    }
+    if (strncmp(identity, "pmix:", 5) == 0)
+        identity += 5;
+    size_t name_len = strcspn(identity, "/#");
+    snprintf(out, len, "%.*s", (int)name_len, identity);
+}
 
 static int by_identity_then_rank(const void *a, const void *b, void *identities)
 {
@@ -81,6 +97,13 @@ int gp_boot_hosts_init(void)
         rc = GP_BOOT_ERR_RESOURCE;
     }
     int count = rc == GP_BOOT_OK ? number_hosts(all, size, hosts) : -1;
+    if (count >= 0) {
+        /* Without memory for the names, error lines say "host N" instead. */
+        host_names = calloc((size_t)count, sizeof *host_names);
+        for (int rank = size - 1; host_names != NULL && rank >= 0; rank--)
+            host_display_name(all + (size_t)rank * GP_BOOT_HOST_ID_LEN, host_names[hosts[rank]],
+                              sizeof host_names[0]);
+    }
     free(all);
     if (count < 0) {
         free(hosts);
@@ -104,4 +127,16 @@ int gp_boot_host_of(int rank)
 int gp_boot_host_count(void)
 {
     return host_count;
+}
+
+const char *gp_boot_host_name(int rank)
+{
+    static char numbered[32];
+    if (host_of_rank == NULL || rank < 0 || rank >= gp_boot.size)
+        return "an unknown host";
+    int host = host_of_rank[rank];
+    if (host_names != NULL && host_names[host][0] != '\0')
+        return host_names[host];
+    snprintf(numbered, sizeof numbered, "host %d", host);
+    return numbered;
 }

@@ -269,7 +269,7 @@ t_failed_completion() {
         fail "$name" "the job ran past ${job_limit}s"
     elif [ "$rc" -eq 0 ]; then
         fail "$name" "the job exited 0"
-    elif ! grep -q "FATAL ERROR.*aborting on reap of failed RDMA operation to node [01]: remote access error" "$err"; then
+    elif ! grep -q "FATAL ERROR.*aborting on reap of failed RDMA operation to node [01] (host [^)]*): remote access error" "$err"; then
         fail "$name" "exit status $rc, but no fatal line naming the operation, node and status: $(tail -3 "$err")"
     else
         pass "$name"

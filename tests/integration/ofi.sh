@@ -241,7 +241,7 @@ fi
 if fi_info -p sockets -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
     if expect_rc "$T/failed_completion" 1 60 env GASNET_EXITTIMEOUT=3 GP_OFI_PROVIDER=sockets \
             GP_OFI_FAULT_KEY=1 "$GP_RUN" -n 2 "$GPTEST_ITEST/ext_core" 20; then
-        check_line "$T/failed_completion" "FATAL ERROR on node [01]/2: aborting on a failed RMA operation into a window to node [01] on provider sockets: "
+        check_line "$T/failed_completion" "FATAL ERROR on node [01]/2: aborting on a failed RMA operation into a window to node [01] (host [^)]*) on provider sockets: "
     fi
 fi
 # Named by nothing, the provider is libfabric's native tcp one (net in 1.17), not tcp;ofi_rxm,

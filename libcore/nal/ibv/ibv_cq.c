@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "nal/ibv/ibv.h"
 #include "util/log.h"
 
@@ -116,9 +117,10 @@ static void send_done(struct ibv_state *st, const struct ibv_wc *wc)
     if (hca->send_cq_used > 0)
         hca->send_cq_used--;
     if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR)
-        ibv_fail(st, ctx->peer, "aborting on reap of failed %s to node %d: %s (verbs status %d, "
-                 "vendor error 0x%x)", send_kind_str(ctx), ctx->peer,
-                 ibv_wc_status_str(wc->status), (int)wc->status, wc->vendor_err);
+        ibv_fail(st, ctx->peer, "aborting on reap of failed %s to node %d (host %s): %s (verbs "
+                 "status %d, vendor error 0x%x)", send_kind_str(ctx), ctx->peer,
+                 gp_boot_host_name(ctx->peer), ibv_wc_status_str(wc->status), (int)wc->status,
+                 wc->vendor_err);
     else if (wc->status == IBV_WC_WR_FLUSH_ERR)
         peer->failed = 1;
     switch (ctx->kind) {
@@ -149,8 +151,9 @@ static void recv_done(struct ibv_state *st, const struct ibv_wc *wc)
             ibv_fail(st, -1, "aborting on a receive on queue pair %u, which is no peer's",
                      wc->qp_num);
         else if (wc->status != IBV_WC_WR_FLUSH_ERR)
-            ibv_fail(st, rank, "aborting on reap of failed receive from node %d: %s (verbs "
-                     "status %d)", rank, ibv_wc_status_str(wc->status), (int)wc->status);
+            ibv_fail(st, rank, "aborting on reap of failed receive from node %d (host %s): %s "
+                     "(verbs status %d)", rank, gp_boot_host_name(rank),
+                     ibv_wc_status_str(wc->status), (int)wc->status);
         if (rank >= 0)
             st->peers[rank].failed = 1;
         ibv_srq_release(st, index);

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/boot.h"
 #include "nal/ofi/ofi.h"
 #include "nal/ofi/ofi_config.h"
 #include "util/log.h"
@@ -137,10 +138,10 @@ static void reap_error(struct ofi_state *st, struct fid_cq *cq)
     const char *text = fi_cq_strerror(cq, err.prov_errno, err.err_data, prov, sizeof prov);
     int peer = ctx != NULL ? ctx->peer : -1;
     if (err.err != FI_ECANCELED)
-        ofi_fail(st, peer, "aborting on a failed %s %s node %d on provider %s: %s (%s, "
-                 "provider error %d)", ctx != NULL ? ctx_kind_str(ctx->kind) : "operation",
+        ofi_fail(st, peer, "aborting on a failed %s %s node %d (host %s) on provider %s: %s "
+                 "(%s, provider error %d)", ctx != NULL ? ctx_kind_str(ctx->kind) : "operation",
                  ctx != NULL && ctx->kind == OFI_CTX_RECV ? "from" : "to", peer,
-                 st->info->fabric_attr->prov_name, fi_strerror(err.err),
+                 gp_boot_host_name(peer), st->info->fabric_attr->prov_name, fi_strerror(err.err),
                  text != NULL ? text : "no provider text", err.prov_errno);
     if (ctx == NULL)
         return;
