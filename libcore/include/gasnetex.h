@@ -327,8 +327,11 @@ extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_T
 #include "gasnetex_am.h"
 
 /*
- * Blocking puts and gets to a peer mapped here, inline as gasnet.h's are: the
- * primordial team's ranks are jobranks, so the same table answers.
+ * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
+ * implicit and value forms): the primordial team's ranks are jobranks, so the
+ * same table answers, and a plain copy is complete, with nothing to count or
+ * to complete locally.  As GASNet's inline paths, they leave the team and
+ * lc_opt to the exported functions, which see every other call.
  */
 #ifndef GP_NO_INLINE_RMA
 static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
@@ -351,6 +354,59 @@ static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_
     }
     return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
 }
+static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                         size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_put_copy(at, src, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+static inline int _gex_RMA_GetNBI_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                         size_t nbytes, gex_Flags_t flags)
+{
+    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_get_copy(dest, at, nbytes);
+        return 0;
+    }
+    return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+}
+#define gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    _gex_RMA_PutNBI_inline(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags) \
+    _gex_RMA_GetNBI_inline(tm, dest, rank, src, nbytes, flags)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 1 to 8 bytes, the value's low-order ones; other sizes get the library's error. */
+static inline int _gex_RMA_PutBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                                 gex_RMA_Value_t value, size_t nbytes,
+                                                 gex_Flags_t flags)
+{
+    char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, dest, nbytes) : NULL;
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_put_copy(at, &value, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutBlockingVal)(tm, rank, dest, value, nbytes, flags);
+}
+static inline gex_RMA_Value_t _gex_RMA_GetBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank,
+                                                             void *src, size_t nbytes,
+                                                             gex_Flags_t flags)
+{
+    gex_RMA_Value_t value = 0; /* zero-extended */
+    const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, src, nbytes) : NULL;
+    if (__builtin_expect(at == NULL, 0))
+        return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
+    _gasnet_rma_get_copy(&value, at, nbytes);
+    return value;
+}
+#define gex_RMA_PutBlockingVal(tm, rank, dest, value, nbytes, flags) \
+    _gex_RMA_PutBlockingVal_inline(tm, rank, dest, value, nbytes, flags)
+#define gex_RMA_GetBlockingVal(tm, rank, src, nbytes, flags) \
+    _gex_RMA_GetBlockingVal_inline(tm, rank, src, nbytes, flags)
+#endif
 #define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
     _gex_RMA_PutBlocking_inline(tm, rank, dest, src, nbytes, flags)
 #define gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags) \

@@ -21,6 +21,9 @@ for n in 1 2 4; do
     expect_rc "ex/core_tcp_n$n" 0 180 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_core" &&
         check_ranks "ex/core_tcp_n$n" $n
 done
+# Every put and get through the library, none as the header's inline copy.
+expect_rc "ex/core_shm_no_direct_n2" 0 180 env GP_DIRECT_RMA=0 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+    check_ranks "ex/core_shm_no_direct_n2" 2
 tmp=$(mktemp -d /tmp/gp-ex.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 as_host_wrapper "$tmp"

@@ -36,17 +36,16 @@ static void check_flags(const char *call, gex_Flags_t flags, int nargs)
         gp_fatal("%s: %d handler arguments; AM calls take 0 to %d", call, nargs, GPC_MAX_ARGS);
 }
 
+/* Requests take NOW, GROUP or a pointer (DEFER has no root event to wait with); replies NOW. */
 static void complete_lc(const char *call, gex_Event_t *lc_opt, int is_request)
 {
     if (lc_opt == GEX_EVENT_NOW)
         return;
-    if (lc_opt == GEX_EVENT_DEFER || lc_opt == NULL || (!is_request && lc_opt == GEX_EVENT_GROUP))
-        gp_fatal("%s: lc_opt %s; accepted are GEX_EVENT_NOW%s", call,
-                 lc_opt == NULL ? "is NULL" : lc_opt == GEX_EVENT_DEFER ? "GEX_EVENT_DEFER"
-                                                                        : "GEX_EVENT_GROUP",
-                 is_request ? ", GEX_EVENT_GROUP or a gex_Event_t pointer" : " (for a reply)");
-    if (!is_request && lc_opt != GEX_EVENT_NOW)
+    if (!is_request)
         gp_fatal("%s: lc_opt must be GEX_EVENT_NOW for a reply", call);
+    if (lc_opt == NULL || lc_opt == GEX_EVENT_DEFER)
+        gp_fatal("%s: lc_opt %s; accepted are GEX_EVENT_NOW, GEX_EVENT_GROUP or a gex_Event_t "
+                 "pointer", call, lc_opt == NULL ? "is NULL" : "GEX_EVENT_DEFER");
     if (lc_opt != GEX_EVENT_GROUP)
         *lc_opt = GEX_EVENT_INVALID;
 }
