@@ -158,9 +158,9 @@ else
     fail install/gasnet_names_cmake "did not build: $(tail -5 "$prefix/names.log")"
 fi
 
-# The shared library exports the GASNet API and nothing internal.
-if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | grep -q .; then
-    fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | head -5 | tr '\n' ' ')"
+# The shared library exports the GASNet-1 and GASNet-EX APIs and nothing internal.
+if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?\(gasnet\|gex_\)' | grep -q .; then
+    fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?\(gasnet\|gex_\)' | head -5 | tr '\n' ' ')"
 else
     pass install/exports
 fi
