@@ -24,6 +24,9 @@ done
 # Every put and get through the library, none as the header's inline copy.
 expect_rc "ex/core_shm_no_direct_n2" 0 180 env GP_DIRECT_RMA=0 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
     check_ranks "ex/core_shm_no_direct_n2" 2
+# Every AM by the Portals protocol, none through the on-node slot rings.
+expect_rc "ex/core_shm_portals_am_n2" 0 180 env GP_SHM_AM_RING=0 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+    check_ranks "ex/core_shm_portals_am_n2" 2
 tmp=$(mktemp -d /tmp/gp-ex.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 as_host_wrapper "$tmp"

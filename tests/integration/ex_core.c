@@ -40,6 +40,7 @@ static gex_AM_Index_t sreq[NM], srep[NM], mreq[NM], mrep[NM], lreq[NM], lrep[NM]
 static const char *names[6 * NM];
 static volatile int replies, requests;
 static gex_HSL_t count_lock = GEX_HSL_INITIALIZER;
+static void barrier(void);
 
 static gex_AM_Arg_t argval(gex_Rank_t src, int m, int i, int rep)
 {
@@ -185,6 +186,35 @@ static void fixed_handler(gex_Token_t t, gex_AM_Arg_t a0)
     (void)t;
     CHECK(a0 == 42, "fixed handler got %d", a0);
     count(&requests);
+}
+
+/* Zero-byte Longs: buf is dest_addr even when that is no address at all. */
+static void *const bogus_dest[3] = { NULL, (void *)(uintptr_t)1, (void *)~(uintptr_t)0 };
+static volatile int zero_longs;
+static gex_AM_Entry_t late_table[1];
+
+static void zero_long_handler(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t which)
+{
+    (void)t;
+    CHECK(n == 0 && which >= 0 && which < 3 && buf == bogus_dest[which],
+          "zero-byte Long %d: buf %p, %zu bytes", which, buf, n);
+    count(&zero_longs);
+}
+
+/* A second registration, after attach: don't-care indices go on down from the first's. */
+static void register_late(void)
+{
+    late_table[0] = (gex_AM_Entry_t){ 0, (gex_AM_Fn_t)zero_long_handler,
+                                      GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_LONG, 1, NULL, "zero" };
+    CHECK(gex_EP_RegisterHandlers(ep, late_table, 1) == GASNET_OK, "second registration");
+    CHECK(late_table[0].gex_index == 255 - 6 * NM, "late entry got index %u, expected %d",
+          late_table[0].gex_index, 255 - 6 * NM);
+    barrier(); /* every rank registered it before anyone sends to it */
+    for (int which = 0; which < 3; which++)
+        CHECK(gex_AM_RequestLong1(tm, (me + 1) % ranks, late_table[0].gex_index,
+                                  (void *)(uintptr_t)1, 0, bogus_dest[which], GEX_EVENT_NOW, 0,
+                                  which) == 0, "zero-byte Long");
+    GASNET_BLOCKUNTIL(zero_longs == 3);
 }
 
 /* The table: one fixed index (130), then every handler with index 0 (gp picks, top down). */
@@ -582,6 +612,7 @@ int main(int argc, char **argv)
     barrier();
     for (int round = 0; round < 2; round++)
         am_round();
+    register_late();
     rma_round();
     printf("ex_core: rank %u of %u: every AM category and argument count, every RMA form, "
            "events, NBI, queries and HSLs verified\n", me, ranks);
