@@ -36,6 +36,14 @@ for n in 2 4; do
         check_ranks "ex/core_hybrid_n$n" $n
 done
 
+# GASNet-1 first: gasnet_init and gasnet_attach, then the EX objects and calls.
+expect_rc "ex/legacy_first_n2" 0 120 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" legacy &&
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_core: rank [01]: a GASNet-1 client used the EX objects")" -eq 2 ]; then
+        pass ex/legacy_first_n2
+    else
+        fail ex/legacy_first_n2 "not both ranks said so: $(printf '%s\n' "$out" | tail -3)"
+    fi
+
 # Refused arguments that return an error code: the line names it, the code comes back.
 refused() { # MODE PATTERN RETURNED
     expect_rc "ex/refused_$1" 0 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" "$1" &&

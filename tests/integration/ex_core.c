@@ -8,6 +8,7 @@
  * HSLs, and GASNet-1 calls mixed in.  Public API only.
  *
  * Usage: ex_core            the whole run
+ *        ex_core legacy     a GASNet-1 client reaching the EX objects
  *        ex_core MODE       one misuse (see misuse() below)
  */
 #include <gasnetex.h>
@@ -557,6 +558,33 @@ static void hsl_checks(void)
     (void)legacy;
 }
 
+/* A GASNet-1 client (gasnet_init, gasnet_attach) reaching the EX objects and calls. */
+static int legacy_first(int *argc, char ***argv)
+{
+    CHECK(gasnet_init(argc, argv) == GASNET_OK, "gasnet_init");
+    CHECK(gasnet_attach(NULL, 0, 1 << 20, 0) == GASNET_OK, "gasnet_attach");
+    me = gasnet_mynode();
+    ranks = gasnet_nodes();
+    gasnet_QueryGexObjects(&client, &ep, &tm, &seg);
+    gasnet_seginfo_t si[64];
+    CHECK(gasnet_getSegmentInfo(si, (int)ranks) == GASNET_OK, "gasnet_getSegmentInfo");
+    CHECK(tm != GEX_TM_INVALID && gex_TM_QueryEP(tm) == ep && gex_EP_QueryClient(ep) == client &&
+          gex_EP_QuerySegment(ep) == seg && gex_Segment_QueryAddr(seg) == si[me].addr &&
+          gex_Segment_QuerySize(seg) >= (1 << 20) && gex_TM_QueryRank(tm) == me,
+          "the EX objects of a GASNet-1 client");
+    gex_Rank_t next = (me + 1) % ranks;
+    uint64_t v = 0x1122334455667788ull + me;
+    CHECK(gex_RMA_PutBlocking(tm, next, (char *)si[next].addr + 8 * me, &v, 8, 0) == 0, "put");
+    gasnet_barrier(0, GASNET_BARRIERFLAG_UNNAMED);
+    gex_Rank_t prev = (me + ranks - 1) % ranks;
+    CHECK(((uint64_t *)si[me].addr)[prev] == 0x1122334455667788ull + prev, "the put arrived");
+    printf("ex_core: rank %u: a GASNet-1 client used the EX objects\n", me);
+    fflush(stdout);
+    gasnet_barrier(0, GASNET_BARRIERFLAG_UNNAMED);
+    gasnet_exit(0);
+    return 0;
+}
+
 /* Misuse: each mode ends in a named error (fatal, or a return the test prints). */
 static int misuse(const char *mode, int *argc, char ***argv)
 {
@@ -597,6 +625,8 @@ static int misuse(const char *mode, int *argc, char ***argv)
 int main(int argc, char **argv)
 {
     amtest_name = "ex_core";
+    if (argc > 1 && strcmp(argv[1], "legacy") == 0)
+        return legacy_first(&argc, &argv);
     if (argc > 1)
         return misuse(argv[1], &argc, &argv);
     CHECK(gex_Client_Init(&client, &ep, &tm, "ex_core", &argc, &argv, GEX_FLAG_USES_GASNET1) ==
