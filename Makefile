@@ -24,7 +24,7 @@
 #   make uninstall  PREFIX=/usr/local: removes what install put there
 #   make clang      build everything with clang instead of gcc (warnings are errors there too)
 #   make lint       the include rule (tools/check-layers.sh) and cppcheck over the sources
-#   make am-fixed   regenerate libcore/api/gasnet1/am_fixed.c and gasnet_am_fixed.h
+#   make am-fixed   regenerate libcore/api/gasnet1/am_fixed.c, gasnet_am_fixed.h and gasnetex_am.h
 #   make env-man    regenerate man/man7/gp-env.7 from the configuration table
 
 PREFIX  ?= /usr/local
@@ -443,10 +443,12 @@ clean:
 	rm -rf $(BUILD) $(BUILD)-arm build-clang $(FUZZ_DIR)
 
 # am-fixed: regenerate the fixed-arity AM functions and their header from
-# libcore/api/gasnet1/gen-am-fixed.py (the generated test checks they are current).
+# libcore/api/gasnet1/gen-am-fixed.py, and gasnetex.h's AM macros from
+# libcore/api/ex/gen-ex-am.py (the generated test checks they are current).
 .PHONY: am-fixed
 am-fixed:
 	python3 libcore/api/gasnet1/gen-am-fixed.py
+	python3 libcore/api/ex/gen-ex-am.py
 
 # env-man: regenerate man/man7/gp-env.7 from the configuration table (a test
 # fails while the committed page differs from what gp-check prints).

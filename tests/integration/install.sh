@@ -13,11 +13,23 @@ if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
     fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
-for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnet_vis.h bin/gp-run \
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_vis.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
 pass install/layout
+# gasnetex.h alone, and beside gasnet.h in either order, as C and as C++ (GASNet's C++ tests).
+printf '#include <gasnetex.h>\n#ifdef _INCLUDED_GASNET_H\n#error an EX client is not a GASNet-1 client\n#endif\nint main(void) { return gex_AM_MaxArgs() < 16; }\n' >"$prefix/ex_alone.c"
+printf '#include <gasnetex.h>\n#include <gasnet.h>\n#ifndef _INCLUDED_GASNET_H\n#error gasnet.h names a GASNet-1 client\n#endif\nint main(void) { gasnet_token_t t = (gex_Token_t)0; return t != 0; }\n' >"$prefix/ex_both.c"
+printf '#include <gasnet.h>\n#include <gasnetex.h>\nint main(void) { gex_Event_t e = GASNET_INVALID_HANDLE; return e != GEX_EVENT_INVALID; }\n' >"$prefix/ex_order.c"
+for f in ex_alone ex_both ex_order; do
+    if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
+       c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
+        pass "install/gasnetex_h_$f"
+    else
+        fail "install/gasnetex_h_$f" "gasnetex.h did not compile as C and C++ ($f)"
+    fi
+done
 # Each shared library carries the name it is installed as: a PAR client must
 # never be given the SEQ library by the loader.
 for lib in libgp libgp-par; do
@@ -146,9 +158,9 @@ else
     fail install/gasnet_names_cmake "did not build: $(tail -5 "$prefix/names.log")"
 fi
 
-# The shared library exports the GASNet API and nothing internal.
-if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | grep -q .; then
-    fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?gasnet' | head -5 | tr '\n' ' ')"
+# The shared library exports the GASNet-1 and GASNet-EX APIs and nothing internal.
+if nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?\(gasnet\|gex_\)' | grep -q .; then
+    fail install/exports "libgp.so exports internal symbols: $(nm -D --defined-only "$prefix/lib/libgp.so" | awk '{print $3}' | grep -v '^_\?\(gasnet\|gex_\)' | head -5 | tr '\n' ' ')"
 else
     pass install/exports
 fi

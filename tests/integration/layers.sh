@@ -31,9 +31,10 @@ expect_rc "$T/public_header_below_api" 1 60 sh "$top/tools/check-layers.sh" "$tm
     check_line "$T/public_header_below_api" "libcore/boot/boot.h:[0-9]*: the boot layer includes the public header gasnet.h"
 
 cp "$top/libcore/boot/boot.h" "$tmp/libcore/boot/boot.h"
+# (the cycle is reported from whichever of its headers the walk meets first)
 printf '#include "conduit/core/state.h"\n' >>"$tmp/libcore/conduit/am/am.h"
 expect_rc "$T/include_cycle" 1 60 sh "$top/tools/check-layers.sh" "$tmp/libcore" &&
-    check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/am/am.h -> libcore/conduit/core/state.h -> "
+    check_line "$T/include_cycle" "the includes run in a cycle: .*libcore/conduit/\(am/am.h -> libcore/conduit/core/state.h\|core/state.h -> libcore/conduit/am/am.h\) -> "
 
 cp "$top/libcore/conduit/am/am.h" "$tmp/libcore/conduit/am/am.h"
 printf '#include "ptl/ni.h"\n' >>"$tmp/libcore/nal/tcp/tcp.h"

@@ -41,11 +41,14 @@ GP_EXPORT const char *gasnet_ErrorDesc(int errval)
     return text ? text->desc : "no description available";
 }
 
+/* gex_System_SetVerboseErrors: whether a refused argument is also reported. */
+int gp_api_verbose_errors = 1;
+
 int gp_api_bad_arg(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (GP_LOG_ERROR <= gp_log_threshold)
+    if (gp_api_verbose_errors && GP_LOG_ERROR <= gp_log_threshold)
         gp_log_vemit(GP_LOG_ERROR, "api", fmt, ap);
     va_end(ap);
     return GASNET_ERR_BAD_ARG;

@@ -6,4 +6,13 @@
 /* Logs why an argument is refused (one line) and returns GASNET_ERR_BAD_ARG. */
 int gp_api_bad_arg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define BAD_ARG(...) gp_api_bad_arg(__VA_ARGS__)
+/* 0 silences BAD_ARG's line, never its return (gex_System_SetVerboseErrors). */
+extern int gp_api_verbose_errors;
+
+#include <stddef.h>
+/* am_checks.c: an AM's payload against the limits and, for a Long, the
+ * target's segment; GASNET_OK or BAD_ARG's code.  category: GPC_SHORT...
+ * (conduit/am/am_wire.h); node must exist and the segments be attached. */
+int gp_api_check_am_payload(const char *call, unsigned category, unsigned node,
+                            const void *source, size_t nbytes, const void *dest_addr);
 #endif

@@ -27,23 +27,6 @@ static void collect_args(va_list ap, int numargs, gasnet_handlerarg_t *args)
         args[i] = va_arg(ap, gasnet_handlerarg_t);
 }
 
-static int check_payload(const char *call, unsigned category, gasnet_node_t node, void *source,
-                         size_t nbytes, void *dest_addr)
-{
-    if (category == GPC_MEDIUM && nbytes > GPC_MAX_MEDIUM)
-        return BAD_ARG("%s: %zu bytes exceed gasnet_AMMaxMedium() = %d", call, nbytes, GPC_MAX_MEDIUM);
-    if (category == GPC_LONG && nbytes > GPC_MAX_LONG)
-        return BAD_ARG("%s: %zu bytes exceed gasnet_AMMaxLong*() = %u", call, nbytes, GPC_MAX_LONG);
-    if (nbytes > 0 && source == NULL)
-        return BAD_ARG("%s: NULL source for %zu bytes", call, nbytes);
-    if (category == GPC_LONG && nbytes > 0 &&
-        !gpc_segment_holds(gpc.seginfo[node].addr, gpc.seginfo[node].size, dest_addr, nbytes))
-        return BAD_ARG("%s: destination %p + %zu bytes is outside node %u's segment [%p, +%lu)",
-                       call, dest_addr, nbytes, node, gpc.seginfo[node].addr,
-                       (unsigned long)gpc.seginfo[node].size);
-    return GASNET_OK;
-}
-
 static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler,
                          void *source, size_t nbytes, void *dest_addr)
 {
@@ -58,7 +41,7 @@ static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t
         return BAD_ARG("%s: node %u does not exist (the job has %u nodes)", call, dest, gpc.nodes);
     if (handler == 0)
         return BAD_ARG("%s: handler index 0 is reserved", call);
-    return check_payload(call, category, dest, source, nbytes, dest_addr);
+    return gp_api_check_am_payload(call, category, dest, source, nbytes, dest_addr);
 }
 
 static int check_reply(unsigned category, struct gpc_token *token, gasnet_handler_t handler,
@@ -73,7 +56,7 @@ static int check_reply(unsigned category, struct gpc_token *token, gasnet_handle
         return BAD_ARG("%s: this request handler already replied (at most one reply)", call);
     if (handler == 0)
         return BAD_ARG("%s: handler index 0 is reserved", call);
-    return check_payload(call, category, token->source, source, nbytes, dest_addr);
+    return gp_api_check_am_payload(call, category, token->source, source, nbytes, dest_addr);
 }
 
 static int request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler, void *source,

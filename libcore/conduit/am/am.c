@@ -145,7 +145,7 @@ int gpc_am_request(gasnet_node_t dest, unsigned category, gasnet_handler_t handl
     unsigned ncredit = credits_for(category, (unsigned)nargs, packed, nbytes);
     int need_tmpmd = data_put && outside_segment(source, nbytes);
     uint64_t dest_offset = category == GPC_LONG ?
-        (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr) : 0;
+        gpc_long_offset(dest_addr, gpc.seginfo[dest].addr) : 0;
 
     uint8_t credit = take_credits(dest, ncredit);
     gpc_take_tickets(dest, data_put ? 2 : 1, need_tmpmd);
@@ -181,7 +181,7 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
     int packed = is_packed(category, (unsigned)nargs, nbytes);
     int data_put = category == GPC_LONG && !packed && nbytes > 0;
     uint64_t dest_offset = category == GPC_LONG ?
-        (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr) : 0;
+        gpc_long_offset(dest_addr, gpc.seginfo[dest].addr) : 0;
     /* The resources were taken before the request was polled: nothing blocks here. */
     uint32_t chunk = (uint32_t)reserve->rplsb_chunk;
     reserve->rplsb_chunk = -1;
@@ -260,7 +260,7 @@ static void unpack_message(const struct ptl_event *event, const char *body, stru
         memcpy(long_header, at, sizeof long_header);
         msg->dest_offset = long_header[0];
         msg->nbytes = long_header[1];
-        msg->buf = gpc.segment + msg->dest_offset;
+        msg->buf = gpc_long_at(gpc.segment, msg->dest_offset);
         if (!HDR_UNPACKED(hdr) && msg->nbytes > 0)
             memcpy(msg->buf, at + GPC_LONG_HEADER, msg->nbytes);
     }
@@ -298,7 +298,7 @@ static void run_joined_request(struct gpc_lid_entry *entry, struct gpc_am_reserv
                               .chunk = entry->chunk, .nbytes = entry->nbytes,
                               .dest_offset = entry->dest_offset };
     memcpy(msg.args, entry->args, sizeof msg.args);
-    msg.buf = gpc.segment + entry->dest_offset;
+    msg.buf = gpc_long_at(gpc.segment, entry->dest_offset);
     gasnet_node_t source = entry->source;
     gpc_lid_release(&gpc.request_lids, entry);
     run_request(source, &msg, reserve);
@@ -362,7 +362,7 @@ static void run_joined_reply(struct gpc_lid_entry *entry)
     struct am_message msg = { .handler = entry->handler, .category = GPC_LONG,
                               .nargs = entry->nargs, .nbytes = entry->nbytes };
     memcpy(msg.args, entry->args, sizeof msg.args);
-    msg.buf = gpc.segment + entry->dest_offset;
+    msg.buf = gpc_long_at(gpc.segment, entry->dest_offset);
     gasnet_node_t source = entry->source;
     gpc_lid_release(&gpc.reply_lids, entry);
     run_reply(source, &msg);

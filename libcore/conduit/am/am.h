@@ -28,6 +28,8 @@ struct gpc_token {
     uint8_t credit_byte;     /* for the reply: credits returned, any granted, epoch bit */
     uint8_t via_ring;        /* came through an AM ring (am_ring.c): so does the reply */
     uint8_t loopback;        /* a message to self, run inside the call (loopback.c) */
+    uint8_t handler;         /* set when its handler runs: gex_Token_Info reads them */
+    uint8_t category;
     uint32_t reqsb_chunk;
     struct gpc_am_reserve *reserve;
 };
@@ -60,6 +62,9 @@ int gpc_am_loopback_reply(struct gpc_token *request, unsigned category, gasnet_h
                           const gasnet_handlerarg_t *args);
 
 /* handlers.c */
+/* Registers EX handler entries (keeping a copy of each for gex_Token_Info):
+ * fixed indices first, then each index 0 gets the highest free one, written back. */
+int gpc_register_entries(gex_AM_Entry_t *table, size_t numentries);
 void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned category,
                      void *buf, size_t nbytes, unsigned nargs, const gasnet_handlerarg_t *args);
 

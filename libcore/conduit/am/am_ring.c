@@ -300,7 +300,7 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
         if (nbytes > 0)
             memcpy(slot->payload, source, nbytes);
     } else if (category == GPC_LONG) {
-        uint64_t offset = (uint64_t)((char *)dest_addr - (char *)gpc.seginfo[dest].addr);
+        uint64_t offset = gpc_long_offset(dest_addr, gpc.seginfo[dest].addr);
         slot->dest_offset = offset;
         slot->nbytes = (uint32_t)nbytes;
         if (nbytes > 0)
@@ -403,7 +403,7 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
     if (category == GPC_MEDIUM)
         buf = slot->payload;
     else if (category == GPC_LONG)
-        buf = gpc.segment + slot->dest_offset;
+        buf = gpc_long_at(gpc.segment, slot->dest_offset);
     gpc_run_handler(&token, slot->handler, category, buf, slot->nbytes, slot->nargs, slot->args);
     return 1;
 }

@@ -94,4 +94,20 @@ enum gpc_internal_handler {
     GPC_H_VIS_GET_DONE = 18,
 };
 
+/*
+ * A Long's destination travels as its offset in the target's segment.  A
+ * zero-byte Long may name any address, in no segment at all (NULL, ~0), and
+ * its handler still gets exactly that address: integer arithmetic, which
+ * wraps, where pointer arithmetic outside an object would be undefined.
+ */
+static inline uint64_t gpc_long_offset(const void *dest_addr, const void *segment)
+{
+    return (uint64_t)((uintptr_t)dest_addr - (uintptr_t)segment);
+}
+
+static inline void *gpc_long_at(void *segment, uint64_t offset)
+{
+    return (void *)((uintptr_t)segment + (uintptr_t)offset);
+}
+
 #endif

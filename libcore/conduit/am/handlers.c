@@ -72,9 +72,86 @@ void gpc_run_handler(struct gpc_token *token, gasnet_handler_t handler, unsigned
                  token->is_request ? "request" : "reply", token->source, handler);
     int outer = gpc_in_handler;
     gpc_in_handler = 1;
+    token->handler = handler;
+    token->category = (uint8_t)category;
     if (category == GPC_SHORT)
         call_short(fn, token, nargs, args);
     else
         call_payload(fn, token, buf, nbytes, nargs, args);
     gpc_in_handler = outer;
+}
+
+static int check_entry(const gex_AM_Entry_t *entry, size_t i)
+{
+    if ((entry->gex_flags & GEX_FLAG_AM_REQREP) == 0 ||
+        (entry->gex_flags & (GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG)) == 0) {
+        gp_error("am", "handler table entry %zu has gex_flags 0x%x; it needs GEX_FLAG_AM_REQUEST "
+                 "and/or _REPLY, and GEX_FLAG_AM_SHORT, _MEDIUM and/or _LONG", i,
+                 (unsigned)entry->gex_flags);
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (entry->gex_nargs > GPC_MAX_ARGS) {
+        gp_error("am", "handler table entry %zu takes %u arguments; AM handlers take 0 to %d", i,
+                 entry->gex_nargs, GPC_MAX_ARGS);
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (entry->gex_fnptr == NULL) {
+        gp_error("am", "handler table entry %zu has a NULL gex_fnptr", i);
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
+}
+
+static void install_entry(gex_AM_Entry_t *entry, unsigned index)
+{
+    entry->gex_index = (gex_AM_Index_t)index;
+    gpc.am_entries[index] = *entry;
+    gpc.handlers[index] = (gpc_handler_fn)entry->gex_fnptr;
+}
+
+/* The whole table is checked before any entry is installed: a refused table changes nothing. */
+int gpc_register_entries(gex_AM_Entry_t *table, size_t numentries)
+{
+    char taken[256];
+    unsigned wanted = 0;
+    for (unsigned index = 0; index < 256; index++)
+        taken[index] = index < GEX_AM_INDEX_BASE || gpc.handlers[index] != NULL;
+    for (size_t i = 0; i < numentries; i++) {
+        int rc = check_entry(&table[i], i);
+        if (rc != GASNET_OK)
+            return rc;
+        unsigned index = table[i].gex_index;
+        if (index == 0) {
+            wanted++;
+            continue;
+        }
+        if (index < GEX_AM_INDEX_BASE || taken[index]) {
+            gp_error("am", "handler table entry %zu asks for index %u, which is %s; client "
+                     "handlers use %d..255, 0 for any free one", i, index,
+                     index < GEX_AM_INDEX_BASE ? "reserved" : "already taken", GEX_AM_INDEX_BASE);
+            return GASNET_ERR_BAD_ARG;
+        }
+        taken[index] = 1;
+    }
+    unsigned left = 0;
+    for (unsigned index = GEX_AM_INDEX_BASE; index < 256; index++)
+        left += !taken[index];
+    if (wanted > left) {
+        gp_error("am", "%u handler table entries ask for any index, but only %u of %d..255 are "
+                 "free", wanted, left, GEX_AM_INDEX_BASE);
+        return GASNET_ERR_RESOURCE;
+    }
+    for (size_t i = 0; i < numentries; i++)
+        if (table[i].gex_index != 0)
+            install_entry(&table[i], table[i].gex_index);
+    unsigned next = 255;
+    for (size_t i = 0; i < numentries; i++) {
+        if (table[i].gex_index != 0)
+            continue;
+        while (taken[next])
+            next--;
+        taken[next] = 1;
+        install_entry(&table[i], next);
+    }
+    return GASNET_OK;
 }

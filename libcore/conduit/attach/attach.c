@@ -71,6 +71,19 @@ int gpc_init(void)
     return GASNET_OK;
 }
 
+/* A GASNet-1 entry says nothing of kinds or arguments: it is stored as taking every kind. */
+static void set_legacy_entry(unsigned index, gasnet_handlerentry_t *entry, gpc_handler_fn handlers[256])
+{
+    handlers[index] = (gpc_handler_fn)entry->fnptr;
+    if (handlers != gpc.handlers)
+        return;
+    gex_AM_Entry_t *stored = &gpc.am_entries[index];
+    memset(stored, 0, sizeof *stored);
+    stored->gex_index = (gex_AM_Index_t)index;
+    stored->gex_fnptr = (gex_AM_Fn_t)entry->fnptr;
+    stored->gex_flags = GEX_FLAG_AM_REQREP | GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG;
+}
+
 /* Seed-spec handler registration: fixed indices first, then "don't care"
  * entries get the lowest free index in 128..255, in table order. */
 int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
@@ -91,7 +104,7 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
             return GASNET_ERR_BAD_ARG;
         }
         taken[index] = 1;
-        handlers[index] = (gpc_handler_fn)table[i].fnptr;
+        set_legacy_entry(index, &table[i], handlers);
     }
     for (int i = 0; i < numentries; i++) {
         if (table[i].index != 0)
@@ -105,7 +118,7 @@ int gpc_register_handlers(gasnet_handlerentry_t *table, int numentries,
         }
         taken[index] = 1;
         table[i].index = (gasnet_handler_t)index;
-        handlers[index] = (gpc_handler_fn)table[i].fnptr;
+        set_legacy_entry(index, &table[i], handlers);
     }
     return GASNET_OK;
 }

@@ -56,6 +56,7 @@ struct gpc_state {
     struct gpc_lid_cache request_lids;    /* unpacked Long requests, AM side */
     struct gpc_lid_cache reply_lids;      /* unpacked Long replies, SAFE side */
     gpc_handler_fn handlers[256];
+    gex_AM_Entry_t am_entries[256];  /* what each client handler was registered as */
     int packed_long_enabled;         /* GASNET_PORTAL_PACKED_LONG */
     uint64_t packed_long_limit;      /* GASNET_PACKEDLONG_LIMIT: the chunk bounds it further */
     /* events taken from each queue per poll, 0: all there are (GASNET_PORTAL_*_LIMIT) */

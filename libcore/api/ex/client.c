@@ -1,0 +1,205 @@
+/*
+ * gex_Client_Init, the client, endpoint, segment and team queries, and
+ * gex_Segment_Attach: checks, then the conduit's init and attach, the
+ * same two steps gasnet_init and gasnet_attach take.
+ */
+#include <gasnetex.h>
+
+#include "api/common/export.h"
+#include "api/common/gex_objects.h"
+#include "conduit/am/am.h"
+#include "conduit/attach/attach.h"
+#include "conduit/attach/nodeinfo.h"
+#include "conduit/core/state.h"
+#include "util/log.h"
+
+static int ex_initialized; /* gex_Client_Init ran (not only gasnet_init) */
+
+#define CLIENT_FLAGS (GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS)
+
+void gpx_check_tm_rank(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (tm != &gpx_tm0)
+        gp_fatal("%s: team %p is not the primordial team (the only team this gp has)", call,
+                 (void *)tm);
+    if (rank >= gpc.nodes)
+        gp_fatal("%s: rank %u is not in the team (its ranks are 0..%u)", call, rank,
+                 gpc.nodes - 1);
+}
+
+void gpx_check_callable(const char *call)
+{
+    if (!gpc.attached)
+        gp_fatal("%s called before gex_Segment_Attach", call);
+    if (gpc_in_handler)
+        gp_fatal("%s called inside an AM handler (handlers may only reply)", call);
+}
+
+GP_EXPORT int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                              const char *clientName, int *argc, char ***argv, gex_Flags_t flags)
+{
+    (void)argc; /* gp-run hands the job over in the environment */
+    (void)argv;
+    if (gpc.initialized)
+        gp_fatal("gex_Client_Init: %s (one client per process)",
+                 ex_initialized ? "called twice" : "called after gasnet_init");
+    if (client_p == NULL || ep_p == NULL || tm_p == NULL)
+        return BAD_ARG("gex_Client_Init: client_p=%p ep_p=%p tm_p=%p; all three receive objects",
+                       (void *)client_p, (void *)ep_p, (void *)tm_p);
+    if (flags & ~(gex_Flags_t)CLIENT_FLAGS)
+        return BAD_ARG("gex_Client_Init: flags 0x%x; accepted are GEX_FLAG_USES_GASNET1 and "
+                       "GEX_FLAG_DEFER_THREADS", (unsigned)flags);
+    int rc = gpc_init();
+    if (rc != GASNET_OK)
+        return rc;
+    ex_initialized = 1;
+    gpx_client.name = clientName ? clientName : "";
+    gpx_client.flags = flags;
+    *client_p = &gpx_client;
+    *ep_p = &gpx_ep;
+    *tm_p = &gpx_tm0;
+    return GASNET_OK;
+}
+
+GP_EXPORT void gex_Client_SetCData(gex_Client_t client, const void *val) { client->cdata = (void *)val; }
+GP_EXPORT void *gex_Client_QueryCData(gex_Client_t client) { return client->cdata; }
+GP_EXPORT gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) { return client->flags; }
+GP_EXPORT const char *gex_Client_QueryName(gex_Client_t client) { return client->name; }
+
+GP_EXPORT void gex_EP_SetCData(gex_EP_t ep, const void *val) { ep->cdata = (void *)val; }
+GP_EXPORT void *gex_EP_QueryCData(gex_EP_t ep) { return ep->cdata; }
+GP_EXPORT gex_Client_t gex_EP_QueryClient(gex_EP_t ep) { (void)ep; return &gpx_client; }
+GP_EXPORT gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) { (void)ep; return 0; }
+GP_EXPORT gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) { (void)ep; return 0; }
+
+GP_EXPORT gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep)
+{
+    (void)ep;
+    return gpc.attached ? &gpx_segment : GEX_SEGMENT_INVALID;
+}
+
+/* One endpoint per process (GASNET_MAXEPS): a second one is a resource gp does not have. */
+GP_EXPORT int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
+                            gex_EP_Capabilities_t capabilities, gex_Flags_t flags)
+{
+    (void)ep_p;
+    (void)client;
+    (void)capabilities;
+    (void)flags;
+    return GASNET_ERR_RESOURCE;
+}
+
+GP_EXPORT int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries)
+{
+    if (!gpc.initialized)
+        gp_fatal("gex_EP_RegisterHandlers called before gex_Client_Init");
+    if (ep != &gpx_ep)
+        return BAD_ARG("gex_EP_RegisterHandlers: endpoint %p is not the primordial endpoint",
+                       (void *)ep);
+    if (numentries > 0 && table == NULL)
+        return BAD_ARG("gex_EP_RegisterHandlers: table is NULL with numentries=%zu", numentries);
+    return gpc_register_entries(table, numentries);
+}
+
+GP_EXPORT int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
+{
+    if (!gpc.initialized)
+        gp_fatal("gex_Segment_Attach called before gex_Client_Init");
+    if (gpc.attached)
+        gp_fatal("gex_Segment_Attach: the segment is already attached (by gex_Segment_Attach "
+                 "or gasnet_attach); a process attaches once");
+    if (segment_p == NULL)
+        return BAD_ARG("gex_Segment_Attach: segment_p is NULL; it receives the segment");
+    if (tm != &gpx_tm0)
+        return BAD_ARG("gex_Segment_Attach: team %p is not the primordial team", (void *)tm);
+    uintptr_t pages = (length + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE;
+    if (length > gpc.max_local_segsize || pages * GASNET_PAGESIZE > gpc.max_local_segsize) {
+        gp_error("api", "gex_Segment_Attach: length %lu exceeds gasnet_getMaxLocalSegmentSize() "
+                 "= %lu (hint: GASNET_MAX_SEGSIZE, GASNET_PHYSMEM_PINNABLE_RATIO, /dev/shm size)",
+                 (unsigned long)length, (unsigned long)gpc.max_local_segsize);
+        return GASNET_ERR_RESOURCE;
+    }
+    int rc = gpc_attach(NULL, 0, pages * GASNET_PAGESIZE);
+    if (rc != GASNET_OK)
+        return rc;
+    *segment_p = &gpx_segment;
+    return GASNET_OK;
+}
+
+GP_EXPORT void gex_Segment_SetCData(gex_Segment_t seg, const void *val) { seg->cdata = (void *)val; }
+GP_EXPORT void *gex_Segment_QueryCData(gex_Segment_t seg) { return seg->cdata; }
+GP_EXPORT gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) { (void)seg; return &gpx_client; }
+GP_EXPORT gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) { (void)seg; return 0; }
+GP_EXPORT void *gex_Segment_QueryAddr(gex_Segment_t seg) { (void)seg; return gpc.segment; }
+GP_EXPORT uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { (void)seg; return gpc.segsize; }
+
+/* Where rank's segment is reachable here: this process's own, or a peer's
+ * the shm transport maps (gasnet_getNodeInfo's offset); else NULL. */
+static void *local_view(gex_Rank_t rank)
+{
+    char *owner = gpc.seginfo[rank].addr;
+    if (rank == gpc.rank)
+        return owner;
+    const gasnet_nodeinfo_t *info = gpc_nodeinfo();
+    if (owner == NULL || info[rank].supernode != info[gpc.rank].supernode || info[rank].offset == 0)
+        return NULL;
+    return owner + info[rank].offset;
+}
+
+/* gp knows every segment from attach on, so every query completes at once. */
+GP_EXPORT gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                                 void **localaddr_p, uintptr_t *size_p,
+                                                 gex_Flags_t flags)
+{
+    (void)flags;
+    gpx_check_tm_rank("gex_EP_QueryBoundSegmentNB", tm, rank);
+    int bound = gpc.attached && gpc.seginfo[rank].size > 0;
+    if (owneraddr_p)
+        *owneraddr_p = bound ? gpc.seginfo[rank].addr : NULL;
+    if (localaddr_p)
+        *localaddr_p = bound ? local_view(rank) : NULL;
+    if (size_p)
+        *size_p = bound ? gpc.seginfo[rank].size : 0;
+    return GEX_EVENT_INVALID;
+}
+
+GP_EXPORT int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                     void **localaddr_p, uintptr_t *size_p)
+{
+    gpx_check_tm_rank("gex_Segment_QueryBound", tm, rank);
+    if (!gpc.attached || gpc.seginfo[rank].size == 0)
+        return 1; /* nothing bound: nothing written */
+    gex_EP_QueryBoundSegmentNB(tm, rank, owneraddr_p, localaddr_p, size_p, 0);
+    return 0;
+}
+
+GP_EXPORT gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) { (void)tm; return gpc.rank; }
+GP_EXPORT gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { (void)tm; return gpc.nodes; }
+GP_EXPORT gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { (void)tm; return &gpx_ep; }
+GP_EXPORT gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { (void)tm; return &gpx_client; }
+GP_EXPORT gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) { (void)tm; return 0; }
+GP_EXPORT void gex_TM_SetCData(gex_TM_t tm, const void *val) { tm->cdata = (void *)val; }
+GP_EXPORT void *gex_TM_QueryCData(gex_TM_t tm) { return tm->cdata; }
+
+/* The primordial team's ranks are the jobranks. */
+GP_EXPORT gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
+{
+    gpx_check_tm_rank("gex_TM_TranslateRankToJobrank", tm, rank);
+    return rank;
+}
+
+GP_EXPORT gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
+{
+    (void)tm;
+    return jobrank < gpc.nodes ? jobrank : GEX_RANK_INVALID;
+}
+
+GP_EXPORT gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank,
+                                                    gex_Flags_t flags)
+{
+    gpx_check_tm_rank("gex_TM_TranslateRankToEP", tm, rank);
+    if (flags != 0)
+        gp_fatal("gex_TM_TranslateRankToEP: flags 0x%x; it takes 0", (unsigned)flags);
+    gex_EP_Location_t where = { rank, 0 };
+    return where;
+}

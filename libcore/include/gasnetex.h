@@ -1,0 +1,420 @@
+/*
+ * gasnetex.h: the part of the GASNet-EX API libgp implements (doc/clients.md
+ * lists it and what is left for later), beside the GASNet-1 API of gasnet.h.
+ *
+ * The two headers work in either order and either alone: this one brings
+ * gasnet.h in first, because EX clients still call GASNet-1 names (exit,
+ * poll, barriers, segment sizes) and its types are the EX types' twins, and
+ * gasnet.h brings this one in at its end.  Only a client that includes
+ * gasnet.h itself gets _INCLUDED_GASNET_H, which GASNet's test harness reads
+ * as "this is a GASNet-1 client".
+ */
+#ifndef _INCLUDED_GASNETEX_H
+#define _INCLUDED_GASNETEX_H
+
+#ifndef _GASNET_H
+#define _GEX_BRINGS_GASNET_H
+#include "gasnet.h"
+#undef _GEX_BRINGS_GASNET_H
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GASNET_SUPPORTS_TI_ENTRY 1
+#define GASNET_SUPPORTS_TI_IS_REQ 1
+#define GASNET_SUPPORTS_TI_IS_LONG 1
+#define GASNET_MAXEPS 1
+/* Handlers run only on threads inside a gp call (doc/progress.md). */
+#define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
+#define GEX_AM_INDEX_BASE 128
+#define SIZEOF_GEX_RMA_VALUE_T 8
+
+/* Types (§2.1): the EX names of GASNet-1 types are those types, so handlers and
+ * handles written against either API mix without casts. */
+#ifndef _GEX_FWD_H
+#define _GEX_FWD_H
+typedef uint16_t gex_EP_Index_t;
+typedef struct {
+    gex_Rank_t gex_rank;
+    gex_EP_Index_t gex_ep_index;
+} gex_EP_Location_t;
+typedef gasnet_handle_t gex_Event_t;
+typedef void *gex_Addr_t;
+typedef uint32_t gex_DT_t;
+typedef uint32_t gex_OP_t;
+typedef uint32_t gex_Flags_t;
+typedef uint32_t gex_EP_Capabilities_t;
+#endif
+
+typedef gasnet_handler_t gex_AM_Index_t;
+typedef gasnet_handlerarg_t gex_AM_Arg_t;
+typedef gasnet_token_t gex_Token_t;
+typedef struct _gex_tm *gex_TM_t;
+typedef struct _gex_client *gex_Client_t;
+typedef struct _gex_ep *gex_EP_t;
+typedef struct _gex_segment *gex_Segment_t;
+typedef struct _gex_mk *gex_MK_t;
+#ifndef __cplusplus
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#endif
+typedef void (*gex_AM_Fn_t)(); /* unprototyped: a handler of any prototype converts to it */
+#ifndef __cplusplus
+#pragma GCC diagnostic pop
+#endif
+typedef uint64_t gex_RMA_Value_t;
+#ifndef _GEX_MEMVEC_T
+#define _GEX_MEMVEC_T
+typedef struct {
+    void *gex_addr;
+    size_t gex_len;
+} gex_Memvec_t;
+#endif
+/* Field order is ABI: clients fill tables with positional initializers. */
+typedef struct {
+    gex_AM_Index_t gex_index; /* 0: gp picks one and writes it back */
+    gex_AM_Fn_t gex_fnptr;
+    gex_Flags_t gex_flags;
+    unsigned int gex_nargs;
+    const void *gex_cdata;
+    const char *gex_name;
+} gex_AM_Entry_t;
+typedef const struct {
+    gex_Rank_t gex_jobrank;
+} gex_RankInfo_t;
+typedef struct {
+    gex_Rank_t gex_srcrank;
+    gex_EP_t gex_ep;
+    const gex_AM_Entry_t *gex_entry;
+    int gex_is_req;
+    int gex_is_long;
+} gex_Token_Info_t;
+typedef unsigned int gex_TI_t;
+typedef unsigned int gex_EC_t;
+typedef gasnet_hsl_t gex_HSL_t;
+typedef struct {
+    const char *gex_device_list;
+    unsigned int gex_thread_roles;
+    void *(*gex_progress_fn)(void *);
+    void *gex_progress_arg;
+} gex_ProgressThreadInfo_t;
+
+/* Handles and invalid values (§2.2). */
+#define GEX_RANK_INVALID (~(gex_Rank_t)0)
+#define GEX_TM_INVALID ((gex_TM_t)(uintptr_t)0)
+#define GEX_CLIENT_INVALID ((gex_Client_t)(uintptr_t)0)
+#define GEX_EP_INVALID ((gex_EP_t)(uintptr_t)0)
+#define GEX_SEGMENT_INVALID ((gex_Segment_t)(uintptr_t)0)
+#define GEX_MK_INVALID ((gex_MK_t)(uintptr_t)0)
+#define GEX_MK_HOST ((gex_MK_t)(uintptr_t)1)
+#define GEX_EVENT_INVALID ((gex_Event_t)(uintptr_t)0)
+#define GEX_EVENT_NO_OP ((gex_Event_t)(uintptr_t)1)
+#define GEX_EVENT_NOW ((gex_Event_t *)(uintptr_t)1)
+#define GEX_EVENT_DEFER ((gex_Event_t *)(uintptr_t)2)
+#define GEX_EVENT_GROUP ((gex_Event_t *)(uintptr_t)3)
+#define GEX_HSL_INITIALIZER GASNET_HSL_INITIALIZER
+
+/* Flags and constants (§3): GASNet-EX's values, so binaries agree on them. */
+#define GEX_FLAG_IMMEDIATE (1u << 0)
+#define GEX_FLAG_SELF_SEG_UNKNOWN (1u << 3)
+#define GEX_FLAG_SELF_SEG_SOME (1u << 4)
+#define GEX_FLAG_SELF_SEG_BOUND (1u << 5)
+#define GEX_FLAG_SELF_SEG_OFFSET (1u << 6)
+#define GEX_FLAG_PEER_SEG_UNKNOWN (1u << 7)
+#define GEX_FLAG_PEER_SEG_SOME (1u << 8)
+#define GEX_FLAG_PEER_SEG_BOUND (1u << 9)
+#define GEX_FLAG_PEER_SEG_OFFSET (1u << 10)
+#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT (1u << 11)
+#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC (1u << 12)
+#define GEX_FLAG_AD_REL (1u << 1)
+#define GEX_FLAG_AD_ACQ (1u << 2)
+#define GEX_FLAG_AD_MY_RANK (1u << 11)
+#define GEX_FLAG_AD_MY_NBRHD (1u << 12)
+#define GEX_FLAG_RANK_IS_JOBRANK (1u << 13)
+#define GEX_FLAG_AD_FAVOR_MY_RANK (1u << 0)
+#define GEX_FLAG_AD_FAVOR_MY_NBRHD (1u << 1)
+#define GEX_FLAG_AD_FAVOR_REMOTE (1u << 2)
+#define GEX_FLAG_AM_SHORT (1u << 0)
+#define GEX_FLAG_AM_MEDIUM (1u << 1)
+#define GEX_FLAG_AM_LONG (1u << 2)
+#define GEX_FLAG_AM_MEDLONG (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG)
+#define GEX_FLAG_AM_REQUEST (1u << 3)
+#define GEX_FLAG_AM_REPLY (1u << 4)
+#define GEX_FLAG_AM_REQREP (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
+#define GEX_FLAG_ENABLE_LEAF_LC (1u << 11)
+#define GEX_FLAG_USES_GASNET1 (1u << 0)
+#define GEX_FLAG_DEFER_THREADS (1u << 1)
+#define GEX_FLAG_TM_SCRATCH_SIZE_MIN (1u << 0)
+#define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (1u << 1)
+#define GEX_FLAG_TM_GLOBAL_SCRATCH (1u << 2)
+#define GEX_FLAG_TM_LOCAL_SCRATCH (1u << 3)
+#define GEX_FLAG_TM_SYMMETRIC_SCRATCH (1u << 4)
+#define GEX_FLAG_TM_NO_SCRATCH (1u << 5)
+#define GEX_FLAG_SCRATCH_SEG_OFFSET (1u << 6)
+#define GEX_FLAG_GLOBALLY_QUIESCED (1u << 13)
+#define GEX_FLAG_PEER_NEVER_NBRHD (1u << 14)
+#define GEX_FLAG_PEER_NEVER_SELF (1u << 15)
+#define GEX_FLAG_HINT_ACCEL_AD (1u << 0)
+#define GEX_FLAG_HINT_ACCEL_COLL (1u << 1)
+#define GEX_FLAG_HINT_ACCEL_ALL 3u
+#define GEX_EP_CAPABILITY_RMA (1u << 0)
+#define GEX_EP_CAPABILITY_AM (1u << 1)
+#define GEX_EP_CAPABILITY_VIS (1u << 2)
+#define GEX_EP_CAPABILITY_COLL (1u << 3)
+#define GEX_EP_CAPABILITY_AD (1u << 4)
+#define GEX_EP_CAPABILITY_ALL 31u
+#define GEX_TI_SRCRANK ((gex_TI_t)1 << 0)
+#define GEX_TI_ENTRY ((gex_TI_t)1 << 1)
+#define GEX_TI_IS_REQ ((gex_TI_t)1 << 2)
+#define GEX_TI_IS_LONG ((gex_TI_t)1 << 3)
+#define GEX_TI_EP ((gex_TI_t)1 << 4)
+#define GEX_TI_ALL ((gex_TI_t)31)
+#define GEX_EC_PUT ((gex_EC_t)(1 | 2))
+#define GEX_EC_GET ((gex_EC_t)4)
+#define GEX_EC_AM ((gex_EC_t)2)
+#define GEX_EC_LC ((gex_EC_t)2)
+#define GEX_EC_RMW ((gex_EC_t)8)
+#define GEX_EC_ALL (~(gex_EC_t)0)
+#define GEX_THREAD_ROLE_RCV (1u << 0)
+#define GEX_THREAD_ROLE_SND (1u << 1)
+
+/* Client, endpoint, segment (§4). */
+extern int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                           const char *clientName, int *argc, char ***argv, gex_Flags_t flags);
+extern void gex_Client_SetCData(gex_Client_t client, const void *val);
+extern void *gex_Client_QueryCData(gex_Client_t client);
+extern gex_Flags_t gex_Client_QueryFlags(gex_Client_t client);
+extern const char *gex_Client_QueryName(gex_Client_t client);
+extern void gex_EP_SetCData(gex_EP_t ep, const void *val);
+extern void *gex_EP_QueryCData(gex_EP_t ep);
+extern gex_Client_t gex_EP_QueryClient(gex_EP_t ep);
+extern gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep);
+extern gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep);
+extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
+extern int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries);
+extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                         gex_Flags_t flags);
+extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length);
+extern void gex_Segment_SetCData(gex_Segment_t seg, const void *val);
+extern void *gex_Segment_QueryCData(gex_Segment_t seg);
+extern gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);
+extern gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg);
+extern void *gex_Segment_QueryAddr(gex_Segment_t seg);
+extern uintptr_t gex_Segment_QuerySize(gex_Segment_t seg);
+extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                              void **localaddr_p, uintptr_t *size_p,
+                                              gex_Flags_t flags);
+extern int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                  void **localaddr_p, uintptr_t *size_p);
+
+/* Teams (§5.1-5.2): the primordial team. */
+extern gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
+extern gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
+extern gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
+extern gex_Client_t gex_TM_QueryClient(gex_TM_t tm);
+extern gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm);
+extern void gex_TM_SetCData(gex_TM_t tm, const void *val);
+extern void *gex_TM_QueryCData(gex_TM_t tm);
+extern gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
+extern gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
+extern gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
+
+/* System queries (§6). */
+extern gex_Rank_t gex_System_QueryJobRank(void);
+extern gex_Rank_t gex_System_QueryJobSize(void);
+extern void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                                      gex_Rank_t *my_info_index_p);
+extern void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                                     gex_Rank_t *my_info_index_p);
+extern void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size_p, gex_Rank_t *nbrhd_set_rank_p,
+                                       gex_Rank_t *host_set_size_p, gex_Rank_t *host_set_rank_p);
+extern int gex_System_GetVerboseErrors(void);
+extern void gex_System_SetVerboseErrors(int enable);
+extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
+extern int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
+                                           const gex_ProgressThreadInfo_t **info_p,
+                                           gex_Flags_t flags);
+extern uint64_t gex_System_QueryMaxThreads(void);
+
+/* Fixed-payload AMs (§7): the numbered and arity-free forms are macros over these. */
+extern int _gex_AM_RequestShortM(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                 gex_Flags_t flags, int nargs, ...);
+extern int _gex_AM_RequestMediumM(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                  const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                                  gex_Flags_t flags, int nargs, ...);
+extern int _gex_AM_RequestLongM(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                const void *source_addr, size_t nbytes, void *dest_addr,
+                                gex_Event_t *lc_opt, gex_Flags_t flags, int nargs, ...);
+extern int _gex_AM_ReplyShortM(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                               int nargs, ...);
+extern int _gex_AM_ReplyMediumM(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                                size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags, int nargs,
+                                ...);
+extern int _gex_AM_ReplyLongM(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                              size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
+                              gex_Flags_t flags, int nargs, ...);
+
+/* Payload limits (§7.5): one limit for every destination, lc_opt, flag and
+ * argument count, so the LUBs are the limits; the queries still evaluate
+ * each argument once. */
+#define gex_AM_MaxArgs() ((unsigned int)GASNET_MAXARGS)
+#define gex_AM_LUBRequestMedium() ((size_t)960)
+#define gex_AM_LUBReplyMedium() ((size_t)960)
+#define gex_AM_LUBRequestLong() ((size_t)0x7fffffff)
+#define gex_AM_LUBReplyLong() ((size_t)0x7fffffff)
+extern size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t rank, const gex_Event_t *lc_opt,
+                                      gex_Flags_t flags, unsigned int nargs);
+extern size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t rank, const gex_Event_t *lc_opt,
+                                    gex_Flags_t flags, unsigned int nargs);
+extern size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t rank, const gex_Event_t *lc_opt,
+                                    gex_Flags_t flags, unsigned int nargs);
+extern size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t rank, const gex_Event_t *lc_opt,
+                                  gex_Flags_t flags, unsigned int nargs);
+extern size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt,
+                                       gex_Flags_t flags, unsigned int nargs);
+extern size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt,
+                                     gex_Flags_t flags, unsigned int nargs);
+extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
+
+/* Events and implicit operations (§9). */
+extern int gex_Event_Test(gex_Event_t event);
+extern void gex_Event_Wait(gex_Event_t event);
+extern int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_id);
+extern int gex_NBI_Test(gex_EC_t mask, gex_Flags_t flags);
+extern void gex_NBI_Wait(gex_EC_t mask, gex_Flags_t flags);
+extern void gex_NBI_BeginAccessRegion(gex_Flags_t flags);
+extern gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags);
+
+/* RMA (§10). */
+extern int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                               size_t nbytes, gex_Flags_t flags);
+extern gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                 size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags);
+extern int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags);
+extern int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                               gex_Flags_t flags);
+extern gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                 size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                          gex_Flags_t flags);
+extern int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                                  size_t nbytes, gex_Flags_t flags);
+extern gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                    gex_RMA_Value_t value, size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                             size_t nbytes, gex_Flags_t flags);
+extern gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src,
+                                              size_t nbytes, gex_Flags_t flags);
+
+/* Handler-safe locks (§14): GASNet-1's, under their EX names. */
+#define gex_HSL_Init(hsl) gasnet_hsl_init(hsl)
+#define gex_HSL_Destroy(hsl) gasnet_hsl_destroy(hsl)
+#define gex_HSL_Lock(hsl) gasnet_hsl_lock(hsl)
+#define gex_HSL_Unlock(hsl) gasnet_hsl_unlock(hsl)
+#define gex_HSL_Trylock(hsl) gasnet_hsl_trylock(hsl)
+
+/* The EX objects of a client that came in through gasnet_init (§15.1); any pointer may be NULL. */
+extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                                   gex_Segment_t *segment_p);
+
+#include "gasnetex_am.h"
+
+/*
+ * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
+ * implicit and value forms): the primordial team's ranks are jobranks, so the
+ * same table answers, and a plain copy is complete, with nothing to count or
+ * to complete locally.  As GASNet's inline paths, they leave the team and
+ * lc_opt to the exported functions, which see every other call.
+ */
+#ifndef GP_NO_INLINE_RMA
+static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                              const void *src, size_t nbytes, gex_Flags_t flags)
+{
+    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_put_copy(at, src, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
+}
+static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                              size_t nbytes, gex_Flags_t flags)
+{
+    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_get_copy(dest, at, nbytes);
+        return 0;
+    }
+    return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
+}
+static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                         size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_put_copy(at, src, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+static inline int _gex_RMA_GetNBI_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                         size_t nbytes, gex_Flags_t flags)
+{
+    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_get_copy(dest, at, nbytes);
+        return 0;
+    }
+    return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+}
+#define gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    _gex_RMA_PutNBI_inline(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags) \
+    _gex_RMA_GetNBI_inline(tm, dest, rank, src, nbytes, flags)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 1 to 8 bytes, the value's low-order ones; other sizes get the library's error. */
+static inline int _gex_RMA_PutBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                                 gex_RMA_Value_t value, size_t nbytes,
+                                                 gex_Flags_t flags)
+{
+    char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, dest, nbytes) : NULL;
+    if (__builtin_expect(at != NULL, 1)) {
+        _gasnet_rma_put_copy(at, &value, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutBlockingVal)(tm, rank, dest, value, nbytes, flags);
+}
+static inline gex_RMA_Value_t _gex_RMA_GetBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank,
+                                                             void *src, size_t nbytes,
+                                                             gex_Flags_t flags)
+{
+    gex_RMA_Value_t value = 0; /* zero-extended */
+    const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, src, nbytes) : NULL;
+    if (__builtin_expect(at == NULL, 0))
+        return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
+    _gasnet_rma_get_copy(&value, at, nbytes);
+    return value;
+}
+#define gex_RMA_PutBlockingVal(tm, rank, dest, value, nbytes, flags) \
+    _gex_RMA_PutBlockingVal_inline(tm, rank, dest, value, nbytes, flags)
+#define gex_RMA_GetBlockingVal(tm, rank, src, nbytes, flags) \
+    _gex_RMA_GetBlockingVal_inline(tm, rank, src, nbytes, flags)
+#endif
+#define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
+    _gex_RMA_PutBlocking_inline(tm, rank, dest, src, nbytes, flags)
+#define gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags) \
+    _gex_RMA_GetBlocking_inline(tm, dest, rank, src, nbytes, flags)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

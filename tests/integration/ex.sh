@@ -1,0 +1,71 @@
+#!/bin/sh
+# The GASNet-EX API with real processes (ex_core): an EX client at 1, 2 and
+# 4 ranks over shm (the default), tcp, and the hybrid across two pretended
+# hosts; then bad arguments, each refused with an error naming what was
+# wrong and what is accepted.
+. "$(dirname "$0")/../lib.sh"
+
+done_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
+# check_ranks NAME N: every rank said it was done.
+check_ranks() {
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_core: rank [0-9]* of $2: $done_line")" -eq "$2" ]; then
+        pass "$1"
+    else
+        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
+    fi
+}
+
+for n in 1 2 4; do
+    expect_rc "ex/core_shm_n$n" 0 180 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_core" &&
+        check_ranks "ex/core_shm_n$n" $n
+    expect_rc "ex/core_tcp_n$n" 0 180 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_core" &&
+        check_ranks "ex/core_tcp_n$n" $n
+done
+# Every put and get through the library, none as the header's inline copy.
+expect_rc "ex/core_shm_no_direct_n2" 0 180 env GP_DIRECT_RMA=0 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+    check_ranks "ex/core_shm_no_direct_n2" 2
+# Every AM by the Portals protocol, none through the on-node slot rings.
+expect_rc "ex/core_shm_portals_am_n2" 0 180 env GP_SHM_AM_RING=0 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+    check_ranks "ex/core_shm_portals_am_n2" 2
+tmp=$(mktemp -d /tmp/gp-ex.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+as_host_wrapper "$tmp"
+for n in 2 4; do
+    expect_rc "ex/core_hybrid_n$n" 0 180 env -u GP_TRANSPORT "$GP_RUN" -n $n "$tmp/as-host" $((n / 2)) \
+        "$GPTEST_ITEST/ex_core" &&
+        check_ranks "ex/core_hybrid_n$n" $n
+done
+
+# GASNet-1 first: gasnet_init and gasnet_attach, then the EX objects and calls.
+expect_rc "ex/legacy_first_n2" 0 120 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" legacy &&
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_core: rank [01]: a GASNet-1 client used the EX objects")" -eq 2 ]; then
+        pass ex/legacy_first_n2
+    else
+        fail ex/legacy_first_n2 "not both ranks said so: $(printf '%s\n' "$out" | tail -3)"
+    fi
+
+# Refused arguments that return an error code: the line names it, the code comes back.
+refused() { # MODE PATTERN RETURNED
+    expect_rc "ex/refused_$1" 0 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" "$1" &&
+        check_line "ex/refused_$1" "$2" && check_line "ex/refused_$1_code" "$3"
+}
+refused client_flags "error api: gex_Client_Init: flags 0x20; accepted are GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS" \
+    "returned GASNET_ERR_BAD_ARG"
+refused bad_index "error am: handler table entry 0 asks for index 12, which is reserved; client handlers use 128..255, 0 for any free one" \
+    "returned GASNET_ERR_BAD_ARG"
+refused bad_flags "error am: handler table entry 0 has gex_flags 0x1; it needs GEX_FLAG_AM_REQUEST and/or _REPLY, and GEX_FLAG_AM_SHORT, _MEDIUM and/or _LONG" \
+    "returned GASNET_ERR_BAD_ARG"
+refused attach_too_big "error api: gex_Segment_Attach: length [0-9]* exceeds gasnet_getMaxLocalSegmentSize() = [0-9]*" \
+    "returned GASNET_ERR_RESOURCE"
+
+# Misuse that EX makes fatal: the job ends with the named error.
+misuse() { # MODE PATTERN
+    expect_rc "ex/misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" "$1" &&
+        check_line "ex/misuse_$1" "$2"
+}
+misuse am_before_attach "FATAL ERROR on node [01]/2: gex_AM_RequestShort called before gex_Segment_Attach"
+misuse bad_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: rank 7 is not in the team (its ranks are 0..1)"
+misuse value_size "FATAL ERROR on node [01]/2: gex_RMA_PutBlockingVal: nbytes is 9; value operations take 1 to 8 bytes"
+misuse am_lc_defer "FATAL ERROR on node [01]/2: gex_AM_RequestMedium: lc_opt GEX_EVENT_DEFER; accepted are GEX_EVENT_NOW, GEX_EVENT_GROUP or a gex_Event_t pointer"
+misuse no_op_event "FATAL ERROR on node [01]/2: gex_Event_Wait: GEX_EVENT_NO_OP is not an event"
+end_tests
