@@ -446,13 +446,14 @@ t_ofi_credits_hotspot() {
 # Node 1 stays out of the library for BUSY_SECONDS (longer than the 60 s after which a tcp dial
 # once failed a job) while node 0 makes one blocking put to it, then both meet in a barrier.
 # Started before the first case, in the background, and checked after the last, so the suite
-# waits for it once.
+# waits for it once; node 0 sleeps too once its put (an RDMA write) has returned ("idle"), so
+# that no spinning waiter takes an emulated CPU from the cases beside it.
 BUSY_SECONDS=65
 busy_pid= busy_log=
 busy_peer_start() {
     busy_log=$(mktemp /tmp/gp-ibv-busy.XXXXXX)
     (timeout -k 5 $((BUSY_SECONDS + 120)) env GP_LOG_LEVEL=debug GP_SLOW_WAIT_MS=5000 "$GP_RUN" -n 2 \
-        "$GPTEST_ITEST/busy_peer" busy "$BUSY_SECONDS" >"$busy_log" 2>&1
+        "$GPTEST_ITEST/busy_peer" busy "$BUSY_SECONDS" idle >"$busy_log" 2>&1
      echo "rc $?" >>"$busy_log") &
     busy_pid=$!
 }

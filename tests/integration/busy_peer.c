@@ -11,6 +11,13 @@
  *       for SECONDS s; node 0's put landed".  A busy peer must never be
  *       fatal, however long it computes.
  *
+ *   busy_peer busy SECONDS idle
+ *       The same, and node 0 too stays out of the library once its put has
+ *       returned, until 2 s before node 1 comes back: where a put does not
+ *       need the peer's process (RDMA), a waiter that spins for the rest
+ *       would take a CPU from everything beside it (the ibv suite's VM has
+ *       few, emulated).
+ *
  *   busy_peer gone DIR [open]
  *       Node 1 writes its pid to DIR/node1.pid and ends (_exit(0)) without
  *       the job's exit: a process that vanished mid-job.  Node 0 waits until
@@ -52,14 +59,26 @@ static void barrier(void)
     CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK, "barrier");
 }
 
-static void run_busy(double seconds, uint64_t *node1_word)
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void run_busy(double seconds, int idle, uint64_t *node1_word)
 {
     gasnet_node_t me = gasnet_mynode();
     uint64_t value = PUT_VALUE;
-    if (me == 1)
+    double started = now_seconds();
+    if (me == 1) {
         sleep_seconds(seconds); /* no library call meanwhile: node 0's dial and put wait */
-    else if (me == 0)
+    } else if (me == 0) {
         gasnet_put(1, node1_word, &value, sizeof value);
+        double left = started + seconds - 2 - now_seconds();
+        if (idle && left > 0)
+            sleep_seconds(left);
+    }
     barrier();
     if (me == 1) {
         uint64_t *mine = node1_word; /* node 1's own segment */
@@ -134,13 +153,14 @@ int main(int argc, char **argv)
 {
     amtest_name = "busy_peer";
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
-    int busy = argc == 3 && strcmp(argv[1], "busy") == 0;
+    int busy = (argc == 3 || (argc == 4 && strcmp(argv[3], "idle") == 0)) &&
+               strcmp(argv[1], "busy") == 0;
     int gone = (argc == 3 || argc == 4) && strcmp(argv[1], "gone") == 0 &&
                (argc == 3 || strcmp(argv[3], "open") == 0);
     char *end = NULL;
     double seconds = busy ? strtod(argv[2], &end) : 0;
     CHECK((busy && end != argv[2] && *end == '\0' && seconds >= 0) || gone,
-          "usage: busy_peer busy SECONDS | busy_peer gone DIR [open]");
+          "usage: busy_peer busy SECONDS [idle] | busy_peer gone DIR [open]");
     CHECK(gasnet_attach(NULL, 0, 1 << 16, 0) == GASNET_OK, "attach");
     CHECK(gasnet_nodes() >= 2, "needs at least 2 nodes, has %u", gasnet_nodes());
     gasnet_seginfo_t *seg = calloc(gasnet_nodes(), sizeof *seg);
@@ -148,7 +168,7 @@ int main(int argc, char **argv)
     CHECK(gasnet_getSegmentInfo(seg, (int)gasnet_nodes()) == GASNET_OK, "segment info");
     uint64_t *node1_word = seg[1].addr;
     if (busy)
-        run_busy(seconds, node1_word);
+        run_busy(seconds, argc == 4, node1_word);
     else
         run_gone(argv[2], argc == 4, node1_word);
     free(seg);
