@@ -83,6 +83,11 @@ int gp_boot_host_of(int rank);
 int gp_boot_host_count(void);
 /* The name of rank's host for an error line (hostname, or GP_HOST_ID as set); never NULL. */
 const char *gp_boot_host_name(int rank);
+/* The ranks of the job on this process's kernel (equal boot ids), which share its cores even
+ * where host identities differ (GP_HOST_ID, containers); 0 when the boot id is unknown. */
+int gp_boot_machine_ranks(void);
+/* This kernel's boot id ("" when it cannot be read). */
+void gp_boot_machine_id(char *out, size_t len);
 
 /*
  * hook(arg) runs over and over while a collective waits for gp-run's answer

@@ -19,6 +19,13 @@
 
 static int *host_of_rank;   /* host_of_rank[rank] */
 static int host_count;
+/* Ranks on this rank's kernel (equal boot ids): pretended hosts (GP_HOST_ID) and containers of
+ * one node share its cores though each is a host of its own.  0 when the boot id is unknown. */
+static int machine_ranks;
+
+/* What each rank gives the allgather: its host identity, then its kernel's boot id. */
+#define MACHINE_ID_LEN 40
+#define RECORD_LEN (GP_BOOT_HOST_ID_LEN + MACHINE_ID_LEN)
 /* What an error line calls each host: its name, from the identity of its lowest rank. */
 static char (*host_names)[GP_BOOT_HOST_ID_LEN];
 
@@ -39,8 +46,7 @@ static int by_identity_then_rank(const void *a, const void *b, void *identities)
 {
     int ra = *(const int *)a, rb = *(const int *)b;
     const char *all = identities;
-    int order = strcmp(all + (size_t)ra * GP_BOOT_HOST_ID_LEN,
-                       all + (size_t)rb * GP_BOOT_HOST_ID_LEN);
+    int order = strcmp(all + (size_t)ra * RECORD_LEN, all + (size_t)rb * RECORD_LEN);
     return order != 0 ? order : (ra > rb) - (ra < rb);
 }
 
@@ -63,8 +69,8 @@ static int number_hosts(const char *all, int size, int *out)
     qsort_r(order, (size_t)size, sizeof *order, by_identity_then_rank, (void *)all);
     int groups = 0;
     for (int i = 0; i < size; i++) {
-        if (i == 0 || strcmp(all + (size_t)order[i] * GP_BOOT_HOST_ID_LEN,
-                             all + (size_t)order[i - 1] * GP_BOOT_HOST_ID_LEN) != 0)
+        if (i == 0 || strcmp(all + (size_t)order[i] * RECORD_LEN,
+                             all + (size_t)order[i - 1] * RECORD_LEN) != 0)
             number_of_group[groups++] = -1;
         group_of[order[i]] = groups - 1;
     }
@@ -84,14 +90,15 @@ int gp_boot_hosts_init(void)
     if (host_of_rank != NULL)
         return GP_BOOT_OK;
     int size = gp_boot.size;
-    char mine[GP_BOOT_HOST_ID_LEN];
+    char mine[RECORD_LEN];
     memset(mine, 0, sizeof mine);
-    gp_boot_host_identity(mine, sizeof mine);
-    char *all = calloc((size_t)size, GP_BOOT_HOST_ID_LEN);
+    gp_boot_host_identity(mine, GP_BOOT_HOST_ID_LEN);
+    gp_boot_machine_id(mine + GP_BOOT_HOST_ID_LEN, MACHINE_ID_LEN);
+    char *all = calloc((size_t)size, RECORD_LEN);
     int *hosts = calloc((size_t)size, sizeof *hosts);
     /* Every rank takes part in the allgather, even after a failure of its own. */
     int rc = gp_boot_allgather(mine, all != NULL ? (void *)all : (void *)mine,
-                               all != NULL ? GP_BOOT_HOST_ID_LEN : 0);
+                               all != NULL ? RECORD_LEN : 0);
     if (all == NULL || hosts == NULL) {
         gp_error("boot", "no memory to number the hosts of %d ranks", size);
         rc = GP_BOOT_ERR_RESOURCE;
@@ -101,8 +108,13 @@ int gp_boot_hosts_init(void)
         /* Without memory for the names, error lines say "host N" instead. */
         host_names = calloc((size_t)count, sizeof *host_names);
         for (int rank = size - 1; host_names != NULL && rank >= 0; rank--)
-            host_display_name(all + (size_t)rank * GP_BOOT_HOST_ID_LEN, host_names[hosts[rank]],
+            host_display_name(all + (size_t)rank * RECORD_LEN, host_names[hosts[rank]],
                               sizeof host_names[0]);
+        const char *my_machine = mine + GP_BOOT_HOST_ID_LEN;
+        machine_ranks = 0;
+        for (int rank = 0; my_machine[0] != '\0' && rank < size; rank++)
+            machine_ranks += strncmp(all + (size_t)rank * RECORD_LEN + GP_BOOT_HOST_ID_LEN,
+                                     my_machine, MACHINE_ID_LEN) == 0;
     }
     free(all);
     if (count < 0) {
@@ -139,4 +151,9 @@ const char *gp_boot_host_name(int rank)
         return host_names[host];
     snprintf(numbered, sizeof numbered, "host %d", host);
     return numbered;
+}
+
+int gp_boot_machine_ranks(void)
+{
+    return machine_ranks;
 }

@@ -57,6 +57,11 @@ static void read_boot_id(char *out, size_t len)
     fclose(f);
 }
 
+void gp_boot_machine_id(char *out, size_t len)
+{
+    read_boot_id(out, len);
+}
+
 void gp_boot_host_identity(char *out, size_t len)
 {
     const char *configured = gp_cfg.gp_host_id;

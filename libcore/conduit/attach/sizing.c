@@ -22,6 +22,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "boot/boot.h"
 #include "conduit/attach/nodeinfo.h"
 #include "conduit/core/state.h"
 #include "config/config.h"
@@ -81,14 +82,17 @@ void gpc_sizing_init(void)
     gpc.local_nodes = local;
     gpc.max_local_segsize = (uintptr_t)limit;
     /* Spinning waiters on a host with fewer cores than processes starve the
-     * process they wait for: yield instead (GASNet's tests do the same). */
-    gpc.oversubscribed = cores > 0 && (long)local > cores;
+     * process they wait for: yield instead (GASNet's tests do the same).  The
+     * processes counted are those on this kernel: hosts pretended with
+     * GP_HOST_ID, or containers of one node, share its cores. */
+    long sharing = gp_boot_machine_ranks() > (int)local ? gp_boot_machine_ranks() : (long)local;
+    gpc.oversubscribed = cores > 0 && sharing > cores;
     char shm_text[48] = "not used: the region is private memory";
     if (shm != UINT64_MAX)
         snprintf(shm_text, sizeof shm_text, "%llu", (unsigned long long)shm);
-    gp_debug("attach", "%u of %u processes on this host, %ld cores online: %s; segment limit "
-             "%llu bytes (GASNET_MAX_SEGSIZE %llu, pinnable share %llu, /dev/shm share %s)",
-             local, gpc.nodes, cores,
+    gp_debug("attach", "%u of %u processes on this host (%ld on its kernel), %ld cores online: "
+             "%s; segment limit %llu bytes (GASNET_MAX_SEGSIZE %llu, pinnable share %llu, "
+             "/dev/shm share %s)", local, gpc.nodes, sharing, cores,
              gpc.oversubscribed ? "oversubscribed, waits yield the CPU" : "not oversubscribed",
              (unsigned long long)limit, (unsigned long long)gp_cfg.max_segsize,
              (unsigned long long)pinnable, shm_text);
