@@ -304,8 +304,8 @@ soak: deps
 	sh tests/soak.sh $(BUILD) $(SOAK_RCV_ROUNDS) rcv_thread.sh pasan && [ $$exit_rc -eq 0 ]
 
 # clang: every C file of the seq and par builds through clang's front end with the same
-# warnings as errors (-fsyntax-only: no code generated and nothing linked, which took most of
-# the time of two more whole builds that make check never ran).  A file is checked again
+# warnings as errors (-fsyntax-only: the warnings come from the front end, so no code is
+# generated and nothing linked; nothing runs the clang objects).  A file is checked again
 # when it or a header it includes changes.
 CLANG_DIR := build-clang
 CLANG_SRC := $(sort $(LIB_SRC) $(TOOLS_SRC) $(RUN_SRC) $(CHECK_SRC) $(DEMO_SRC) $(HARNESS_SRC) \

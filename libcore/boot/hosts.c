@@ -143,7 +143,7 @@ int gp_boot_host_count(void)
 
 const char *gp_boot_host_name(int rank)
 {
-    static char numbered[32];
+    static _Thread_local char numbered[32]; /* a transport's receive thread may fail too */
     if (host_of_rank == NULL || rank < 0 || rank >= gp_boot.size)
         return "an unknown host";
     int host = host_of_rank[rank];

@@ -362,7 +362,7 @@ t_physmem_max() { ibv_only "$name" && bad GASNET_PHYSMEM_MAX 1M; }
 # The same jobs tests/integration/ofi.sh runs per provider, here over libfabric's verbs
 # provider on rxe0 under ofi_rxm: whatever -t says, these jobs choose GP_TRANSPORT=ofi.
 OFI_PROVIDER='verbs;ofi_rxm'
-# fi_info takes 5-10 s under emulation (libfabric's verbs provider reads /proc/kallsyms and
+# fi_info is slow under emulation (libfabric's verbs provider reads /proc/kallsyms and
 # libpsm_infinipath calibrates its clock at every load): asked once per boot, not per case.
 ofi_listing=
 ofi_list() { # true when libfabric lists the provider with RDM and RMA

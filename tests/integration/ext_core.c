@@ -34,8 +34,8 @@ static unsigned char pattern(gasnet_node_t src, size_t size, int form, int local
 }
 
 /* The pattern a block of 256 bytes at a time: within block b (i = 256 b + j) byte j is
- * pattern(..., 256 b) + 11 j, since 256 x 11 vanishes mod 256.  A byte-at-a-time check of
- * 16 MiB per form was most of this program's time, under every transport and sanitizer. */
+ * pattern(..., 256 b) + 11 j, since 256 x 11 vanishes mod 256: a block is filled by a loop
+ * the compiler vectorizes and checked with memcmp, not a formula and a branch per byte. */
 static void pattern_block(unsigned char *block, unsigned char first, size_t len)
 {
     for (size_t j = 0; j < len; j++)

@@ -28,8 +28,8 @@ fuzz_one() {
         ls "$tmp/$name.cwd"/crash-* "$tmp/$name.cwd"/timeout-* 2>/dev/null | sed 's/^/    input: /'
     fi >"$tmp/$name.verdict"
 }
-# A target is one process on one core: two run at once, each for its whole time, so the
-# suite takes half as long on two cores and fuzzes as much.
+# A target is one process on one core: two run at once, each for its whole time, so both
+# cores fuzz and none of the fuzzing time is lost.
 running=0 names=
 for source in "$top"/tests/fuzz/*.c; do
     name=$(basename "$source" .c)

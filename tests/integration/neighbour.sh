@@ -41,8 +41,8 @@ stop_neighbour
 neighbour=
 rounds=$(wc -l <"$tmp/flood.rcs" 2>/dev/null || echo 0)
 bad=$(awk '$2 != 0 { printf " job %d: status %d;", $1, $2 }' "$tmp/flood.rcs" 2>/dev/null)
-# What the neighbour's jobs left, all logs at once: a few processes per log took as long as
-# the groups themselves, a thousand logs and more.
+# What the neighbour's jobs left, all logs at once: the neighbour runs a thousand jobs and
+# more, and a few processes per log would cost more than the groups themselves.
 leftover=""
 for log in $(grep -L '^gp-run: job [0-9a-f]\{16\}: ' "$tmp"/flood.[0-9]*); do
     bad="$bad $(basename "$log"): no job id;"

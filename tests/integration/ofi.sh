@@ -31,7 +31,7 @@ export GP_TRANSPORT=ofi
 log=$(mktemp /tmp/gp-ofi-test.XXXXXX)
 trap 'rm -f "$log" "$log.lsan"' EXIT INT TERM
 # ext_core's barrier rounds: a barrier over ofi takes the same path each round (ext.sh runs
-# 10,000 of them on shm), and a thousand of each kind took a third of a job's time here.
+# 10,000 of them on shm), so more rounds here would only cost time.
 case "$GPTEST_VARIANT" in
     *asan) barriers=50 stress=500 flag_rounds=10 ;;
     *) barriers=100 stress=2000 flag_rounds=30 ;;
@@ -102,7 +102,7 @@ for prov in ${GP_OFI_TEST_PROVIDERS:-$default_providers}; do
     done
     for n in 2 4; do
         # Transfers up to 16 MiB at 2 nodes, up to 1 MiB at 4: the sizes above take the same
-        # paths, and moving and checking them was most of this suite's time.
+        # paths, so the larger ones would only cost time.
         case $n in 2) max_size= ;; *) max_size=1M ;; esac
         # Through windows: every rank's debug line counts the puts and gets that went
         # straight into a peer's window; a put that fell back to messages has no count.

@@ -1,10 +1,12 @@
 /*
- * The payload rules both faces' AM calls share: size limits, a source for
- * the bytes, and a Long's destination inside the target's segment.
+ * The rules both faces' AM calls share: size limits, a source for the
+ * bytes, a Long's destination inside the target's segment, and who may
+ * reply with a token.
  */
 #include <gasnet.h>
 
 #include "api/common/export.h"
+#include "conduit/am/am.h"
 #include "conduit/am/am_wire.h"
 #include "conduit/attach/segment_range.h"
 #include "conduit/core/state.h"
@@ -26,4 +28,18 @@ int gp_api_check_am_payload(const char *call, unsigned category, gasnet_node_t n
                        call, dest_addr, nbytes, node, gpc.seginfo[node].addr,
                        (unsigned long)gpc.seginfo[node].size);
     return GASNET_OK;
+}
+
+int gp_api_check_reply(const char *call, unsigned category, const struct gpc_token *token,
+                       unsigned handler, const void *source, size_t nbytes, const void *dest_addr)
+{
+    if (token == NULL)
+        return BAD_ARG("%s: NULL token", call);
+    if (!token->is_request)
+        return BAD_ARG("%s called from a reply handler (only request handlers may reply)", call);
+    if (token->replied)
+        return BAD_ARG("%s: this request handler already replied (at most one reply)", call);
+    if (handler == 0)
+        return BAD_ARG("%s: handler index 0 is reserved", call);
+    return gp_api_check_am_payload(call, category, token->source, source, nbytes, dest_addr);
 }

@@ -15,4 +15,8 @@ extern int gp_api_verbose_errors;
  * (conduit/am/am_wire.h); node must exist and the segments be attached. */
 int gp_api_check_am_payload(const char *call, unsigned category, unsigned node,
                             const void *source, size_t nbytes, const void *dest_addr);
+struct gpc_token;
+/* A reply: a request handler's token that has not replied yet, a handler index, the payload. */
+int gp_api_check_reply(const char *call, unsigned category, const struct gpc_token *token,
+                       unsigned handler, const void *source, size_t nbytes, const void *dest_addr);
 #endif

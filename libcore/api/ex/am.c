@@ -82,15 +82,7 @@ static int reply(unsigned category, gex_Token_t token, gex_AM_Index_t handler,
     struct gpc_token *t = (struct gpc_token *)token;
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
     check_flags(call, flags, nargs);
-    if (t == NULL)
-        gp_fatal("%s: NULL token", call);
-    if (!t->is_request)
-        gp_fatal("%s called from a reply handler (only request handlers may reply)", call);
-    if (t->replied)
-        gp_fatal("%s: this request handler already replied (at most one reply)", call);
-    if (handler == 0)
-        gp_fatal("%s: handler index 0 is reserved", call);
-    if (gp_api_check_am_payload(call, category, t->source, source, nbytes, dest_addr) != GASNET_OK)
+    if (gp_api_check_reply(call, category, t, handler, source, nbytes, dest_addr) != GASNET_OK)
         gp_fatal("%s: refused (the line above says why)", call);
     for (int i = 0; i < nargs; i++)
         args[i] = va_arg(ap, gasnet_handlerarg_t);

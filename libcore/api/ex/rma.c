@@ -51,32 +51,17 @@ static void put_lc(const char *call, gex_Event_t *lc_opt, int implicit)
     *lc_opt = GEX_EVENT_INVALID;
 }
 
-static void finish_blocking(struct gpc_op *op)
-{
-    gpc_op_wait(op);
-    gpc_op_free(op);
-}
-
+/* An event, or GEX_EVENT_INVALID when the operation is already complete. */
 static gex_Event_t as_event(struct gpc_op *op)
 {
-    if (gpc_op_done(op)) {
-        gpc_op_free(op);
-        return GEX_EVENT_INVALID;
-    }
-    return (gex_Event_t)op;
+    return (gex_Event_t)gpc_op_in_flight(op);
 }
 
 GP_EXPORT int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                   size_t nbytes, gex_Flags_t flags)
 {
     check_rma("gex_RMA_PutBlocking", tm, rank, flags);
-    if (gpc_put_direct(rank, dest, src, nbytes))
-        return 0; /* a mapped peer: the copy is the whole operation */
-    if (gpc_put_counted_wait(rank, dest, src, nbytes))
-        return 0;
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_put(rank, dest, src, nbytes, op);
-    finish_blocking(op);
+    gpc_put_blocking(rank, dest, src, nbytes);
     return 0;
 }
 
@@ -103,11 +88,7 @@ GP_EXPORT int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void
                                   size_t nbytes, gex_Flags_t flags)
 {
     check_rma("gex_RMA_GetBlocking", tm, rank, flags);
-    if (gpc_get_direct(dest, rank, src, nbytes))
-        return 0; /* a mapped peer: the copy is the whole operation */
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_get(dest, rank, src, nbytes, op);
-    finish_blocking(op);
+    gpc_get_blocking(dest, rank, src, nbytes);
     return 0;
 }
 
@@ -135,7 +116,7 @@ GP_EXPORT int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
     check_value_size("gex_RMA_PutBlockingVal", nbytes);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put_value(rank, dest, value, nbytes, op);
-    finish_blocking(op);
+    gpc_op_finish(op);
     return 0;
 }
 
@@ -158,19 +139,12 @@ GP_EXPORT int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RM
     return 0;
 }
 
-/* The value lands in its record, zero-extended, as gasnet_get_val's does. */
 GP_EXPORT gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src,
                                                  size_t nbytes, gex_Flags_t flags)
 {
     check_rma("gex_RMA_GetBlockingVal", tm, rank, flags);
     check_value_size("gex_RMA_GetBlockingVal", nbytes);
-    struct gpc_op *op = gpc_op_new(OP_VALGET);
-    op->value = 0;
-    gpc_get(&op->value, rank, src, nbytes, op);
-    gpc_op_wait(op);
-    gex_RMA_Value_t value = (gex_RMA_Value_t)op->value;
-    gpc_op_free(op);
-    return value;
+    return (gex_RMA_Value_t)gpc_get_value_finish(gpc_get_value_start(rank, src, nbytes));
 }
 
 static void check_event(const char *call, gex_Event_t event)
@@ -238,10 +212,10 @@ GP_EXPORT gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_id)
     return GEX_EVENT_INVALID;
 }
 
-/* The categories the implicit set tracks: puts (remote completion) and gets.
- * AM and put local completion (GEX_EC_LC) are complete at return. */
-#define EC_PUT_BIT 1u
-#define EC_GET_BIT 4u
+/* The categories the implicit set tracks: puts (remote completion: GEX_EC_PUT less its local
+ * completion bit) and gets.  AM and put local completion (GEX_EC_LC) are complete at return. */
+#define EC_PUT_BIT ((gex_EC_t)GEX_EC_PUT & ~(gex_EC_t)GEX_EC_LC)
+#define EC_GET_BIT ((gex_EC_t)GEX_EC_GET)
 
 static void check_nbi(const char *call, gex_EC_t mask, gex_Flags_t flags)
 {

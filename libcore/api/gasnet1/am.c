@@ -44,21 +44,6 @@ static int check_request(unsigned category, gasnet_node_t dest, gasnet_handler_t
     return gp_api_check_am_payload(call, category, dest, source, nbytes, dest_addr);
 }
 
-static int check_reply(unsigned category, struct gpc_token *token, gasnet_handler_t handler,
-                       void *source, size_t nbytes, void *dest_addr)
-{
-    const char *call = reply_names[category];
-    if (token == NULL)
-        return BAD_ARG("%s: NULL token", call);
-    if (!token->is_request)
-        return BAD_ARG("%s called from a reply handler (only request handlers may reply)", call);
-    if (token->replied)
-        return BAD_ARG("%s: this request handler already replied (at most one reply)", call);
-    if (handler == 0)
-        return BAD_ARG("%s: handler index 0 is reserved", call);
-    return gp_api_check_am_payload(call, category, token->source, source, nbytes, dest_addr);
-}
-
 static int request(unsigned category, gasnet_node_t dest, gasnet_handler_t handler, void *source,
                    size_t nbytes, void *dest_addr, int numargs, va_list ap)
 {
@@ -81,7 +66,8 @@ static int reply(unsigned category, gasnet_token_t token, gasnet_handler_t handl
     if (numargs < 0 || numargs > GPC_MAX_ARGS)
         return BAD_ARG("%s: numargs is %d; AM calls take 0 to %d handler arguments",
                        reply_names[category], numargs, GPC_MAX_ARGS);
-    int rc = check_reply(category, token, handler, source, nbytes, dest_addr);
+    int rc = gp_api_check_reply(reply_names[category], category, (struct gpc_token *)token,
+                                handler, source, nbytes, dest_addr);
     if (rc != GASNET_OK)
         return rc;
     collect_args(ap, numargs, args);

@@ -35,65 +35,34 @@ static void check_value_size(const char *call, size_t nbytes)
                  SIZEOF_GASNET_REGISTER_VALUE_T);
 }
 
-/* Completes an operation that ran into op: waits, frees. */
-static void finish_blocking(struct gpc_op *op)
-{
-    gpc_op_wait(op);
-    gpc_op_free(op);
-}
-
-/* An explicit handle, or none when the operation is already complete. */
+/* An explicit handle, or none (GASNET_INVALID_HANDLE) when the operation is already complete. */
 static gasnet_handle_t as_handle(struct gpc_op *op)
 {
-    if (gpc_op_done(op)) {
-        gpc_op_free(op);
-        return GASNET_INVALID_HANDLE;
-    }
-    return (gasnet_handle_t)op;
+    return (gasnet_handle_t)gpc_op_in_flight(op);
 }
 
 GP_EXPORT void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     check_callable("gasnet_put", node);
-    if (gpc_put_direct(node, dest, src, nbytes))
-        return; /* a mapped peer: the copy is the whole operation */
-    if (gpc_put_counted_wait(node, dest, src, nbytes))
-        return;
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_put(node, dest, src, nbytes, op);
-    finish_blocking(op);
+    gpc_put_blocking(node, dest, src, nbytes);
 }
 
 GP_EXPORT void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     check_callable("gasnet_put_bulk", node);
-    if (gpc_put_direct(node, dest, src, nbytes))
-        return; /* a mapped peer: the copy is the whole operation */
-    if (gpc_put_counted_wait(node, dest, src, nbytes))
-        return;
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_put(node, dest, src, nbytes, op);
-    finish_blocking(op);
+    gpc_put_blocking(node, dest, src, nbytes);
 }
 
 GP_EXPORT void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     check_callable("gasnet_get", node);
-    if (gpc_get_direct(dest, node, src, nbytes))
-        return; /* a mapped peer: the copy is the whole operation */
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_get(dest, node, src, nbytes, op);
-    finish_blocking(op);
+    gpc_get_blocking(dest, node, src, nbytes);
 }
 
 GP_EXPORT void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     check_callable("gasnet_get_bulk", node);
-    if (gpc_get_direct(dest, node, src, nbytes))
-        return; /* a mapped peer: the copy is the whole operation */
-    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
-    gpc_get(dest, node, src, nbytes, op);
-    finish_blocking(op);
+    gpc_get_blocking(dest, node, src, nbytes);
 }
 
 GP_EXPORT void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes)
@@ -101,7 +70,7 @@ GP_EXPORT void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nby
     check_callable("gasnet_memset", node);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_memset(node, dest, val, nbytes, op);
-    finish_blocking(op);
+    gpc_op_finish(op);
 }
 
 /* Transports hand the source back when put returns (nal.h), so the non-bulk
@@ -185,7 +154,7 @@ GP_EXPORT void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_va
     check_value_size("gasnet_put_val", nbytes);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put_value(node, dest, value, nbytes, op);
-    finish_blocking(op);
+    gpc_op_finish(op);
 }
 
 GP_EXPORT gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest,
@@ -206,7 +175,6 @@ GP_EXPORT void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_registe
     gpc_put_value(node, dest, value, nbytes, gpc_op_implicit());
 }
 
-/* A value get lands in its record; the result is zero-extended (spec 4.9.2). */
 GP_EXPORT gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes)
 {
     check_callable("gasnet_get_val", node);
@@ -218,10 +186,7 @@ GP_EXPORT gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src
 {
     check_callable("gasnet_get_nb_val", node);
     check_value_size("gasnet_get_nb_val", nbytes);
-    struct gpc_op *op = gpc_op_new(OP_VALGET);
-    op->value = 0;
-    gpc_get(&op->value, node, src, nbytes, op);
-    return (gasnet_valget_handle_t)op;
+    return (gasnet_valget_handle_t)gpc_get_value_start(node, src, nbytes);
 }
 
 GP_EXPORT gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle)
@@ -229,10 +194,7 @@ GP_EXPORT gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle
     struct gpc_op *op = (struct gpc_op *)handle;
     if (op == NULL || op->kind != OP_VALGET)
         gp_fatal("gasnet_wait_syncnb_valget: %p is not a value-get handle", (void *)handle);
-    gpc_op_wait(op);
-    gasnet_register_value_t value = (gasnet_register_value_t)op->value;
-    gpc_op_free(op);
-    return value;
+    return (gasnet_register_value_t)gpc_get_value_finish(op);
 }
 
 GP_EXPORT int gasnet_set_waitmode(int wait_mode)

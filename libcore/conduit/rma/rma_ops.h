@@ -77,6 +77,72 @@ void gpc_memset_done_handler(gasnet_token_t token, gasnet_handlerarg_t op);
 extern _Thread_local struct gpc_op *gpc_thread_implicit;
 extern _Thread_local struct gpc_op *gpc_thread_region;
 
+/*
+ * The shapes of an RMA call both API faces share, inline so that the library's own blocking
+ * put or get adds no call to the copy to a mapped peer: a face checks its arguments, then
+ * calls one of these, and neither face repeats the order of the paths.
+ */
+/* A blocking put or get: the copy to a mapped peer, a counted put, or a record waited on. */
+static inline void gpc_put_blocking(gasnet_node_t node, void *dest, const void *src,
+                                    size_t nbytes)
+{
+    if (gpc_put_direct(node, dest, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
+    if (gpc_put_counted_wait(node, dest, src, nbytes))
+        return;
+    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
+    gpc_put(node, dest, src, nbytes, op);
+    gpc_op_wait(op);
+    gpc_op_free(op);
+}
+
+static inline void gpc_get_blocking(void *dest, gasnet_node_t node, const void *src,
+                                    size_t nbytes)
+{
+    if (gpc_get_direct(dest, node, src, nbytes))
+        return; /* a mapped peer: the copy is the whole operation */
+    struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
+    gpc_get(dest, node, src, nbytes, op);
+    gpc_op_wait(op);
+    gpc_op_free(op);
+}
+
+/* Waits for op and frees it. */
+static inline void gpc_op_finish(struct gpc_op *op)
+{
+    gpc_op_wait(op);
+    gpc_op_free(op);
+}
+
+/* An explicit operation's handle or event: op while in flight, else NULL (op freed). */
+static inline struct gpc_op *gpc_op_in_flight(struct gpc_op *op)
+{
+    if (gpc_op_done(op)) {
+        gpc_op_free(op);
+        return NULL;
+    }
+    return op;
+}
+
+/* A value get lands in its record's own word, zero-extended (GASNet-1 spec 4.9.2): start it,
+ * then take the value once done (the record freed). */
+static inline struct gpc_op *gpc_get_value_start(gasnet_node_t node, const void *src,
+                                                 size_t nbytes)
+{
+    struct gpc_op *op = gpc_op_new(OP_VALGET);
+    op->value = 0;
+    gpc_get(&op->value, node, src, nbytes, op);
+    return op;
+}
+
+static inline uint64_t gpc_get_value_finish(struct gpc_op *op)
+{
+    gpc_op_wait(op);
+    uint64_t value = op->value;
+    gpc_op_free(op);
+    return value;
+}
+
 /* rma_map.c: at the end of attach, which peers gasnet.h's inline puts and gets may copy to. */
 void gpc_rma_map_publish(void);
 
