@@ -86,6 +86,11 @@ const char *gp_boot_host_name(int rank);
 /* The ranks of the job on this process's kernel (equal boot ids), which share its cores even
  * where host identities differ (GP_HOST_ID, containers); 0 when the boot id is unknown. */
 int gp_boot_machine_ranks(void);
+/* Whether rank's process is known to have ended: it ran on this kernel, in this process's pid
+ * namespace, and no process has its pid any more.  0 while it runs, and wherever this process
+ * cannot tell (another host or container, before gp_boot_hosts_init).  A system call: for
+ * waits that already last (the exit's), not for any fast path. */
+int gp_boot_rank_ended(int rank);
 /* This kernel's boot id ("" when it cannot be read). */
 void gp_boot_machine_id(char *out, size_t len);
 

@@ -11,9 +11,13 @@
  */
 #include "boot/bootint.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/log.h"
 
@@ -23,9 +27,21 @@ static int host_count;
  * one node share its cores though each is a host of its own.  0 when the boot id is unknown. */
 static int machine_ranks;
 
-/* What each rank gives the allgather: its host identity, then its kernel's boot id. */
+/* What each rank gives the allgather: its host identity, its kernel's boot id, then where its
+ * process can be looked for: its pid and its pid namespace (the device and inode of
+ * /proc/self/ns/pid), so that a pid is only ever read in the namespace that gave it. */
 #define MACHINE_ID_LEN 40
-#define RECORD_LEN (GP_BOOT_HOST_ID_LEN + MACHINE_ID_LEN)
+#define PROCESS_LEN 24
+#define RECORD_LEN (GP_BOOT_HOST_ID_LEN + MACHINE_ID_LEN + PROCESS_LEN)
+struct process_record {
+    uint64_t pid;
+    uint64_t pid_ns_dev;
+    uint64_t pid_ns_ino;
+};
+_Static_assert(sizeof(struct process_record) == PROCESS_LEN, "the record's process part");
+/* The pid of each rank whose process this one can see (same kernel, same pid namespace), 0 for
+ * the others: gp_boot_rank_ended looks for it. */
+static pid_t *visible_pid;
 /* What an error line calls each host: its name, from the identity of its lowest rank. */
 static char (*host_names)[GP_BOOT_HOST_ID_LEN];
 
@@ -94,6 +110,13 @@ int gp_boot_hosts_init(void)
     memset(mine, 0, sizeof mine);
     gp_boot_host_identity(mine, GP_BOOT_HOST_ID_LEN);
     gp_boot_machine_id(mine + GP_BOOT_HOST_ID_LEN, MACHINE_ID_LEN);
+    struct process_record me = { .pid = (uint64_t)getpid() };
+    struct stat ns;
+    if (stat("/proc/self/ns/pid", &ns) == 0) {
+        me.pid_ns_dev = (uint64_t)ns.st_dev;
+        me.pid_ns_ino = (uint64_t)ns.st_ino;
+    }
+    memcpy(mine + GP_BOOT_HOST_ID_LEN + MACHINE_ID_LEN, &me, sizeof me);
     char *all = calloc((size_t)size, RECORD_LEN);
     int *hosts = calloc((size_t)size, sizeof *hosts);
     /* Every rank takes part in the allgather, even after a failure of its own. */
@@ -112,9 +135,18 @@ int gp_boot_hosts_init(void)
                               sizeof host_names[0]);
         const char *my_machine = mine + GP_BOOT_HOST_ID_LEN;
         machine_ranks = 0;
-        for (int rank = 0; my_machine[0] != '\0' && rank < size; rank++)
-            machine_ranks += strncmp(all + (size_t)rank * RECORD_LEN + GP_BOOT_HOST_ID_LEN,
-                                     my_machine, MACHINE_ID_LEN) == 0;
+        visible_pid = calloc((size_t)size, sizeof *visible_pid); /* NULL: none is looked for */
+        for (int rank = 0; my_machine[0] != '\0' && rank < size; rank++) {
+            const char *record = all + (size_t)rank * RECORD_LEN;
+            if (strncmp(record + GP_BOOT_HOST_ID_LEN, my_machine, MACHINE_ID_LEN) != 0)
+                continue;
+            machine_ranks++;
+            struct process_record theirs;
+            memcpy(&theirs, record + GP_BOOT_HOST_ID_LEN + MACHINE_ID_LEN, sizeof theirs);
+            if (visible_pid != NULL && me.pid_ns_ino != 0 && theirs.pid_ns_ino == me.pid_ns_ino &&
+                theirs.pid_ns_dev == me.pid_ns_dev)
+                visible_pid[rank] = (pid_t)theirs.pid;
+        }
     }
     free(all);
     if (count < 0) {
@@ -156,4 +188,14 @@ const char *gp_boot_host_name(int rank)
 int gp_boot_machine_ranks(void)
 {
     return machine_ranks;
+}
+
+/* A process that has ended but is not yet reaped (a zombie) still counts as running: its
+ * launcher reaps it at once.  The kernel hands a freed pid out again only after the rest of its
+ * pid space, far later than an exit waits. */
+int gp_boot_rank_ended(int rank)
+{
+    if (visible_pid == NULL || rank < 0 || rank >= gp_boot.size || visible_pid[rank] <= 0)
+        return 0;
+    return kill(visible_pid[rank], 0) != 0 && errno == ESRCH;
 }

@@ -48,15 +48,26 @@ for n in ${GPTEST_EXIT_SIZES:-2 8}; do
     exit_case "exit/collective_n$n" $n 7 collective
     exit_case "exit/one_polling_n$n" $n 7 one_polling
     exit_case "exit/one_in_barrier_n$n" $n 7 one_barrier
-    exit_case "exit/one_while_others_compute_n$n" $n 7 one_computing
+    # Peers outside the library can't answer: the exit waits out its whole timeout (1 s here).
+    TIMEOUT=1 exit_case "exit/one_while_others_compute_n$n" $n 7 one_computing
     exit_case "exit/in_request_handler_n$n" $n 7 request_handler
     exit_case "exit/in_reply_handler_n$n" $n 7 reply_handler
     exit_case "exit/return_from_main_all_n$n" $n 7 return_all
     exit_case "exit/return_from_main_one_n$n" $n 7 return_one
-    exit_case "exit/sigsegv_n$n" $n 139 segv
-    exit_case "exit/sigabrt_n$n" $n 134 abort
-    exit_case "exit/sigkill_n$n" $n 137 kill
-    exit_case "exit/stopped_node_n$n" $n 7 stopped
+    # A rank dies of a signal and gp-run stops the others: they end their exit as soon as they
+    # find that process gone, not an exit timeout later (the survivor that waits for its answer
+    # says so); node 0 dying takes the election's fallback.
+    want_line="info exit: exit code 143, not coordinated: node 1's process has ended"
+    GP_LOG_LEVEL=info exit_case "exit/sigsegv_n$n" $n 139 segv
+    want_line="info exit: exit code 143, not coordinated: node 1's process has ended"
+    GP_LOG_LEVEL=info exit_case "exit/sigabrt_n$n" $n 134 abort
+    want_line="info exit: exit code 143, not coordinated: node 1's process has ended"
+    GP_LOG_LEVEL=info exit_case "exit/sigkill_n$n" $n 137 kill
+    want_line="info exit: exit code 143, not coordinated: node 0's process has ended"
+    EXIT_CASES_NODE=0 GP_LOG_LEVEL=info exit_case "exit/sigkill_node0_n$n" $n 137 kill
+    # A stopped node can't answer: the exit waits out its timeout, then gp-run its grace.  Both
+    # are whole timeouts whatever their length, so this case runs with 1 s, not 3.
+    TIMEOUT=1 exit_case "exit/stopped_node_n$n" $n 7 stopped
     exit_case "exit/during_init_n$n" $n 7 init_exit
     exit_case "exit/bad_segment_size_n$n" $n 7 bad_segsize
     # The client's own SIGQUIT handler runs on a remote exit request (spec
@@ -69,7 +80,7 @@ for n in ${GPTEST_EXIT_SIZES:-2 8}; do
     # exit() that cannot be coordinated (the peers never poll): the atexit
     # path aborts the job with the process's own status (seed 003).
     want_line="rank 1 (pid [0-9]*) aborted the job with exit code 7: the exit could not be coordinated"
-    exit_case "exit/return_uncoordinated_n$n" $n 7 return_computing
+    TIMEOUT=1 exit_case "exit/return_uncoordinated_n$n" $n 7 return_computing
     # Two nodes exit at once with 7 and 8: every node ends with the code of
     # the exit node 0 heard of first, so the job's code is one of the two.
     GASNET_EXITTIMEOUT=$TIMEOUT timeout -k 5 60 "$GP_RUN" -v -n $n "$GPTEST_ITEST/exit_cases" race 7 \

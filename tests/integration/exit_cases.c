@@ -24,6 +24,7 @@
  *   late_computing  node 0 exits after 1 s; the others compute without
  *                   ever entering the library again
  *   late_barrier    node 0 exits after 1 s; the others wait in a barrier
+ * EXIT_CASES_NODE=N in the environment gives node 1's part to node N.
  * The late_ modes print "node 0 calls gasnet_exit at MS" (CLOCK_REALTIME,
  * milliseconds) just before the exit, for a test that times the job's end.
  */
@@ -125,7 +126,10 @@ int main(int argc, char **argv)
     if (rc != GASNET_OK)
         gasnet_exit(code); /* what a client does when attach fails */
     barrier();
-    int chosen = me == 1 || gasnet_nodes() == 1;
+    /* EXIT_CASES_NODE: another node than 1 takes node 1's part (segv with node 0 dying). */
+    const char *chosen_env = getenv("EXIT_CASES_NODE");
+    gasnet_node_t chosen_node = chosen_env != NULL ? (gasnet_node_t)atoi(chosen_env) : 1;
+    int chosen = me == chosen_node || gasnet_nodes() == 1;
     if (strcmp(mode, "collective") == 0 || strcmp(mode, "init_exit") == 0 ||
         strcmp(mode, "bad_segsize") == 0) {
         barrier();

@@ -13,12 +13,24 @@
  *         the flood's sender and its target must both see the exit, so the
  *         job ends with 7 inside GASNET_EXITTIMEOUT (the script checks that
  *         gp-run killed nobody).
+ *   poll, blockuntil
+ *         counted, not timed: node 0 stays out of the library while node 2's
+ *         request reaches its socket and node 1 fills its rings, then waits
+ *         for that request in a gasnet_AMPoll loop (poll) or in
+ *         GASNET_BLOCKUNTIL (blockuntil) while node 1 keeps flooding.  The
+ *         flood handlers node 0 runs before it serves the request are
+ *         checked against doc/progress.md's bounds: one pass's ring look
+ *         (16 per on-host peer) for gasnet_AMPoll, 64 more for a wait.
+ *         A poll that ends where the rings gave messages fails both by
+ *         hundreds.  ROUNDS rounds; the median must be within the bound
+ *         (a round whose request was still on its way counts more).
  *
- * Usage: flood_fair rtt|exit ROUNDS
+ * Usage: flood_fair rtt|exit|poll|blockuntil ROUNDS
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "amtest.h"
 
@@ -28,7 +40,16 @@
 #define H_PHASE_DONE 203
 #define H_STOP_FLOOD 204
 #define H_FLOOD_UNDER_WAY 205
+#define H_HOLD 206
+#define H_GO 207
+#define H_HELD_PING 208
+#define H_HELD_PONG 209
 #define FLOOD_UNDER_WAY 1000   /* flood requests node 0 handles before node 2 starts timing */
+/* doc/progress.md: a ring look takes at most 16 messages of a peer's ring; a wait runs the
+ * whole pass once the looks since the last one have handled 64. */
+#define RING_LOOK_MOST 16
+#define WAIT_RING_MESSAGES_MOST 64
+#define FLOOD_BEFORE_FLAG 8    /* node 1's requests queued before it tells node 0: fewer than a ring holds */
 #define FLOOD_BYTES 64
 
 static volatile int pongs;              /* node 2 */
@@ -36,6 +57,11 @@ static volatile int phases_done;        /* node 0: node 2 finished a phase */
 static volatile int stop_flood;         /* node 1 */
 static volatile int flood_under_way;    /* node 2 */
 static volatile long long flooded;      /* node 0: flood requests handled */
+static volatile int hold_round;         /* nodes 1 and 2: node 0 stays out of the library */
+static volatile int go_round;           /* node 1: node 2's request to node 0 is sent */
+static volatile int held_pinged;        /* node 0 */
+static volatile long long flooded_at_ping;
+static volatile int held_pongs;         /* node 2 */
 
 static long long now_ns(void)
 {
@@ -88,9 +114,35 @@ static void under_way(gasnet_token_t token)
     flood_under_way = 1;
 }
 
+static void hold(gasnet_token_t token, gasnet_handlerarg_t round)
+{
+    (void)token;
+    hold_round = round;
+}
+
+static void go(gasnet_token_t token, gasnet_handlerarg_t round)
+{
+    (void)token;
+    go_round = round;
+}
+
+static void held_ping(gasnet_token_t token)
+{
+    flooded_at_ping = flooded;
+    held_pinged = 1;
+    gasnet_AMReplyShort0(token, H_HELD_PONG);
+}
+
+static void held_pong(gasnet_token_t token)
+{
+    (void)token;
+    held_pongs++;
+}
+
 static gasnet_handlerentry_t table[] = {
     { H_PING, ping }, { H_PONG, pong }, { H_FLOOD, flood },
     { H_PHASE_DONE, phase_done }, { H_STOP_FLOOD, stop }, { H_FLOOD_UNDER_WAY, under_way },
+    { H_HOLD, hold }, { H_GO, go }, { H_HELD_PING, held_ping }, { H_HELD_PONG, held_pong },
 };
 
 static void barrier(void)
@@ -133,13 +185,100 @@ static void flood_node0(void)
               "flood request");
 }
 
+static int compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The counted cases.  Node 0 is out of the library from its hold messages until node 1's
+ * flag lands in its segment (a store into a mapped segment needs no poll) and 20 ms after:
+ * by then node 2's request, sent before node 2 told node 1 to start, is in node 0's socket
+ * and node 1 has filled its ring.  Node 0 then waits for that request while node 1 keeps
+ * the ring full: its handlers (half a microsecond each) are slower than node 1's sends.
+ */
+static void held_rounds(int use_poll, int rounds)
+{
+    gasnet_node_t me = gasnet_mynode();
+    gasnet_seginfo_t seginfo[3];
+    CHECK(gasnet_getSegmentInfo(seginfo, 3) == GASNET_OK, "segment info");
+    volatile int *flag_at_node0 = (volatile int *)seginfo[0].addr;   /* node 0's own view */
+    int *counts = malloc((size_t)rounds * sizeof *counts);
+    CHECK(counts != NULL, "out of memory");
+    int bound = use_poll ? RING_LOOK_MOST : WAIT_RING_MESSAGES_MOST + RING_LOOK_MOST;
+    /* Node 2's connections are made first: a first message over tcp needs both ends to poll. */
+    if (me == 2) {
+        for (gasnet_node_t peer = 0; peer < 2; peer++) {
+            pongs = 0;
+            CHECK(gasnet_AMRequestShort1(peer, H_PING, 0) == GASNET_OK, "ping");
+            GASNET_BLOCKUNTIL(pongs == 1);
+        }
+    }
+    barrier();
+    for (int round = 1; round <= rounds; round++) {
+        if (me == 0) {
+            held_pinged = 0;
+            CHECK(gasnet_AMRequestShort1(1, H_HOLD, round) == GASNET_OK, "hold to node 1");
+            CHECK(gasnet_AMRequestShort1(2, H_HOLD, round) == GASNET_OK, "hold to node 2");
+            gasnet_AMPoll();   /* tcp writes a connection's second request of a pass at the next */
+            long long give_up = now_ns() + 60LL * 1000000000LL;
+            while (*flag_at_node0 != round)
+                CHECK(now_ns() < give_up, "round %d: node 1's flag never came", round);
+            usleep(20000);
+            long long flooded_at_start = flooded;
+            if (use_poll) {
+                while (!held_pinged)
+                    gasnet_AMPoll();
+            } else {
+                GASNET_BLOCKUNTIL(held_pinged);
+            }
+            counts[round - 1] = (int)(flooded_at_ping - flooded_at_start);
+            CHECK(gasnet_AMRequestShort0(1, H_STOP_FLOOD) == GASNET_OK, "stop the flood");
+        } else if (me == 1) {
+            GASNET_BLOCKUNTIL(hold_round == round && go_round == round);
+            char payload[FLOOD_BYTES];
+            memset(payload, 0x5a, sizeof payload);
+            stop_flood = 0;
+            for (int sent = 0; sent < FLOOD_BEFORE_FLAG; sent++)
+                CHECK(gasnet_AMRequestMedium0(0, H_FLOOD, payload, sizeof payload) == GASNET_OK,
+                      "flood request");
+            gasnet_put(0, seginfo[0].addr, &round, sizeof round);
+            flood_node0();
+        } else {
+            GASNET_BLOCKUNTIL(hold_round == round);
+            CHECK(gasnet_AMRequestShort0(0, H_HELD_PING) == GASNET_OK, "request to node 0");
+            CHECK(gasnet_AMRequestShort1(1, H_GO, round) == GASNET_OK, "go to node 1");
+            while (held_pongs != round) {   /* off the cores the other two need */
+                usleep(200);
+                gasnet_AMPoll();
+            }
+        }
+        barrier();
+    }
+    if (me == 0) {
+        qsort(counts, (size_t)rounds, sizeof *counts, compare_int);
+        printf("flood_fair: node 0 ran %d flood handlers (median of %d rounds; least %d, most %d) "
+               "before serving node 2's waiting request in %s (bound %d)\n",
+               counts[rounds / 2], rounds, counts[0], counts[rounds - 1],
+               use_poll ? "a gasnet_AMPoll loop" : "GASNET_BLOCKUNTIL", bound);
+        fflush(stdout);
+        CHECK(counts[rounds / 2] <= bound, "node 0 ran %d flood handlers before serving a request "
+              "already in its socket (bound %d, doc/progress.md)", counts[rounds / 2], bound);
+    }
+    free(counts);
+}
+
 int main(int argc, char **argv)
 {
     amtest_name = "flood_fair";
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
-    CHECK(argc == 3 && (strcmp(argv[1], "rtt") == 0 || strcmp(argv[1], "exit") == 0),
-          "usage: flood_fair rtt|exit ROUNDS");
+    CHECK(argc == 3 && (strcmp(argv[1], "rtt") == 0 || strcmp(argv[1], "exit") == 0 ||
+                        strcmp(argv[1], "poll") == 0 || strcmp(argv[1], "blockuntil") == 0),
+          "usage: flood_fair rtt|exit|poll|blockuntil ROUNDS");
     int exit_case = strcmp(argv[1], "exit") == 0;
+    int poll_case = strcmp(argv[1], "poll") == 0;
+    int blockuntil_case = strcmp(argv[1], "blockuntil") == 0;
     int rounds = atoi(argv[2]);
     CHECK(rounds > 0, "ROUNDS must be positive");
     CHECK(gasnet_attach(table, sizeof table / sizeof table[0], 1 << 16, 0) == GASNET_OK,
@@ -148,6 +287,11 @@ int main(int argc, char **argv)
     CHECK(gasnet_nodes() == 3, "runs on 3 nodes");
     barrier();
 
+    if (poll_case || blockuntil_case) {
+        held_rounds(poll_case, rounds);
+        barrier();
+        gasnet_exit(0);
+    }
     if (exit_case) {
         if (me == 1)
             flood_node0();             /* ended by the exit */

@@ -69,6 +69,17 @@ if expect_rc "$T/fair_exit_under_flood" 7 60 env GASNET_EXITTIMEOUT=10 "$GP_RUN"
     fi
 fi
 
+# The same flood, counted: node 0 holds off until node 2's request is in its socket and
+# node 1 has filled its ring, then waits for that request in a gasnet_AMPoll loop or in
+# GASNET_BLOCKUNTIL while node 1 keeps the ring full.  The flood handlers it runs first must
+# stay within doc/progress.md's bounds (one ring look; 64 more in a wait).  A pass that ends
+# where the rings gave messages runs hundreds to thousands first.
+for wait in poll blockuntil; do
+    expect_rc "$T/fair_count_$wait" 0 120 "$GP_RUN" -n 3 "$tmp/as-host" 2 \
+        "$GPTEST_ITEST/flood_fair" $wait 10 &&
+        check_line "$T/fair_count_$wait" "flood_fair: node 0 ran [0-9]* flood handlers"
+done
+
 # GP_HYBRID_ORDER, the order in which the hybrid tries the routable transports
 # (the registry's names) for peers on other hosts: a pair of hosts takes the
 # first that both can use.  tests/ibv/suite.sh shows "tcp" winning over verbs.

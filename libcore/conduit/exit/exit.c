@@ -10,8 +10,10 @@
  * asker master, so a wedged node 0 can't stall the exit); the master sends
  * every peer an exit request and waits for their acks; a slave waits for
  * the request.  That is O(N) messages.  Everything waits at most
- * GASNET_EXITTIMEOUT; if coordination failed, the bootstrap aborts the job
- * (gp-run kills what is left) instead of finishing it.
+ * GASNET_EXITTIMEOUT, and no longer once a node it waits for has ended
+ * (a crash: the bootstrap can tell where it sees that node's process); if
+ * coordination failed, the bootstrap aborts the job (gp-run kills what is
+ * left) instead of finishing it.
  *
  * Signals: exit work is not done in a signal handler when it can be
  * avoided (the seed's advice): SIGQUIT and the termination signals set a
@@ -159,16 +161,62 @@ static void on_alarm(int sig)
     _exit(exit_code);
 }
 
-/* Waits, servicing only the SYS queue, until *flag or the deadline. */
-static int wait_for(volatile int *flag, int target, double deadline)
+/*
+ * A peer that has ended cannot take part in the exit: a crashed rank's
+ * peers, stopped by the launcher, would otherwise wait out the whole exit
+ * timeout for its answer.  The bootstrap can tell for a peer whose process
+ * this one can see (same kernel and pid namespace: shm jobs, pretended
+ * hosts); elsewhere a peer that never answers still costs the timeout.
+ * Looked at every GONE_CHECK_S of a wait: a system call per peer looked
+ * for, and only waits that already last come to it.
+ */
+#define GONE_CHECK_S 0.01
+static int exit_master = -1;          /* a slave's master, once known; -1: not known */
+static unsigned char *exit_acked;     /* the master's: acked[node]; NULL: acks only counted */
+static int node_gone = -1;            /* the peer found gone, for the exit's line */
+
+/* Who the wait is for: the master's answer (node 0 for the election, then the master), or
+ * every peer's ack. */
+enum waiting_for { FOR_ONE_NODE, FOR_ACKS };
+
+static int waited_peer_gone(enum waiting_for what, int node)
 {
+    if (what == FOR_ONE_NODE) {
+        if (node >= 0 && gp_boot_rank_ended(node)) {
+            node_gone = node;
+            return 1;
+        }
+        return 0;
+    }
+    for (gasnet_node_t peer = 0; exit_acked != NULL && peer < gpc.nodes; peer++) {
+        if (peer != gpc.rank && !__atomic_load_n(&exit_acked[peer], __ATOMIC_ACQUIRE) &&
+            gp_boot_rank_ended((int)peer)) {
+            node_gone = (int)peer;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Waits, servicing only the SYS queue, until *flag reaches target, the deadline passes (0), or
+ * the peer it waits for is gone (0, node_gone says which). */
+static int wait_for(volatile int *flag, int target, double deadline, enum waiting_for what,
+                    int node)
+{
+    double next_gone_check = now_seconds() + GONE_CHECK_S;
     while (*flag < target) {
         if (gpc.attached) {
             ptl_progress(gpc.ni); /* a transport that moves data in progress (tcp) */
             gpc_poll_sys();
         }
-        if (now_seconds() > deadline)
+        double now = now_seconds();
+        if (now > deadline)
             return 0;
+        if (now > next_gone_check) {
+            next_gone_check = now + GONE_CHECK_S;
+            if (waited_peer_gone(what, node))
+                return 0;
+        }
         if (gpc.oversubscribed)
             sched_yield();
     }
@@ -186,12 +234,16 @@ static void elect(double deadline)
         int won = __atomic_compare_exchange_n(&election_winner, &expected, 0, 0, __ATOMIC_ACQ_REL,
                                               __ATOMIC_ACQUIRE);
         exit_role = won ? ROLE_MASTER : ROLE_SLAVE;
+        if (!won)
+            exit_master = election_winner;
         return;
     }
     gpc_sys_send(0, SYS_EXIT_ELECT, 0, (uint64_t)exit_code);
     /* Node 0 wedged or gone: whoever asked coordinates the exit itself. */
-    if (!wait_for(&exit_role, ROLE_MASTER, deadline) && !exit_request_seen)
+    if (!wait_for(&exit_role, ROLE_MASTER, deadline, FOR_ONE_NODE, 0) && !exit_request_seen) {
         exit_role = ROLE_MASTER;
+        node_gone = -1; /* node 0's end is the master's to find, among the acks */
+    }
 }
 
 /* 1 if every node took part within the deadline. */
@@ -199,12 +251,13 @@ static int coordinate(double deadline)
 {
     elect(deadline);
     if (exit_role == ROLE_MASTER) {
+        exit_acked = calloc(gpc.nodes, 1);
         for (gasnet_node_t node = 0; node < gpc.nodes; node++)
             if (node != gpc.rank)
                 gpc_sys_send(node, SYS_EXIT_REQUEST, 0, (uint64_t)(uint32_t)exit_code);
-        return wait_for(&exit_acks, (int)gpc.nodes - 1, deadline);
+        return wait_for(&exit_acks, (int)gpc.nodes - 1, deadline, FOR_ACKS, -1);
     }
-    return wait_for(&exit_request_seen, 1, deadline);
+    return wait_for(&exit_request_seen, 1, deadline, FOR_ONE_NODE, exit_master);
 }
 
 /* An abort signal during the exit (seed 003): whatever broke, the process
@@ -254,16 +307,28 @@ static void exit_body(void)
     if (gpc.attached && gpc.nodes > 1)
         coordinated = coordinate(now_seconds() + timeout);
     ptl_ni_report(gpc.ni);
+    char not_coordinated[96];
+    if (node_gone >= 0)
+        snprintf(not_coordinated, sizeof not_coordinated,
+                 "not coordinated: node %d's process has ended", node_gone);
+    else
+        snprintf(not_coordinated, sizeof not_coordinated, "coordination timed out");
     gp_info("exit", "exit code %d, %s, %lld system messages sent", exit_code,
-            coordinated ? "coordinated" : "coordination timed out",
+            coordinated ? "coordinated" : not_coordinated,
             (long long)gp_count_get(&gpc.sys_messages_sent));
     /* The transport is left to the process's end (doc/decisions.md): its
      * fini is collective, and peers may still be finishing their exit. */
     fflush(stdout);
     fflush(stderr);
-    if (!coordinated)
-        gp_boot_abort(abort_code_override >= 0 ? abort_code_override : exit_code,
-                      "the exit could not be coordinated with every node in time");
+    if (!coordinated) {
+        char why[128];
+        if (node_gone >= 0)
+            snprintf(why, sizeof why, "the exit could not be coordinated: node %d's process has "
+                     "ended", node_gone);
+        else
+            snprintf(why, sizeof why, "the exit could not be coordinated with every node in time");
+        gp_boot_abort(abort_code_override >= 0 ? abort_code_override : exit_code, why);
+    }
     if (gpc.initialized)
         gp_boot_fini(exit_code);
     alarm(0);
@@ -318,10 +383,13 @@ void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t 
         int expected = -1;
         __atomic_compare_exchange_n(&election_winner, &expected, (int)from, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE);
-        gpc_sys_send(from, SYS_EXIT_ROLE, election_winner == (int)from, 0);
+        gpc_sys_send(from, SYS_EXIT_ROLE, election_winner == (int)from,
+                     (uint64_t)(uint32_t)election_winner);
         break;
     }
     case SYS_EXIT_ROLE:
+        if (!arg)
+            exit_master = (int)(uint32_t)data;
         exit_role = arg ? ROLE_MASTER : ROLE_SLAVE;
         break;
     case SYS_EXIT_REQUEST: {
@@ -341,6 +409,8 @@ void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t 
         break;
     }
     case SYS_EXIT_ACK:
+        if (exit_acked != NULL && from < gpc.nodes)
+            __atomic_store_n(&exit_acked[from], 1, __ATOMIC_RELEASE);
         __atomic_fetch_add(&exit_acks, 1, __ATOMIC_ACQ_REL);
         break;
     default:
