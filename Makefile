@@ -327,7 +327,7 @@ clang: $(CLANG_CHECKED)
 # each for FUZZ_SECONDS (tests/integration/fuzz.sh) from its own seed corpus,
 # tests/fuzz/corpus/NAME/; longer runs by hand:
 #   build-fuzz/fuzz_tcp_recv -max_total_time=600 tests/fuzz/corpus/fuzz_tcp_recv
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_DIR := build-fuzz
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -pthread -DGASNET_SEQ=1 -DGP_PAR=0 \
   -fsanitize=address,undefined -fno-sanitize-recover=undefined -Ilibcore/include -Ilibcore -Icmd \

@@ -13,6 +13,9 @@
 #   GP_IBV_VM_TIMEOUT  seconds before the VM is killed (default 900)
 #   GP_IBV_VM_DIR      the kernel and initramfs cache (default /var/tmp/gp-ibv-vm)
 #   GP_IBV_SUMMARY=1   end with "N passed, N failed[, N skipped]" (make check-ibv)
+#   GP_IBV_ALSO_FROM   a link to this checkout (under /tmp, which the guest once hid): after
+#                      the suite, the same VM runs devinfo and verbs_smoke again from the tree
+#                      seen through it, as ibv/from_tmp_checkout/... (a boot costs 20 s)
 # The VM's console, the suite's output and the job's files are kept in
 # VARIANT_DIR/ibv-vm/ (the only directory the guest may write to).
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -71,9 +74,13 @@ mkdir -p "$res" || { verdict "FAIL ibv/vm: cannot create $res"; finish; }
 : >"$res/suite.out"
 # The guest appends to suite.out through 9p while tail shows it here; run-vm.sh
 # itself keeps the console in console.log.
-"$top/tests/ibv/vm/run-vm.sh" -c 4 -t "$tmo" -o "$res" -- \
-    "sh '$top/tests/ibv/suite.sh' -t $transport -b '$vdir' -r '$res' $tests >>'$res/suite.out' 2>&1" \
-    >/dev/null 2>"$res/run-vm.err" &
+guest="sh '$top/tests/ibv/suite.sh' -t $transport -b '$vdir' -r '$res' $tests >>'$res/suite.out' 2>&1"
+if [ -n "${GP_IBV_ALSO_FROM:-}" ]; then
+    case "$vdir" in "$top"/*) also_vdir=$GP_IBV_ALSO_FROM${vdir#"$top"} ;; *) also_vdir=$vdir ;; esac
+    guest="$guest; sh '$GP_IBV_ALSO_FROM/tests/ibv/suite.sh' -t $transport -b '$also_vdir' -r '$res' devinfo verbs_smoke 2>&1 |"
+    guest="$guest sed -E 's#^(ok|FAIL|skip) ibv/#\\1 ibv/from_tmp_checkout/#' >>'$res/suite.out'"
+fi
+"$top/tests/ibv/vm/run-vm.sh" -c 4 -t "$tmo" -o "$res" -- "$guest" >/dev/null 2>"$res/run-vm.err" &
 vm=$!
 tail -n +1 -f --pid=$vm "$res/suite.out" &
 follower=$!
