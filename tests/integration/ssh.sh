@@ -75,9 +75,9 @@ expect_rc "$T/gasnet_exit_one" 7 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" --hostfil
 # An exit that cannot be coordinated: node 0 calls gasnet_exit(15)
 # while the others compute; it aborts after one exit timeout, and the others,
 # told to stop by their agents, end at once rather than at gp-run's SIGKILL:
-# within the timeout + 1 s of the exit call (+ 2 s under the sanitizers).
-case "${GPTEST_VARIANT:-seq}" in *asan) unc_limit_ms=6000 ;; *) unc_limit_ms=4000 ;; esac
-if expect_rc "$T/exit_uncoordinated" 15 60 env GASNET_EXITTIMEOUT=3 GP_LOG_LEVEL=info \
+# within the timeout (1 s here) + 1 s of the exit call (+ 2 s under the sanitizers).
+case "${GPTEST_VARIANT:-seq}" in *asan) unc_limit_ms=4000 ;; *) unc_limit_ms=2000 ;; esac
+if expect_rc "$T/exit_uncoordinated" 15 60 env GASNET_EXITTIMEOUT=1 GP_LOG_LEVEL=info \
         "$GP_RUN" --hostfile "$tmp/hosts3" -n 3 "$GPTEST_ITEST/exit_cases" late_computing 15; then
     unc_end_ms=$(date +%s%3N)
     unc_called_ms=$(printf '%s\n' "$out" | sed -n 's/^exit_cases: node 0 calls gasnet_exit at \([0-9]*\)$/\1/p' | head -1)
