@@ -30,6 +30,8 @@ enum bench_test {
     T_AM_BW_LONG,
     T_AM_RATE_SHORT,
     T_AM_RATE_MEDIUM,
+    T_AM_RATE_MEDIUM_POLL,
+    T_POLL_LAT,
     T_BARRIER_LAT,
     T_COUNT
 };

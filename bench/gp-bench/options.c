@@ -40,6 +40,10 @@ const struct test_info bench_tests[T_COUNT] = {
                           "one-way flood of Short requests, no reply awaited: messages/s" },
     [T_AM_RATE_MEDIUM] = { "am-rate-medium", KIND_RATE, SIZES_MEDIUM,
                            "one-way flood of Medium requests (sizes up to MaxMedium)" },
+    [T_AM_RATE_MEDIUM_POLL] = { "am-rate-medium-poll", KIND_RATE, SIZES_MEDIUM,
+                                "the same flood with a gasnet_AMPoll before each request" },
+    [T_POLL_LAT] = { "poll-lat", KIND_LATENCY, SIZES_NONE,
+                       "gasnet_AMPoll with nothing to take, time of one call" },
     [T_BARRIER_LAT] = { "barrier-lat", KIND_LATENCY, SIZES_NONE,
                         "anonymous barrier over all nodes, time of one" },
 };
@@ -97,7 +101,8 @@ static int parse_tests(const char *arg, struct bench_opts *o)
             usage_error("--test '%s': unknown test '%s'; accepted: a comma list of put-lat, "
                         "get-lat, put-bw, get-bw, put-rate, puts-bw, am-lat (am-lat-short, "
                         "am-lat-medium, am-lat-long, am-lat-reqreq), am-bw (am-bw-medium, am-bw-long), "
-                        "am-rate (am-rate-short, am-rate-medium), barrier-lat, all", arg, name);
+                        "am-rate (am-rate-short, am-rate-medium), am-rate-medium-poll, poll-lat, "
+                        "barrier-lat, all", arg, name);
             free(copy);
             return -1;
         }

@@ -87,13 +87,13 @@ static double ns_per_msg(const struct point_result *r)
 static void table_header(struct output *out, enum bench_kind kind)
 {
     if (kind == KIND_RATE)
-        fprintf(out->table, "\n%-14s %6s %9s %10s %10s %11s\n", "test", "size", "iters",
+        fprintf(out->table, "\n%-19s %6s %9s %10s %10s %11s\n", "test", "size", "iters",
                 "Mmsg/s", "ns/msg", "MB/s");
     else if (kind == KIND_LATENCY)
-        fprintf(out->table, "\n%-14s %6s %9s %10s %10s %10s %10s\n", "test", "size", "iters",
+        fprintf(out->table, "\n%-19s %6s %9s %10s %10s %10s %10s\n", "test", "size", "iters",
                 "min us", "median us", "p99 us", "max us");
     else
-        fprintf(out->table, "\n%-14s %6s %9s %11s %11s %10s%s\n", "test", "size", "iters",
+        fprintf(out->table, "\n%-19s %6s %9s %11s %11s %10s%s\n", "test", "size", "iters",
                 "MB/s", "MiB/s", "Mmsg/s", out->pairs > 1 ? "  MB/s/pair" : "");
 }
 
@@ -107,17 +107,17 @@ static void table_row(struct output *out, const struct point_result *r)
     out->last_kind = (int)t->kind;
     size_str(r->point.size, size, sizeof size);
     if (t->kind == KIND_LATENCY) {
-        fprintf(out->table, "%-14s %6s %9llu %10.3f %10.3f %10.3f %10.3f", t->name, size,
+        fprintf(out->table, "%-19s %6s %9llu %10.3f %10.3f %10.3f %10.3f", t->name, size,
                 (unsigned long long)a->iters, a->lat.min, a->lat.median, a->lat.p99, a->lat.max);
         if (r->pairs > 1)
             fprintf(out->table, "  (pair medians %.3f..%.3f)", r->median_spread[0],
                     r->median_spread[1]);
         fputc('\n', out->table);
     } else if (t->kind == KIND_RATE) {
-        fprintf(out->table, "%-14s %6s %9llu %10.3f %10.1f %11.1f\n", t->name, size,
+        fprintf(out->table, "%-19s %6s %9llu %10.3f %10.1f %11.1f\n", t->name, size,
                 (unsigned long long)a->iters, a->msg_rate / 1e6, ns_per_msg(r), a->bw_MBps);
     } else {
-        fprintf(out->table, "%-14s %6s %9llu %11.1f %11.1f %10.3f", t->name, size,
+        fprintf(out->table, "%-19s %6s %9llu %11.1f %11.1f %10.3f", t->name, size,
                 (unsigned long long)a->iters, a->bw_MBps, a->bw_MBps * 1e6 / 1048576.0,
                 a->msg_rate / 1e6);
         if (out->pairs > 1)

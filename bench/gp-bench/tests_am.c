@@ -22,6 +22,11 @@
  *                  has reached every request sent, so the time covers their
  *                  handling, not only their sending.  The library's flow
  *                  control alone bounds what is in flight, not --window;
+ *   am-rate-medium-poll  the Medium flood with a gasnet_AMPoll() before each
+ *                  request: what graph and irregular codes do, one small
+ *                  message per edge with a poll before each send;
+ *   poll-lat       gasnet_AMPoll() with nothing to take (the partner sends
+ *                  nothing meanwhile): what every such poll costs;
  *   barrier-lat    gasnet_barrier_notify + gasnet_barrier_wait on every
  *                  node; each barrier timed alone.
  *
@@ -258,14 +263,23 @@ static void long_stream(const struct bench_ctx *c, size_t size, long n)
     stream(c, size, n, 1);
 }
 
+enum flood_kind { FLOOD_SHORT, FLOOD_MEDIUM, FLOOD_MEDIUM_POLLED };
+
 /* n requests back to back, then a flush answered once the partner counted them all. */
-static void flood_run(const struct bench_ctx *c, size_t size, long n, int is_medium)
+static void flood_run(const struct bench_ctx *c, size_t size, long n, enum flood_kind kind)
 {
     for (long i = 0; i < n; i++) {
-        if (is_medium)
-            gasnet_AMRequestMedium0(c->peer, H_FLOOD_MEDIUM, c->local, size);
-        else
+        switch (kind) {
+        case FLOOD_SHORT:
             gasnet_AMRequestShort0(c->peer, H_FLOOD);
+            break;
+        case FLOOD_MEDIUM_POLLED:
+            gasnet_AMPoll();
+            /* fall through */
+        case FLOOD_MEDIUM:
+            gasnet_AMRequestMedium0(c->peer, H_FLOOD_MEDIUM, c->local, size);
+            break;
+        }
     }
     flood_sent += (uint64_t)n;
     long want = acks + 1;
@@ -276,12 +290,25 @@ static void flood_run(const struct bench_ctx *c, size_t size, long n, int is_med
 
 static void flood_short(const struct bench_ctx *c, size_t size, long n)
 {
-    flood_run(c, size, n, 0);
+    flood_run(c, size, n, FLOOD_SHORT);
 }
 
 static void flood_medium_run(const struct bench_ctx *c, size_t size, long n)
 {
-    flood_run(c, size, n, 1);
+    flood_run(c, size, n, FLOOD_MEDIUM);
+}
+
+static void flood_medium_polled(const struct bench_ctx *c, size_t size, long n)
+{
+    flood_run(c, size, n, FLOOD_MEDIUM_POLLED);
+}
+
+static void empty_polls(const struct bench_ctx *c, size_t size, long n)
+{
+    (void)c;
+    (void)size;
+    for (long i = 0; i < n; i++)
+        gasnet_AMPoll();
 }
 
 void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r)
@@ -295,6 +322,8 @@ void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_
     case T_AM_BW_LONG: measure_bandwidth(c, p->size, long_stream, r); break;
     case T_AM_RATE_SHORT: measure_bandwidth(c, 0, flood_short, r); break;
     case T_AM_RATE_MEDIUM: measure_bandwidth(c, p->size, flood_medium_run, r); break;
+    case T_AM_RATE_MEDIUM_POLL: measure_bandwidth(c, p->size, flood_medium_polled, r); break;
+    case T_POLL_LAT: measure_latency(c, 0, empty_polls, r); break;
     default: break;
     }
 }

@@ -45,7 +45,7 @@ for n, line in enumerate(open(path), 1):
     seen.add(o["test"])
 tests = {"put-lat", "get-lat", "put-bw", "get-bw", "put-rate", "puts-bw", "am-lat-short", "am-lat-medium",
          "am-lat-long", "am-lat-reqreq", "am-bw-medium", "am-bw-long", "am-rate-short", "am-rate-medium",
-         "barrier-lat"}
+         "am-rate-medium-poll", "poll-lat", "barrier-lat"}
 if seen != tests:
     sys.exit("tests missing: %s" % sorted(tests - seen))
 PY
