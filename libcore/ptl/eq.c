@@ -170,6 +170,21 @@ unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t handle)
     return eq ? ptl_ring_count(eq->ring) + __atomic_load_n(&eq->pending_count, __ATOMIC_ACQUIRE) : 0;
 }
 
+void ptl_eq_probe(struct ptl_ni *ni, ptl_handle_eq_t handle, struct ptl_eq_probe *probe)
+{
+    static const _Atomic uint64_t no_count;
+    static const unsigned no_pending;
+    struct ptl_eq_local *eq = ni != NULL ? ptl_eq_lookup(ni, handle) : NULL;
+    if (eq == NULL) {
+        *probe = (struct ptl_eq_probe){ .head = &no_count, .tail = &no_count,
+                                        .dropped = &no_count, .pending_count = &no_pending };
+        return;
+    }
+    *probe = (struct ptl_eq_probe){ .head = &eq->ring->head, .tail = &eq->ring->tail,
+                                    .dropped = &eq->ring->dropped,
+                                    .pending_count = &eq->pending_count };
+}
+
 int ptl_eq_idle(struct ptl_ni *ni, ptl_handle_eq_t handle)
 {
     struct ptl_eq_local *eq = ptl_eq_lookup(ni, handle);

@@ -30,6 +30,7 @@
 #ifndef GP_PTL_PTL_H
 #define GP_PTL_PTL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -132,6 +133,34 @@ unsigned ptl_eq_count(struct ptl_ni *ni, ptl_handle_eq_t eq);
 /* 1 when ptl_eq_get would find nothing now, neither an event nor a loss to report: a
  * few loads, for polls that usually find nothing. */
 int ptl_eq_idle(struct ptl_ni *ni, ptl_handle_eq_t eq);
+/*
+ * The same looks without a call or the handle's lookup, for the poll loop,
+ * which makes them on every pass and mostly finds nothing: where an EQ keeps
+ * its counts, which stay put for the EQ's life (EQs are never freed before
+ * ptl_ni_fini).  ptl_eq_probe fills one in; for a handle that names no EQ,
+ * counts that stay 0.
+ */
+struct ptl_eq_probe {
+    const _Atomic uint64_t *head;        /* the ring's next cell to fill */
+    const _Atomic uint64_t *tail;        /* its next cell to drain */
+    const _Atomic uint64_t *dropped;     /* events lost, not yet reported */
+    const unsigned *pending_count;       /* the owner's UNLINK events, read atomically */
+};
+void ptl_eq_probe(struct ptl_ni *ni, ptl_handle_eq_t eq, struct ptl_eq_probe *probe);
+/* ptl_eq_count, through a probe. */
+static inline unsigned ptl_eq_probe_count(const struct ptl_eq_probe *probe)
+{
+    uint64_t head = atomic_load_explicit(probe->head, memory_order_acquire);
+    uint64_t tail = atomic_load_explicit(probe->tail, memory_order_acquire);
+    return (head > tail ? (unsigned)(head - tail) : 0) +
+           __atomic_load_n(probe->pending_count, __ATOMIC_ACQUIRE);
+}
+/* ptl_eq_idle, through a probe. */
+static inline int ptl_eq_probe_idle(const struct ptl_eq_probe *probe)
+{
+    return ptl_eq_probe_count(probe) == 0 &&
+           atomic_load_explicit(probe->dropped, memory_order_relaxed) == 0;
+}
 
 int ptl_md_bind(struct ptl_ni *ni, const struct ptl_md_desc *desc, ptl_handle_md_t *md_out);
 /*

@@ -479,17 +479,40 @@ static int poll_peer(gasnet_node_t node, int *more)
 
 /* Small jobs look at every ring (a load of a line in this core's cache each, until a sender
  * writes it); larger ones at the doorbell, and then at the rings of the senders it names. */
-int gpc_ring_poll(void)
+static __attribute__((noinline)) int poll_active_peers(void)
 {
     int taken = 0, more = 0;
+    for (uint32_t i = 0; i < ring_state.nactive; i++)
+        taken += poll_peer(ring_state.active[i], &more);   /* it looks before it locks */
+    return taken;
+}
+
+/* Whether a peer's rings hold a message: the looks of poll_peer, in a loop that calls
+ * nothing, so an empty poll (most of them) saves and restores no registers. */
+static inline int peer_has_messages(gasnet_node_t node)
+{
+    const struct ring_peer *p = &ring_state.peer[node];
+    return ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
+           ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED));
+}
+
+static int poll_doorbell(_Atomic uint64_t *doorbell);
+
+int gpc_ring_poll(void)
+{
     _Atomic uint64_t *doorbell = ring_state.doorbell;
-    if (doorbell == NULL) {
-        for (uint32_t i = 0; i < ring_state.nactive; i++)
-            taken += poll_peer(ring_state.active[i], &more);   /* it looks before it locks */
-        return taken;
-    }
-    if (atomic_load_explicit(doorbell, memory_order_relaxed) == 0)
-        return 0;
+    if (doorbell != NULL)
+        return atomic_load_explicit(doorbell, memory_order_relaxed) != 0 ? poll_doorbell(doorbell) : 0;
+    for (uint32_t i = 0; i < ring_state.nactive; i++)
+        if (peer_has_messages(ring_state.active[i]))
+            return poll_active_peers();
+    return 0;
+}
+
+/* The doorbell named senders: their rings, and the bit again for those that have more. */
+static __attribute__((noinline)) int poll_doorbell(_Atomic uint64_t *doorbell)
+{
+    int taken = 0, more = 0;
     uint64_t senders = atomic_exchange_explicit(doorbell, 0, memory_order_seq_cst);
     /* The exchange's store before the slot loads below (poll_peer's first look is a relaxed
      * load): the receiver's half of ring_doorbell's store-load pair.  Even seq_cst, the

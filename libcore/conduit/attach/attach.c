@@ -205,8 +205,10 @@ static int setup_buffers(uintptr_t segsize)
     if (ptl_md_bind(gpc.ni, &rpl, &gpc.rplsb_md) != PTL_OK)
         return GASNET_ERR_RESOURCE;
     rc = gpc_sys_setup();
-    if (rc == GASNET_OK)
+    if (rc == GASNET_OK) {
+        gpc_progress_watch_queues();
         rc = gpc_ring_setup();
+    }
     return rc == GASNET_OK ? gpc_reqrb_setup() : rc;
 }
 

@@ -95,6 +95,24 @@ _Noreturn static void queue_overflow(const char *queue, const char *hint)
     gp_fatal("the %s event queue overflowed and events were lost (hint: %s)", queue, hint);
 }
 
+/*
+ * The queues the pass looks at, through probes: a few loads each, no call
+ * and no handle lookup, since most passes find every queue empty (an empty
+ * gasnet_AMPoll is what fine-grained clients pay before every send).  Until
+ * attach has made the queues, the probes read counts that stay 0.
+ */
+static const _Atomic uint64_t no_events;
+static const unsigned no_pending_events;
+#define NO_QUEUE { &no_events, &no_events, &no_events, &no_pending_events }
+static struct ptl_eq_probe sys_queue = NO_QUEUE, safe_queue = NO_QUEUE, am_queue = NO_QUEUE;
+
+void gpc_progress_watch_queues(void)
+{
+    ptl_eq_probe(gpc.ni, gpc.sys_eq, &sys_queue);
+    ptl_eq_probe(gpc.ni, gpc.safe_eq, &safe_queue);
+    ptl_eq_probe(gpc.ni, gpc.am_eq, &am_queue);
+}
+
 /* Each returns the number of events it took. */
 static int poll_safe(void)
 {
@@ -126,7 +144,7 @@ static int poll_am(void)
     struct gpc_am_reserve reserve;
     int taken;
     for (taken = 0; gpc.am_events_per_poll == 0 || taken < gpc.am_events_per_poll; taken++) {
-        if (ptl_eq_count(gpc.ni, gpc.am_eq) == 0 || !reserve_reply(&reserve))
+        if (ptl_eq_probe_count(&am_queue) == 0 || !reserve_reply(&reserve))
             break;
         int rc = ptl_eq_get(gpc.ni, gpc.am_eq, &event);
         if (rc == PTL_EQ_DROPPED)
@@ -139,7 +157,7 @@ static int poll_am(void)
         gp_count_add(&gpc.am_events_taken, 1);
         release_reply(&reserve);
     }
-    if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_count(gpc.ni, gpc.am_eq) == 0)
+    if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_probe_count(&am_queue) == 0)
         queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
                        "GASNET_PORTAL_AMRECV_SPACE");
     return taken;
@@ -176,11 +194,12 @@ static int poll_pass(void)
     int taken = gpc_ring_poll();
     gpc_exit_check_flag();
     ptl_progress(gpc.ni);
-    if (!ptl_eq_idle(gpc.ni, gpc.sys_eq))
+    if (!ptl_eq_probe_idle(&sys_queue))
         taken += gpc_poll_sys();
-    if (!ptl_eq_idle(gpc.ni, gpc.safe_eq))
+    if (!ptl_eq_probe_idle(&safe_queue))
         taken += poll_safe();
-    taken += poll_am();
+    if (ptl_eq_probe_count(&am_queue) != 0 || __atomic_load_n(&am_events_lost, __ATOMIC_RELAXED))
+        taken += poll_am();
     /* Counted puts end without an event: they count as the SAFE events they replace. */
     int64_t counted = ptl_counted_taken(gpc.ni);
     if (counted > 0) {

@@ -23,6 +23,9 @@ static inline void gpc_request_progress(void)
     if (__builtin_expect(++gpc_requests_made % GPC_REQUESTS_PER_CALL_TURN == 0, 0))
         gpc_call_progress();
 }
+/* Once the SYS, SAFE and AM queues exist (attach): the pass looks at them through probes
+ * (ptl_eq_probe); until then it sees them empty. */
+void gpc_progress_watch_queues(void);
 /* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
 void gpc_wait_turn(void);
 /* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */

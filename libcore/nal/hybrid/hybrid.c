@@ -50,6 +50,10 @@ struct hybrid_state {
     struct shm_object object;
     struct hybrid_route route[NAL_ROUTES_MAX];
     int routes;
+    /* The routes whose connect ran, for the progress pass: none in a job of one host, whose
+     * every poll would otherwise walk the whole preference order for nothing. */
+    struct hybrid_route *connected[NAL_ROUTES_MAX];
+    int nconnected;
     uint8_t *route_of;          /* route_of[rank]: for a rank on another host, its route */
     int *host_index;            /* host_index[rank]: which host (the bootstrap's numbering) */
     int hosts;
@@ -246,6 +250,7 @@ static int connect_routes(struct nal_ni *ni, struct hybrid_state *state, const u
             route->wanted[rank] = state->host_index[rank] != mine && state->route_of[rank] == i;
         int route_rc = route->ops->connect(route->state, route->wanted);
         route->connected = 1;
+        state->connected[state->nconnected++] = route;
         if (rc == PTL_OK)
             rc = route_rc;
     }
@@ -340,9 +345,8 @@ static int hybrid_counts_puts(struct nal_ni *ni, unsigned target)
 static int hybrid_progress(struct nal_ni *ni)
 {
     struct hybrid_state *state = hybrid_of(ni);
-    for (int i = 0; i < state->routes; i++)
-        if (state->route[i].connected)
-            state->route[i].ops->progress(state->route[i].state);
+    for (int i = 0; i < state->nconnected; i++)
+        state->connected[i]->ops->progress(state->connected[i]->state);
     return PTL_OK;
 }
 
