@@ -192,7 +192,8 @@ static int poll_pass(void)
     since_pass.looks = 0;
     since_pass.ring_messages = 0;
     int taken = gpc_ring_poll();
-    gpc_exit_check_flag();
+    if (__builtin_expect(gpc_shutdown_signal != 0, 0))
+        gpc_exit_check_flag();
     ptl_progress(gpc.ni);
     if (!ptl_eq_probe_idle(&sys_queue))
         taken += gpc_poll_sys();
@@ -206,7 +207,7 @@ static int poll_pass(void)
         gp_count_add(&gpc.safe_events_taken, counted);
         taken += (int)counted;
     }
-    gpc_stats_publish(0);
+    gpc_stats_pass();
     return taken;
 }
 

@@ -146,10 +146,11 @@ static void copy_counters(uint64_t now)
     }
 }
 
+unsigned gpc_stats_passes;
+
 void gpc_stats_publish(int force)
 {
-    static unsigned polls;
-    if (page == NULL || (!force && (++polls & 255) != 0)) /* look at the clock now and then */
+    if (page == NULL)
         return;
     if (force)
         gp_mutex_lock(&publish_lock);
