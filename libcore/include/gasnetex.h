@@ -209,7 +209,7 @@ extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void
 extern int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
                                   void **localaddr_p, uintptr_t *size_p);
 
-/* Teams (§5.1-5.2): the primordial team. */
+/* Teams (§5). */
 extern gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
 extern gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
 extern gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
@@ -220,6 +220,12 @@ extern void *gex_TM_QueryCData(gex_TM_t tm);
 extern gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
 extern gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
 extern gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
+extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                           void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
+extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
+                            gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                            size_t scratch_size, gex_Flags_t flags);
+extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
 
 /* System queries (§6). */
 extern gex_Rank_t gex_System_QueryJobRank(void);
@@ -330,14 +336,17 @@ extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_T
  * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
  * implicit and value forms): the primordial team's ranks are jobranks, so the
  * same table answers, and a plain copy is complete, with nothing to count or
- * to complete locally.  As GASNet's inline paths, they leave the team and
- * lc_opt to the exported functions, which see every other call.
+ * to complete locally.  Other teams' ranks need translating, so their calls
+ * go to the exported functions, as do lc_opt and every other check.
  */
 #ifndef GP_NO_INLINE_RMA
+extern struct _gex_tm _gex_tm0; /* the primordial team */
+#define _gex_rma_local(tm, rank, addr, nbytes) \
+    ((tm) == &_gex_tm0 ? _gasnet_rma_local(rank, addr, nbytes) : (char *)0)
 static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                               const void *src, size_t nbytes, gex_Flags_t flags)
 {
-    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -347,7 +356,7 @@ static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void
 static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                               size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -357,7 +366,7 @@ static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_
 static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -367,7 +376,7 @@ static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *des
 static inline int _gex_RMA_GetNBI_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                          size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -384,7 +393,7 @@ static inline int _gex_RMA_PutBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank, v
                                                  gex_RMA_Value_t value, size_t nbytes,
                                                  gex_Flags_t flags)
 {
-    char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, dest, nbytes) : NULL;
+    char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, dest, nbytes) : NULL;
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, &value, nbytes);
         return 0;
@@ -396,7 +405,7 @@ static inline gex_RMA_Value_t _gex_RMA_GetBlockingVal_inline(gex_TM_t tm, gex_Ra
                                                              gex_Flags_t flags)
 {
     gex_RMA_Value_t value = 0; /* zero-extended */
-    const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, src, nbytes) : NULL;
+    const char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, src, nbytes) : NULL;
     if (__builtin_expect(at == NULL, 0))
         return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
     _gasnet_rma_get_copy(&value, at, nbytes);

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The GASNet-EX API with real processes (ex_core): an EX client at 1, 2 and
-# 4 ranks over shm (the default), tcp, and the hybrid across two pretended
-# hosts; then bad arguments, each refused with an error naming what was
-# wrong and what is accepted.
+# The GASNet-EX API with real processes (ex_core; ex_team for teams): an EX
+# client at 1, 2 and 4 ranks over shm (the default), tcp, and the hybrid
+# across two pretended hosts; then bad arguments, each refused with an error
+# naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
 
 done_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
@@ -68,4 +68,36 @@ misuse bad_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: rank 7 is not 
 misuse value_size "FATAL ERROR on node [01]/2: gex_RMA_PutBlockingVal: nbytes is 9; value operations take 1 to 8 bytes"
 misuse am_lc_defer "FATAL ERROR on node [01]/2: gex_AM_RequestMedium: lc_opt GEX_EVENT_DEFER; accepted are GEX_EVENT_NOW, GEX_EVENT_GROUP or a gex_Event_t pointer"
 misuse no_op_event "FATAL ERROR on node [01]/2: gex_Event_Wait: GEX_EVENT_NO_OP is not an event"
+
+# Teams (ex_team): every rank says it verified its teams.
+team_line="splits, creates, destroys, queries and team-rank addressing verified"
+check_team_ranks() { # NAME N
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_team: rank [0-9]* of $2: $team_line")" -eq "$2" ]; then
+        pass "$1"
+    else
+        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
+    fi
+}
+for n in 1 2 4; do
+    expect_rc "ex/team_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_team" &&
+        check_team_ranks "ex/team_shm_n$n" $n
+    expect_rc "ex/team_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_team" &&
+        check_team_ranks "ex/team_tcp_n$n" $n
+done
+# Odd sizes leave some parity and half teams of one, and some of two.
+expect_rc "ex/team_shm_n3" 0 120 "$GP_RUN" -n 3 "$GPTEST_ITEST/ex_team" && check_team_ranks "ex/team_shm_n3" 3
+expect_rc "ex/team_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_team" && check_team_ranks "ex/team_hybrid_n4" 4
+# More splits than a node may lead teams at once (4095): destroyed teams' ids come back.
+# Over shm only: tcp's round trips make 4100 of them take a minute.
+expect_rc "ex/team_cycles_n4" 0 120 "$GP_RUN" -n 4 "$GPTEST_ITEST/ex_team" cycles 4100 &&
+    check_line "ex/team_cycles_n4" "^ex_team: rank 0: 4100 team splits and destroys"
+team_misuse() { # MODE PATTERN
+    expect_rc "ex/team_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_team" "$1" &&
+        check_line "ex/team_misuse_$1" "$2"
+}
+team_misuse destroy_tm0 "FATAL ERROR on node [01]/2: gex_TM_Destroy: the primordial team lives as long as the client"
+team_misuse split_flags "FATAL ERROR on node [01]/2: gex_TM_Split: flags 0x200; accepted are GEX_FLAG_TM_SCRATCH_SIZE_MIN, _SCRATCH_SIZE_RECOMMENDED, GEX_FLAG_TM_GLOBAL_SCRATCH, _LOCAL_SCRATCH, _SYMMETRIC_SCRATCH and _NO_SCRATCH"
+team_misuse create_not_member "FATAL ERROR on node [01]/2: gex_TM_Create: this caller (parent rank [01]) is not in its own args; a non-member passes numargs 0"
+team_misuse scratch_outside "FATAL ERROR on node [01]/2: gex_TM_Split: scratch 0x[0-9a-f]* + 64 bytes is outside this process's segment"
 end_tests

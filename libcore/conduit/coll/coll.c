@@ -77,6 +77,8 @@ struct gpc_coll_op {
     void *root_buf;                  /* the root image's src or dst */
     uint32_t joined;
     uint32_t released;
+    uint32_t images;                 /* the team's local images, kept: the sweep may come
+                                      * after the team itself is gone (gex_TM_Destroy) */
     int stage;
     int sub;                         /* step within ST_DATA */
     uint64_t *pre;                   /* scatter / gather: bytes before vrank v */
@@ -581,7 +583,7 @@ static void sweep(void)
     struct gpc_coll_op *prev = NULL;
     for (struct gpc_coll_op *op = coll.head, *next; op != NULL; op = next) {
         next = op->next;
-        if (!op->complete || op->team == NULL || op->released < op->team->local_images) {
+        if (!op->complete || op->team == NULL || op->released < op->images) {
             prev = op;
             continue;
         }
@@ -634,6 +636,7 @@ struct gpc_coll_op *gpc_coll_start(struct gpc_team *team, uint32_t local,
     struct gpc_coll_op *op = find_op(team->id, seq);
     if (op->team == NULL) {
         op->team = team;
+        op->images = team->local_images;
         op->call = *call;
         op->dst = xcalloc(team->local_images, sizeof *op->dst, "a collective's buffers");
         op->src = xcalloc(team->local_images, sizeof *op->src, "a collective's buffers");
