@@ -1,8 +1,8 @@
 #!/bin/sh
-# The GASNet-EX API with real processes (ex_core; ex_team for teams): an EX
-# client at 1, 2 and 4 ranks over shm (the default), tcp, and the hybrid
-# across two pretended hosts; then bad arguments, each refused with an error
-# naming what was wrong and what is accepted.
+# The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
+# for collectives): an EX client at 1, 2 and 4 ranks over shm (the default),
+# tcp, and the hybrid across two pretended hosts; then bad arguments, each
+# refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
 
 done_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
@@ -100,4 +100,32 @@ team_misuse destroy_tm0 "FATAL ERROR on node [01]/2: gex_TM_Destroy: the primord
 team_misuse split_flags "FATAL ERROR on node [01]/2: gex_TM_Split: flags 0x200; accepted are GEX_FLAG_TM_SCRATCH_SIZE_MIN, _SCRATCH_SIZE_RECOMMENDED, GEX_FLAG_TM_GLOBAL_SCRATCH, _LOCAL_SCRATCH, _SYMMETRIC_SCRATCH and _NO_SCRATCH"
 team_misuse create_not_member "FATAL ERROR on node [01]/2: gex_TM_Create: this caller (parent rank [01]) is not in its own args; a non-member passes numargs 0"
 team_misuse scratch_outside "FATAL ERROR on node [01]/2: gex_TM_Split: scratch 0x[0-9a-f]* + 64 bytes is outside this process's segment"
+
+# Collectives (ex_coll): on the primordial and a reversed team, every type and operation.
+coll_line="barriers, broadcasts, every built-in and user reduction verified"
+check_coll_ranks() { # NAME N
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_coll: rank [0-9]* of $2: $coll_line")" -eq "$2" ]; then
+        pass "$1"
+    else
+        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
+    fi
+}
+for n in 1 2 4; do
+    expect_rc "ex/coll_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_coll" &&
+        check_coll_ranks "ex/coll_shm_n$n" $n
+    expect_rc "ex/coll_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_coll" &&
+        check_coll_ranks "ex/coll_tcp_n$n" $n
+done
+expect_rc "ex/coll_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_coll" && check_coll_ranks "ex/coll_hybrid_n4" 4
+coll_misuse() { # MODE PATTERN
+    expect_rc "ex/coll_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_coll" "$1" &&
+        check_line "ex/coll_misuse_$1" "$2"
+}
+coll_misuse bad_dt "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt 0x200; accepted are GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL and _USER"
+coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER"
+coll_misuse user_nc "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC (order-preserving user operations) is not supported; GEX_OP_USER is"
+coll_misuse dt_size "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt_sz 8 for a data type of 4 bytes"
+coll_misuse bcast_root "FATAL ERROR on node [01]/2: gex_Coll_BroadcastNB: root 2 is not in the team (its ranks are 0..1)"
+coll_misuse barrier_flags "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: flags 0x4; it takes 0"
 end_tests

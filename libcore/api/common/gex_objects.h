@@ -10,6 +10,7 @@
 #include <gasnetex.h>
 
 struct _gex_client {
+    int ex_first;                /* made by gex_Client_Init, not gasnet_init */
     const char *name;
     gex_Flags_t flags;
     void *cdata;

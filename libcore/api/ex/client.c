@@ -43,6 +43,7 @@ GP_EXPORT int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *
     if (rc != GASNET_OK)
         return rc;
     ex_initialized = 1;
+    gpx_client.ex_first = 1;
     gpx_client.name = clientName ? clientName : "";
     gpx_client.flags = flags;
     *client_p = &gpx_client;
