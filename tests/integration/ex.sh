@@ -1,6 +1,6 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
-# for collectives): an EX client at 1, 2 and 4 ranks over shm (the default),
+# for collectives, ex_atomic for remote atomics): an EX client at 1, 2 and 4 ranks over shm (the default),
 # tcp, and the hybrid across two pretended hosts; then bad arguments, each
 # refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
@@ -128,4 +128,32 @@ coll_misuse user_nc "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_
 coll_misuse dt_size "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt_sz 8 for a data type of 4 bytes"
 coll_misuse bcast_root "FATAL ERROR on node [01]/2: gex_Coll_BroadcastNB: root 2 is not in the team (its ranks are 0..1)"
 coll_misuse barrier_flags "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: flags 0x4; it takes 0"
+
+# Remote atomics (ex_atomic): the hybrid mixes CPU atomics on a mapped neighbour's counter
+# with AMs to it from the other pretended host, on one location.
+atomic_line="every type and operation, contention and REL/ACQ verified"
+check_atomic_ranks() { # NAME N
+    if [ "$(printf '%s\n' "$out" | grep -c "^ex_atomic: rank [0-9]* of $2: $atomic_line")" -eq "$2" ]; then
+        pass "$1"
+    else
+        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
+    fi
+}
+for n in 1 2 4; do
+    expect_rc "ex/atomic_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_atomic" &&
+        check_atomic_ranks "ex/atomic_shm_n$n" $n
+    expect_rc "ex/atomic_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_atomic" &&
+        check_atomic_ranks "ex/atomic_tcp_n$n" $n
+done
+expect_rc "ex/atomic_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_atomic" && check_atomic_ranks "ex/atomic_hybrid_n4" 4
+atomic_misuse() { # MODE PATTERN
+    expect_rc "ex/atomic_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_atomic" "$1" &&
+        check_line "ex/atomic_misuse_$1" "$2"
+}
+atomic_misuse fp_bitwise "FATAL ERROR on node [01]/2: gex_AD_Create: ops 0xc hold bitwise operations (0x4), which floating-point domains do not take"
+atomic_misuse op_not_in_domain "FATAL ERROR on node [01]/2: gex_AD_OpNB_I32: opcode 0x2000000 is not one of the domain's operations (ops 0x8040000)"
+atomic_misuse wrong_type "FATAL ERROR on node [01]/2: gex_AD_OpNB_I64: the domain's data type is 0x1, not this call's 0x4"
+atomic_misuse misaligned "FATAL ERROR on node [01]/2: atomic on 0x[0-9a-f]* of node 0: not aligned to its 4-byte type"
+atomic_misuse no_result "FATAL ERROR on node [01]/2: gex_AD_OpNB_I32: result_p is NULL for a fetching operation (0x40000)"
 end_tests

@@ -34,11 +34,14 @@ static gex_Rank_t me, ranks;
 static char *mybase;
 
 /* A barrier must hold back every rank until the last has arrived: team rank 0 comes late
- * and stamps each member's segment first, and every member must see its stamp after. */
-static void check_barrier(const char *what, gex_TM_t team, int round, int nb)
+ * and stamps each member's segment first, and every member must see its stamp (or, when
+ * it is slow, a later barrier's: stamps only grow) after. */
+static void check_barrier(const char *what, gex_TM_t team, int nb)
 {
+    static uint32_t round;
+    round++;
     gex_Rank_t n = gex_TM_QuerySize(team), r = gex_TM_QueryRank(team);
-    uint32_t stamp = 0xba000000u | (uint32_t)round;
+    uint32_t stamp = 0xba000000u | round;
     if (r == 0) {
         usleep(20000);
         for (gex_Rank_t t = 0; t < n; t++) {
@@ -56,20 +59,20 @@ static void check_barrier(const char *what, gex_TM_t team, int round, int nb)
     }
     uint32_t seen;
     memcpy(&seen, mybase + FLAG_OFF, 4);
-    CHECK(seen == stamp, "%s: barrier %d let rank %u through before team rank 0 arrived "
+    CHECK(seen >= stamp, "%s: barrier %u let rank %u through before team rank 0 arrived "
           "(%#x)", what, round, gex_TM_QueryRank(team), seen);
 }
 
 static void barriers(const char *what, gex_TM_t team)
 {
-    check_barrier(what, team, 1, 0);
-    check_barrier(what, team, 2, 1);
+    check_barrier(what, team, 0);
+    check_barrier(what, team, 1);
     gex_Event_t e[8];
     for (int i = 0; i < 8; i++)
         e[i] = gex_Coll_BarrierNB(team, 0);
     for (int i = 8; i-- > 0;)
         gex_Event_Wait(e[i]);
-    check_barrier(what, team, 3, 0);
+    check_barrier(what, team, 0);
 }
 
 static unsigned char bcast_byte(gex_Rank_t root, size_t i, size_t n)

@@ -13,7 +13,7 @@ if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
     fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
-for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_fwd.h include/gasnet_vis.h bin/gp-run \
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_fwd.h include/gasnet_ratomic.h include/gasnet_vis.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
@@ -26,7 +26,9 @@ printf '#include <gasnet.h>\n#include <gasnetex.h>\nint main(void) { gex_Event_t
 printf '#include <gasnet_fwd.h>\n#ifdef _INCLUDED_GASNETEX_H\n#error gasnet_fwd.h brought the API in\n#endif\nstatic const gex_OP_t fetching = GEX_OP_TO_FETCHING(GEX_OP_ADD);\nint main(void) { return fetching != GEX_OP_FADD || GEX_DT_USER != 64; }\n' >"$prefix/ex_fwd.c"
 # The collectives through gasnet_coll.h alone.
 printf '#include <gasnet_coll.h>\nint main(void) { gex_Coll_ReduceFn_t fn = 0; gex_Event_t (*f)(gex_TM_t, gex_Flags_t) = gex_Coll_BarrierNB; return fn != 0 || f == 0; }\n' >"$prefix/ex_coll.c"
-for f in ex_alone ex_both ex_order ex_fwd ex_coll; do
+# The atomics' header alone.
+printf '#include <gasnet_ratomic.h>\nint main(void) { gex_AD_t ad = GEX_AD_INVALID; gex_Event_t (*f)(gex_AD_t, double *, gex_Rank_t, void *, gex_OP_t, double, double, gex_Flags_t) = gex_AD_OpNB_DBL; return ad != 0 || f == 0; }\n' >"$prefix/ex_ratomic.c"
+for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic; do
     if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
        c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
         pass "install/gasnetex_h_$f"

@@ -214,9 +214,10 @@ GP_EXPORT gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_id)
 }
 
 /* The categories the implicit set tracks: puts (remote completion: GEX_EC_PUT less its local
- * completion bit) and gets.  AM and put local completion (GEX_EC_LC) are complete at return. */
+ * completion bit) and gets, which also count the atomics but SET (GEX_EC_RMW, atomic.c).  AM
+ * and put local completion (GEX_EC_LC) are complete at return. */
 #define EC_PUT_BIT ((gex_EC_t)GEX_EC_PUT & ~(gex_EC_t)GEX_EC_LC)
-#define EC_GET_BIT ((gex_EC_t)GEX_EC_GET)
+#define EC_GET_BIT ((gex_EC_t)GEX_EC_GET | (gex_EC_t)GEX_EC_RMW)
 
 static void check_nbi(const char *call, gex_EC_t mask, gex_Flags_t flags)
 {
