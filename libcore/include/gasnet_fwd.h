@@ -15,9 +15,12 @@
 extern "C" {
 #endif
 
-/* The same types as gasnet.h's twins (gasnet_node_t, gasnet_handle_t), repeated: a
- * typedef may be given twice when both name one type. */
+/* The same types as gasnet.h's twins (gasnet_node_t, gasnet_handle_t); gex_Rank_t is
+ * defined once, by whichever of the two headers comes first. */
+#ifndef _GEX_RANK_T
+#define _GEX_RANK_T
 typedef uint32_t gex_Rank_t;
+#endif
 #define GEX_RANK_INVALID (~(gex_Rank_t)0)
 typedef void *gex_Event_t;
 typedef uint16_t gex_EP_Index_t;

@@ -28,7 +28,9 @@ printf '#include <gasnet_fwd.h>\n#ifdef _INCLUDED_GASNETEX_H\n#error gasnet_fwd.
 printf '#include <gasnet_coll.h>\nint main(void) { gex_Coll_ReduceFn_t fn = 0; gex_Event_t (*f)(gex_TM_t, gex_Flags_t) = gex_Coll_BarrierNB; return fn != 0 || f == 0; }\n' >"$prefix/ex_coll.c"
 # The atomics' header alone.
 printf '#include <gasnet_ratomic.h>\nint main(void) { gex_AD_t ad = GEX_AD_INVALID; gex_Event_t (*f)(gex_AD_t, double *, gex_Rank_t, void *, gex_OP_t, double, double, gex_Flags_t) = gex_AD_OpNB_DBL; return ad != 0 || f == 0; }\n' >"$prefix/ex_ratomic.c"
-for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic; do
+# gasnet_fwd.h first, then the API: gex_Rank_t is still gasnet_node_t, defined once (C99).
+printf '#include <gasnet_fwd.h>\n#include <gasnetex.h>\n#include <gasnet_ratomic.h>\nint main(void) { gex_Rank_t r = GEX_RANK_INVALID; gasnet_node_t *p = &r; return *p == 0; }\n' >"$prefix/ex_fwd_first.c"
+for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first; do
     if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
        c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
         pass "install/gasnetex_h_$f"
