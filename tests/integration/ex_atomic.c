@@ -5,7 +5,8 @@
  * succeeds), NB events and the NBI categories, contention from every rank
  * on one counter (fetch-adds, adds, increments: the final value exact and
  * the fetched values all distinct; then a compare-and-swap loop), and a
- * REL/ACQ producer and consumer.  Public API only.
+ * REL/ACQ producer and consumer, and a domain on a reversed team addressed
+ * by team rank and by jobrank.  Public API only.
  *
  * Usage: ex_atomic          the whole run
  *        ex_atomic MODE     one misuse (see misuse() below)
@@ -223,6 +224,34 @@ static void release_acquire(void)
     gex_AD_Destroy(ad);
 }
 
+/* A domain on a reversed team: a team rank and, with GEX_FLAG_RANK_IS_JOBRANK, a jobrank
+ * name their own processes. */
+static void team_ranks(void)
+{
+    gex_TM_t rev;
+    gex_TM_Split(&rev, tm0, 0, -(int)me, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    gex_AD_t ad;
+    gex_AD_Create(&ad, rev, GEX_DT_U64, GEX_OP_FADD | GEX_OP_SET | GEX_OP_GET, 0);
+    int64_t *mine = (int64_t *)(seg_of(me) + COUNTER_OFF + 128);
+    *mine = 0;
+    gex_Coll_BarrierBlocking(rev, 0);
+    gex_Rank_t next_job = (me + 1) % ranks;
+    gex_Rank_t next_team = gex_TM_TranslateJobrankToRank(rev, next_job);
+    uint64_t *there = (uint64_t *)(seg_of(next_job) + COUNTER_OFF + 128), old = 1, old2 = 0;
+    gex_Event_Wait(gex_AD_OpNB_U64(ad, &old, next_team, there, GEX_OP_FADD, 1000 + me, 0, 0));
+    gex_AD_OpNBI_U64(ad, &old2, next_job, there, GEX_OP_FADD, 1, 0, GEX_FLAG_RANK_IS_JOBRANK);
+    gex_NBI_Wait(GEX_EC_RMW, 0);
+    CHECK(old == 0 && old2 == 1000 + me, "team-rank atomics fetched %llu and %llu",
+          (unsigned long long)old, (unsigned long long)old2);
+    gex_Coll_BarrierBlocking(rev, 0);
+    gex_Rank_t prev_job = (me + ranks - 1) % ranks;
+    CHECK(*mine == (int64_t)(1000 + prev_job + 1), "team-rank atomic landed elsewhere: %lld",
+          (long long)*mine);
+    gex_Coll_BarrierBlocking(rev, 0);
+    gex_AD_Destroy(ad);
+    gex_TM_Destroy(rev, NULL, 0);
+}
+
 static int misuse(const char *mode)
 {
     gex_AD_t ad;
@@ -264,6 +293,7 @@ int main(int argc, char **argv)
     cases_DBL();
     contention();
     release_acquire();
+    team_ranks();
     printf("ex_atomic: rank %u of %u: every type and operation, contention and REL/ACQ "
            "verified\n", me, ranks);
     fflush(stdout);
