@@ -136,10 +136,11 @@ void gpc_team_set_images(const uint32_t *counts)
 
 /* What each member of the parent tells the others in a split. */
 struct split_entry {
+    int64_t order;           /* relrank (legacy) or key (EX) */
     uint32_t joins;          /* 0: takes part, but joins no team (EX's NULL new_tm_p) */
     uint32_t color;
-    int64_t order;           /* relrank (legacy) or key (EX) */
     uint32_t slot;           /* the team slot this node would lead with; 0 none free */
+    uint32_t unused;         /* no padding of unset bytes goes on the wire */
 };
 
 /* A blocking internal collective on team (one image per node). */
@@ -182,7 +183,7 @@ static struct gpc_team *split(struct gpc_team *parent, int joins, uint32_t color
 {
     gasnet_node_t n = parent->size;
     uint32_t my_slot = take_slot();
-    struct split_entry mine = { (uint32_t)(joins != 0), color, order, my_slot };
+    struct split_entry mine = { order, (uint32_t)(joins != 0), color, my_slot, 0 };
     struct split_entry *all = calloc(n, sizeof *all);
     if (all == NULL)
         gp_fatal("%s: out of memory for %u members", call, n);
