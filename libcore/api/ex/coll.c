@@ -140,7 +140,9 @@ static gex_Event_t start(struct gpc_team *team, const struct gpc_coll_call *call
 GP_EXPORT gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
 {
     const char *call = "gex_Coll_BarrierNB";
-    if (!gpc.attached && tm == &_gex_tm0 && gpc.initialized && !gpc_in_handler && flags == 0) {
+    if (flags != 0)
+        gp_fatal("%s: flags 0x%x; it takes 0", call, (unsigned)flags);
+    if (!gpc.attached && tm == &_gex_tm0 && gpc.initialized && !gpc_in_handler) {
         if (gp_boot_barrier() != 0)
             gp_fatal("%s: the bootstrap barrier before attach failed", call);
         return GEX_EVENT_INVALID;

@@ -170,8 +170,9 @@ GP_EXPORT size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t p
                      "place for it)", call, num_new_tms, (void *)new_tms);
         if (args == NULL)
             gp_fatal("%s: args is NULL with numargs %zu", call, numargs);
-        if (!(flags & GEX_FLAG_TM_NO_SCRATCH) && scratch_addrs == NULL)
-            gp_fatal("%s: scratch_addrs is NULL without GEX_FLAG_TM_NO_SCRATCH", call);
+        if (!(flags & GEX_FLAG_TM_NO_SCRATCH) && scratch_addrs == NULL && scratch_size > 0)
+            gp_fatal("%s: scratch_addrs is NULL for %zu bytes of scratch (pass "
+                     "GEX_FLAG_TM_NO_SCRATCH for none)", call, scratch_size);
         for (size_t i = 0; i < numargs; i++) {
             if (args[i].gex_rank >= parent->size || args[i].gex_ep_index != 0)
                 gp_fatal("%s: args[%zu] is {rank %u, ep_index %u}; ranks are the parent's "
@@ -187,7 +188,7 @@ GP_EXPORT size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t p
         if (key < 0)
             gp_fatal("%s: this caller (parent rank %u) is not in its own args; a non-member "
                      "passes numargs 0", call, parent->rank);
-        if (!(flags & GEX_FLAG_TM_NO_SCRATCH))
+        if (scratch_addrs != NULL)
             check_scratch(call, scratch_addrs[0], scratch_size, flags);
     }
     uint32_t color = numargs > 0 ? args[0].gex_rank : 0;
@@ -200,7 +201,8 @@ GP_EXPORT size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t p
             gp_fatal("%s: the members passed different lists (this caller's has %zu members "
                      "and parent rank %u at %zu; the team formed has %u)", call, numargs,
                      args[i].gex_rank, i, team->size);
-    void *scratch = (flags & GEX_FLAG_TM_NO_SCRATCH) ? NULL : scratch_addrs[0];
+    void *scratch = (flags & GEX_FLAG_TM_NO_SCRATCH) || scratch_addrs == NULL ? NULL
+                                                                               : scratch_addrs[0];
     new_tms[0] = new_tm(call, team, scratch, scratch_size, flags);
     return 0;
 }
