@@ -126,8 +126,12 @@ extern const char _gasnet_config_string[];
 
 /* Scalar types (spec 2.1). */
 typedef uint32_t gasnet_node_t;
-/* GASNet-EX's name of a job rank: the same type, so pointers to either mix (Realm). */
+/* GASNet-EX's name of a job rank: the same type, so pointers to either mix (Realm); defined
+ * once with gasnet_fwd.h, for C99 clients, which may not repeat a typedef. */
+#ifndef _GEX_RANK_T
+#define _GEX_RANK_T
 typedef gasnet_node_t gex_Rank_t;
+#endif
 typedef uint8_t gasnet_handler_t;
 typedef int32_t gasnet_handlerarg_t;
 typedef uintptr_t gasnet_register_value_t;

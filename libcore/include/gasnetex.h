@@ -33,20 +33,7 @@ extern "C" {
 
 /* Types (§2.1): the EX names of GASNet-1 types are those types, so handlers and
  * handles written against either API mix without casts. */
-#ifndef _GEX_FWD_H
-#define _GEX_FWD_H
-typedef uint16_t gex_EP_Index_t;
-typedef struct {
-    gex_Rank_t gex_rank;
-    gex_EP_Index_t gex_ep_index;
-} gex_EP_Location_t;
-typedef gasnet_handle_t gex_Event_t;
-typedef void *gex_Addr_t;
-typedef uint32_t gex_DT_t;
-typedef uint32_t gex_OP_t;
-typedef uint32_t gex_Flags_t;
-typedef uint32_t gex_EP_Capabilities_t;
-#endif
+#include "gasnet_fwd.h"
 
 typedef gasnet_handler_t gex_AM_Index_t;
 typedef gasnet_handlerarg_t gex_AM_Arg_t;
@@ -65,13 +52,6 @@ typedef void (*gex_AM_Fn_t)(); /* unprototyped: a handler of any prototype conve
 #pragma GCC diagnostic pop
 #endif
 typedef uint64_t gex_RMA_Value_t;
-#ifndef _GEX_MEMVEC_T
-#define _GEX_MEMVEC_T
-typedef struct {
-    void *gex_addr;
-    size_t gex_len;
-} gex_Memvec_t;
-#endif
 /* Field order is ABI: clients fill tables with positional initializers. */
 typedef struct {
     gex_AM_Index_t gex_index; /* 0: gp picks one and writes it back */
@@ -102,7 +82,6 @@ typedef struct {
 } gex_ProgressThreadInfo_t;
 
 /* Handles and invalid values (§2.2). */
-#define GEX_RANK_INVALID (~(gex_Rank_t)0)
 #define GEX_TM_INVALID ((gex_TM_t)(uintptr_t)0)
 #define GEX_CLIENT_INVALID ((gex_Client_t)(uintptr_t)0)
 #define GEX_EP_INVALID ((gex_EP_t)(uintptr_t)0)
@@ -116,55 +95,7 @@ typedef struct {
 #define GEX_EVENT_GROUP ((gex_Event_t *)(uintptr_t)3)
 #define GEX_HSL_INITIALIZER GASNET_HSL_INITIALIZER
 
-/* Flags and constants (§3): GASNet-EX's values, so binaries agree on them. */
-#define GEX_FLAG_IMMEDIATE (1u << 0)
-#define GEX_FLAG_SELF_SEG_UNKNOWN (1u << 3)
-#define GEX_FLAG_SELF_SEG_SOME (1u << 4)
-#define GEX_FLAG_SELF_SEG_BOUND (1u << 5)
-#define GEX_FLAG_SELF_SEG_OFFSET (1u << 6)
-#define GEX_FLAG_PEER_SEG_UNKNOWN (1u << 7)
-#define GEX_FLAG_PEER_SEG_SOME (1u << 8)
-#define GEX_FLAG_PEER_SEG_BOUND (1u << 9)
-#define GEX_FLAG_PEER_SEG_OFFSET (1u << 10)
-#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT (1u << 11)
-#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC (1u << 12)
-#define GEX_FLAG_AD_REL (1u << 1)
-#define GEX_FLAG_AD_ACQ (1u << 2)
-#define GEX_FLAG_AD_MY_RANK (1u << 11)
-#define GEX_FLAG_AD_MY_NBRHD (1u << 12)
-#define GEX_FLAG_RANK_IS_JOBRANK (1u << 13)
-#define GEX_FLAG_AD_FAVOR_MY_RANK (1u << 0)
-#define GEX_FLAG_AD_FAVOR_MY_NBRHD (1u << 1)
-#define GEX_FLAG_AD_FAVOR_REMOTE (1u << 2)
-#define GEX_FLAG_AM_SHORT (1u << 0)
-#define GEX_FLAG_AM_MEDIUM (1u << 1)
-#define GEX_FLAG_AM_LONG (1u << 2)
-#define GEX_FLAG_AM_MEDLONG (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG)
-#define GEX_FLAG_AM_REQUEST (1u << 3)
-#define GEX_FLAG_AM_REPLY (1u << 4)
-#define GEX_FLAG_AM_REQREP (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
-#define GEX_FLAG_ENABLE_LEAF_LC (1u << 11)
-#define GEX_FLAG_USES_GASNET1 (1u << 0)
-#define GEX_FLAG_DEFER_THREADS (1u << 1)
-#define GEX_FLAG_TM_SCRATCH_SIZE_MIN (1u << 0)
-#define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (1u << 1)
-#define GEX_FLAG_TM_GLOBAL_SCRATCH (1u << 2)
-#define GEX_FLAG_TM_LOCAL_SCRATCH (1u << 3)
-#define GEX_FLAG_TM_SYMMETRIC_SCRATCH (1u << 4)
-#define GEX_FLAG_TM_NO_SCRATCH (1u << 5)
-#define GEX_FLAG_SCRATCH_SEG_OFFSET (1u << 6)
-#define GEX_FLAG_GLOBALLY_QUIESCED (1u << 13)
-#define GEX_FLAG_PEER_NEVER_NBRHD (1u << 14)
-#define GEX_FLAG_PEER_NEVER_SELF (1u << 15)
-#define GEX_FLAG_HINT_ACCEL_AD (1u << 0)
-#define GEX_FLAG_HINT_ACCEL_COLL (1u << 1)
-#define GEX_FLAG_HINT_ACCEL_ALL 3u
-#define GEX_EP_CAPABILITY_RMA (1u << 0)
-#define GEX_EP_CAPABILITY_AM (1u << 1)
-#define GEX_EP_CAPABILITY_VIS (1u << 2)
-#define GEX_EP_CAPABILITY_COLL (1u << 3)
-#define GEX_EP_CAPABILITY_AD (1u << 4)
-#define GEX_EP_CAPABILITY_ALL 31u
+/* Flags and constants (§3) are gasnet_fwd.h's, but for these of gasnetex.h's own types. */
 #define GEX_TI_SRCRANK ((gex_TI_t)1 << 0)
 #define GEX_TI_ENTRY ((gex_TI_t)1 << 1)
 #define GEX_TI_IS_REQ ((gex_TI_t)1 << 2)
@@ -209,7 +140,7 @@ extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void
 extern int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
                                   void **localaddr_p, uintptr_t *size_p);
 
-/* Teams (§5.1-5.2): the primordial team. */
+/* Teams (§5). */
 extern gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
 extern gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
 extern gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
@@ -220,6 +151,12 @@ extern void *gex_TM_QueryCData(gex_TM_t tm);
 extern gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
 extern gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
 extern gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
+extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                           void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
+extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
+                            gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                            size_t scratch_size, gex_Flags_t flags);
+extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
 
 /* System queries (§6). */
 extern gex_Rank_t gex_System_QueryJobRank(void);
@@ -313,6 +250,24 @@ extern int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
 extern gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src,
                                               size_t nbytes, gex_Flags_t flags);
 
+/* Collectives (§12) on any team but a TM-pair; each returns an event (GEX_EVENT_INVALID
+ * when already complete).  gasnet_coll.h has them too, through gasnet.h. */
+typedef void (*gex_Coll_ReduceFn_t)(const void *arg1, void *arg2_and_out, size_t count,
+                                    const void *cdata);
+extern gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
+extern void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
+extern gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                        size_t nbytes, gex_Flags_t flags);
+extern gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst,
+                                          const void *src, gex_DT_t dt, size_t dt_sz,
+                                          size_t dt_cnt, gex_OP_t op,
+                                          gex_Coll_ReduceFn_t user_op, void *user_cdata,
+                                          gex_Flags_t flags);
+extern gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void *dst, const void *src, gex_DT_t dt,
+                                          size_t dt_sz, size_t dt_cnt, gex_OP_t op,
+                                          gex_Coll_ReduceFn_t user_op, void *user_cdata,
+                                          gex_Flags_t flags);
+
 /* Handler-safe locks (§14): GASNet-1's, under their EX names. */
 #define gex_HSL_Init(hsl) gasnet_hsl_init(hsl)
 #define gex_HSL_Destroy(hsl) gasnet_hsl_destroy(hsl)
@@ -330,14 +285,17 @@ extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_T
  * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
  * implicit and value forms): the primordial team's ranks are jobranks, so the
  * same table answers, and a plain copy is complete, with nothing to count or
- * to complete locally.  As GASNet's inline paths, they leave the team and
- * lc_opt to the exported functions, which see every other call.
+ * to complete locally.  Other teams' ranks need translating, so their calls
+ * go to the exported functions, as do lc_opt and every other check.
  */
 #ifndef GP_NO_INLINE_RMA
+extern struct _gex_tm _gex_tm0; /* the primordial team */
+#define _gex_rma_local(tm, rank, addr, nbytes) \
+    ((tm) == &_gex_tm0 ? _gasnet_rma_local(rank, addr, nbytes) : (char *)0)
 static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                               const void *src, size_t nbytes, gex_Flags_t flags)
 {
-    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -347,7 +305,7 @@ static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void
 static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                               size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -357,7 +315,7 @@ static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_
 static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    char *at = _gasnet_rma_local(rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -367,7 +325,7 @@ static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *des
 static inline int _gex_RMA_GetNBI_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                          size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gasnet_rma_local(rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -384,7 +342,7 @@ static inline int _gex_RMA_PutBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank, v
                                                  gex_RMA_Value_t value, size_t nbytes,
                                                  gex_Flags_t flags)
 {
-    char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, dest, nbytes) : NULL;
+    char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, dest, nbytes) : NULL;
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, &value, nbytes);
         return 0;
@@ -396,7 +354,7 @@ static inline gex_RMA_Value_t _gex_RMA_GetBlockingVal_inline(gex_TM_t tm, gex_Ra
                                                              gex_Flags_t flags)
 {
     gex_RMA_Value_t value = 0; /* zero-extended */
-    const char *at = nbytes - 1 < sizeof value ? _gasnet_rma_local(rank, src, nbytes) : NULL;
+    const char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, src, nbytes) : NULL;
     if (__builtin_expect(at == NULL, 0))
         return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
     _gasnet_rma_get_copy(&value, at, nbytes);

@@ -13,7 +13,7 @@ if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
     fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
-for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_vis.h bin/gp-run \
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_fwd.h include/gasnet_ratomic.h include/gasnet_vis.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
@@ -22,7 +22,15 @@ pass install/layout
 printf '#include <gasnetex.h>\n#ifdef _INCLUDED_GASNET_H\n#error an EX client is not a GASNet-1 client\n#endif\nint main(void) { return gex_AM_MaxArgs() < 16; }\n' >"$prefix/ex_alone.c"
 printf '#include <gasnetex.h>\n#include <gasnet.h>\n#ifndef _INCLUDED_GASNET_H\n#error gasnet.h names a GASNet-1 client\n#endif\nint main(void) { gasnet_token_t t = (gex_Token_t)0; return t != 0; }\n' >"$prefix/ex_both.c"
 printf '#include <gasnet.h>\n#include <gasnetex.h>\nint main(void) { gex_Event_t e = GASNET_INVALID_HANDLE; return e != GEX_EVENT_INVALID; }\n' >"$prefix/ex_order.c"
-for f in ex_alone ex_both ex_order; do
+# gasnet_fwd.h alone: types and codes, usable in static initializers, with nothing else.
+printf '#include <gasnet_fwd.h>\n#ifdef _INCLUDED_GASNETEX_H\n#error gasnet_fwd.h brought the API in\n#endif\nstatic const gex_OP_t fetching = GEX_OP_TO_FETCHING(GEX_OP_ADD);\nint main(void) { return fetching != GEX_OP_FADD || GEX_DT_USER != 64; }\n' >"$prefix/ex_fwd.c"
+# The collectives through gasnet_coll.h alone.
+printf '#include <gasnet_coll.h>\nint main(void) { gex_Coll_ReduceFn_t fn = 0; gex_Event_t (*f)(gex_TM_t, gex_Flags_t) = gex_Coll_BarrierNB; return fn != 0 || f == 0; }\n' >"$prefix/ex_coll.c"
+# The atomics' header alone.
+printf '#include <gasnet_ratomic.h>\nint main(void) { gex_AD_t ad = GEX_AD_INVALID; gex_Event_t (*f)(gex_AD_t, double *, gex_Rank_t, void *, gex_OP_t, double, double, gex_Flags_t) = gex_AD_OpNB_DBL; return ad != 0 || f == 0; }\n' >"$prefix/ex_ratomic.c"
+# gasnet_fwd.h first, then the API: gex_Rank_t is still gasnet_node_t, defined once (C99).
+printf '#include <gasnet_fwd.h>\n#include <gasnetex.h>\n#include <gasnet_ratomic.h>\nint main(void) { gex_Rank_t r = GEX_RANK_INVALID; gasnet_node_t *p = &r; return *p == 0; }\n' >"$prefix/ex_fwd_first.c"
+for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first; do
     if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
        c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
         pass "install/gasnetex_h_$f"

@@ -6,13 +6,14 @@
 
 #include "api/common/export.h"
 #include "api/common/gex_objects.h"
+#include "conduit/coll/team.h"
 #include "conduit/core/state.h"
 #include "util/log.h"
 
 struct _gex_client gpx_client = { .name = "" };
 struct _gex_ep gpx_ep;
 struct _gex_segment gpx_segment;
-struct _gex_tm gpx_tm0;
+GP_EXPORT struct _gex_tm _gex_tm0 = { .live = GPX_TM_LIVE, .team = &gpc_team_all_storage };
 
 GP_EXPORT void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
                                       gex_Segment_t *segment_p)
@@ -24,7 +25,7 @@ GP_EXPORT void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, ge
     if (ep_p)
         *ep_p = &gpx_ep;
     if (tm_p)
-        *tm_p = &gpx_tm0;
+        *tm_p = &_gex_tm0;
     if (segment_p)
         *segment_p = gpc.attached ? &gpx_segment : GEX_SEGMENT_INVALID;
 }

@@ -10,6 +10,7 @@
 #include <gasnetex.h>
 
 struct _gex_client {
+    int ex_first;                /* made by gex_Client_Init, not gasnet_init */
     const char *name;
     gex_Flags_t flags;
     void *cdata;
@@ -20,17 +21,28 @@ struct _gex_ep {
 struct _gex_segment {
     void *cdata;
 };
+/* A team of this process: the primordial one (_gex_tm0, whose conduit team
+ * is GASNET_TEAM_ALL) or one gex_TM_Split/Create made (api/ex/team.c). */
+#define GPX_TM_LIVE 0x7e4a11u
+struct gpc_team;
 struct _gex_tm {
+    uint32_t live;               /* GPX_TM_LIVE until destroyed */
     void *cdata;
+    struct gpc_team *team;
+    int has_scratch;             /* made with client scratch: Destroy hands it back */
+    gex_Memvec_t scratch;
 };
 
 extern struct _gex_client gpx_client;
 extern struct _gex_ep gpx_ep;
 extern struct _gex_segment gpx_segment;
-extern struct _gex_tm gpx_tm0;
+extern struct _gex_tm _gex_tm0; /* exported: gasnetex.h's inline RMA compares with it */
 
-/* api/ex/client.c.  Fatal unless tm is the primordial team and rank one of its members. */
-void gpx_check_tm_rank(const char *call, gex_TM_t tm, gex_Rank_t rank);
+/* api/ex/team.c.  The jobrank of rank in tm; fatal unless tm is a live team and rank one
+ * of its members. */
+gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank);
+/* The conduit team of tm, for a collective; fatal unless tm is a live team. */
+struct gpc_team *gpx_tm_team(const char *call, gex_TM_t tm);
 /* Fatal unless the segment is attached and the caller is not in a handler. */
 void gpx_check_callable(const char *call);
 #endif

@@ -58,7 +58,7 @@ static int request(unsigned category, gex_TM_t tm, gex_Rank_t rank, gex_AM_Index
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
     check_flags(call, flags, nargs);
     gpx_check_callable(call);
-    gpx_check_tm_rank(call, tm, rank);
+    rank = gpx_tm_jobrank(call, tm, rank);
     if (handler == 0)
         gp_fatal("%s: handler index 0 is reserved", call);
     if (gp_api_check_am_payload(call, category, rank, source, nbytes, dest_addr) != GASNET_OK)

@@ -1,5 +1,5 @@
 /*
- * gex_Client_Init, the client, endpoint, segment and team queries, and
+ * gex_Client_Init, the client, endpoint and segment queries, and
  * gex_Segment_Attach: checks, then the conduit's init and attach, the
  * same two steps gasnet_init and gasnet_attach take.
  */
@@ -16,16 +16,6 @@
 static int ex_initialized; /* gex_Client_Init ran (not only gasnet_init) */
 
 #define CLIENT_FLAGS (GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS)
-
-void gpx_check_tm_rank(const char *call, gex_TM_t tm, gex_Rank_t rank)
-{
-    if (tm != &gpx_tm0)
-        gp_fatal("%s: team %p is not the primordial team (the only team this gp has)", call,
-                 (void *)tm);
-    if (rank >= gpc.nodes)
-        gp_fatal("%s: rank %u is not in the team (its ranks are 0..%u)", call, rank,
-                 gpc.nodes - 1);
-}
 
 void gpx_check_callable(const char *call)
 {
@@ -53,11 +43,12 @@ GP_EXPORT int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *
     if (rc != GASNET_OK)
         return rc;
     ex_initialized = 1;
+    gpx_client.ex_first = 1;
     gpx_client.name = clientName ? clientName : "";
     gpx_client.flags = flags;
     *client_p = &gpx_client;
     *ep_p = &gpx_ep;
-    *tm_p = &gpx_tm0;
+    *tm_p = &_gex_tm0;
     return GASNET_OK;
 }
 
@@ -110,7 +101,7 @@ GP_EXPORT int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_
                  "or gasnet_attach); a process attaches once");
     if (segment_p == NULL)
         return BAD_ARG("gex_Segment_Attach: segment_p is NULL; it receives the segment");
-    if (tm != &gpx_tm0)
+    if (tm != &_gex_tm0)
         return BAD_ARG("gex_Segment_Attach: team %p is not the primordial team", (void *)tm);
     uintptr_t pages = (length + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE;
     if (length > gpc.max_local_segsize || pages * GASNET_PAGESIZE > gpc.max_local_segsize) {
@@ -152,7 +143,7 @@ GP_EXPORT gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, v
                                                  gex_Flags_t flags)
 {
     (void)flags;
-    gpx_check_tm_rank("gex_EP_QueryBoundSegmentNB", tm, rank);
+    rank = gpx_tm_jobrank("gex_EP_QueryBoundSegmentNB", tm, rank);
     int bound = gpc.attached && gpc.seginfo[rank].size > 0;
     if (owneraddr_p)
         *owneraddr_p = bound ? gpc.seginfo[rank].addr : NULL;
@@ -166,40 +157,9 @@ GP_EXPORT gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, v
 GP_EXPORT int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
                                      void **localaddr_p, uintptr_t *size_p)
 {
-    gpx_check_tm_rank("gex_Segment_QueryBound", tm, rank);
-    if (!gpc.attached || gpc.seginfo[rank].size == 0)
+    gex_Rank_t jobrank = gpx_tm_jobrank("gex_Segment_QueryBound", tm, rank);
+    if (!gpc.attached || gpc.seginfo[jobrank].size == 0)
         return 1; /* nothing bound: nothing written */
     gex_EP_QueryBoundSegmentNB(tm, rank, owneraddr_p, localaddr_p, size_p, 0);
     return 0;
-}
-
-GP_EXPORT gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) { (void)tm; return gpc.rank; }
-GP_EXPORT gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { (void)tm; return gpc.nodes; }
-GP_EXPORT gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { (void)tm; return &gpx_ep; }
-GP_EXPORT gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { (void)tm; return &gpx_client; }
-GP_EXPORT gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) { (void)tm; return 0; }
-GP_EXPORT void gex_TM_SetCData(gex_TM_t tm, const void *val) { tm->cdata = (void *)val; }
-GP_EXPORT void *gex_TM_QueryCData(gex_TM_t tm) { return tm->cdata; }
-
-/* The primordial team's ranks are the jobranks. */
-GP_EXPORT gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
-{
-    gpx_check_tm_rank("gex_TM_TranslateRankToJobrank", tm, rank);
-    return rank;
-}
-
-GP_EXPORT gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
-{
-    (void)tm;
-    return jobrank < gpc.nodes ? jobrank : GEX_RANK_INVALID;
-}
-
-GP_EXPORT gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank,
-                                                    gex_Flags_t flags)
-{
-    gpx_check_tm_rank("gex_TM_TranslateRankToEP", tm, rank);
-    if (flags != 0)
-        gp_fatal("gex_TM_TranslateRankToEP: flags 0x%x; it takes 0", (unsigned)flags);
-    gex_EP_Location_t where = { rank, 0 };
-    return where;
 }

@@ -22,13 +22,14 @@
 
 #define OFFSET_FLAGS (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)
 
-static void check_rma(const char *call, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
+/* The target's jobrank. */
+static gex_Rank_t check_rma(const char *call, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
 {
     gpx_check_callable(call);
-    gpx_check_tm_rank(call, tm, rank);
     if (flags & OFFSET_FLAGS)
         gp_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET are not supported (addresses "
                  "are addresses)", call);
+    return gpx_tm_jobrank(call, tm, rank);
 }
 
 static void check_value_size(const char *call, size_t nbytes)
@@ -60,7 +61,7 @@ static gex_Event_t as_event(struct gpc_op *op)
 GP_EXPORT int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                   size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutBlocking", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutBlocking", tm, rank, flags);
     gpc_put_blocking(rank, dest, src, nbytes);
     return 0;
 }
@@ -68,7 +69,7 @@ GP_EXPORT int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, cons
 GP_EXPORT gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                     size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutNB", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutNB", tm, rank, flags);
     put_lc("gex_RMA_PutNB", lc_opt, 0);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put(rank, dest, src, nbytes, op);
@@ -78,7 +79,7 @@ GP_EXPORT gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, co
 GP_EXPORT int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                              size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutNBI", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutNBI", tm, rank, flags);
     put_lc("gex_RMA_PutNBI", lc_opt, 1);
     gpc_put(rank, dest, src, nbytes, gpc_op_implicit());
     return 0;
@@ -87,7 +88,7 @@ GP_EXPORT int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const voi
 GP_EXPORT int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                   size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_GetBlocking", tm, rank, flags);
+    rank = check_rma("gex_RMA_GetBlocking", tm, rank, flags);
     gpc_get_blocking(dest, rank, src, nbytes);
     return 0;
 }
@@ -95,7 +96,7 @@ GP_EXPORT int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void
 GP_EXPORT gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                     size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_GetNB", tm, rank, flags);
+    rank = check_rma("gex_RMA_GetNB", tm, rank, flags);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_get(dest, rank, src, nbytes, op);
     return as_event(op);
@@ -104,7 +105,7 @@ GP_EXPORT gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, vo
 GP_EXPORT int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                              gex_Flags_t flags)
 {
-    check_rma("gex_RMA_GetNBI", tm, rank, flags);
+    rank = check_rma("gex_RMA_GetNBI", tm, rank, flags);
     gpc_get(dest, rank, src, nbytes, gpc_op_implicit());
     return 0;
 }
@@ -112,7 +113,7 @@ GP_EXPORT int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src
 GP_EXPORT int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                      gex_RMA_Value_t value, size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutBlockingVal", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutBlockingVal", tm, rank, flags);
     check_value_size("gex_RMA_PutBlockingVal", nbytes);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put_value(rank, dest, value, nbytes, op);
@@ -123,7 +124,7 @@ GP_EXPORT int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
 GP_EXPORT gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                        gex_RMA_Value_t value, size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutNBVal", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutNBVal", tm, rank, flags);
     check_value_size("gex_RMA_PutNBVal", nbytes);
     struct gpc_op *op = gpc_op_new(OP_EXPLICIT);
     gpc_put_value(rank, dest, value, nbytes, op);
@@ -133,7 +134,7 @@ GP_EXPORT gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
 GP_EXPORT int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                                 size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_PutNBIVal", tm, rank, flags);
+    rank = check_rma("gex_RMA_PutNBIVal", tm, rank, flags);
     check_value_size("gex_RMA_PutNBIVal", nbytes);
     gpc_put_value(rank, dest, value, nbytes, gpc_op_implicit());
     return 0;
@@ -142,7 +143,7 @@ GP_EXPORT int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RM
 GP_EXPORT gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src,
                                                  size_t nbytes, gex_Flags_t flags)
 {
-    check_rma("gex_RMA_GetBlockingVal", tm, rank, flags);
+    rank = check_rma("gex_RMA_GetBlockingVal", tm, rank, flags);
     check_value_size("gex_RMA_GetBlockingVal", nbytes);
     return (gex_RMA_Value_t)gpc_get_value_finish(gpc_get_value_start(rank, src, nbytes));
 }
@@ -213,9 +214,10 @@ GP_EXPORT gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_id)
 }
 
 /* The categories the implicit set tracks: puts (remote completion: GEX_EC_PUT less its local
- * completion bit) and gets.  AM and put local completion (GEX_EC_LC) are complete at return. */
+ * completion bit) and gets, which also count the atomics but SET (GEX_EC_RMW, atomic.c).  AM
+ * and put local completion (GEX_EC_LC) are complete at return. */
 #define EC_PUT_BIT ((gex_EC_t)GEX_EC_PUT & ~(gex_EC_t)GEX_EC_LC)
-#define EC_GET_BIT ((gex_EC_t)GEX_EC_GET)
+#define EC_GET_BIT ((gex_EC_t)GEX_EC_GET | (gex_EC_t)GEX_EC_RMW)
 
 static void check_nbi(const char *call, gex_EC_t mask, gex_Flags_t flags)
 {

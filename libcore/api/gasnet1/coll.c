@@ -12,6 +12,7 @@
 
 #include "api/gasnet1/coll_images.h"
 #include "api/common/export.h"
+#include "api/common/gex_objects.h"
 #include "conduit/am/am.h"
 #include "conduit/coll/coll.h"
 #include "conduit/core/progress.h"
@@ -64,8 +65,14 @@ void gp_coll_check_phase(const char *call, int need_init)
         gp_fatal("%s called before gasnet_attach", call);
     if (gpc_in_handler)
         gp_fatal("%s called inside an AM handler (collectives are for main-line code)", call);
-    if (need_init && !state.ready)
-        gp_fatal("%s called before gasnet_coll_init", call);
+    if (need_init && !state.ready) {
+        if (!gpx_client.ex_first)
+            gp_fatal("%s called before gasnet_coll_init", call);
+        /* GASNet-EX has no gasnet_coll_init (spec §12.5): an EX client's legacy collectives
+         * run with one image per process and no reduction functions, as that call with no
+         * table would set them up. */
+        state.ready = 1;
+    }
 }
 
 struct gpc_team *gp_coll_team(const char *call, gasnet_team_handle_t team)

@@ -92,6 +92,8 @@ enum gpc_internal_handler {
     GPC_H_VIS_PUT_DONE = 16,
     GPC_H_VIS_GET = 17,      /* VIS: pieces to pack and send back in _GET_DONE */
     GPC_H_VIS_GET_DONE = 18,
+    GPC_H_ATOMIC = 19,       /* a remote atomic applied on the target (atomic.c), then _DONE */
+    GPC_H_ATOMIC_DONE = 20,  /* with the old value */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "conduit/exit/exit.h"
 #include "conduit/am/lid.h"
 #include "conduit/core/md_role.h"
+#include "conduit/atomic/atomic.h"
 #include "conduit/attach/nodeinfo.h"
 #include "conduit/core/progress.h"
 #include "conduit/am/reqrb.h"
@@ -275,6 +276,8 @@ static void register_internal_handlers(void)
     gpc.handlers[GPC_H_VIS_PUT_DONE] = (gpc_handler_fn)gpc_vis_put_done_handler;
     gpc.handlers[GPC_H_VIS_GET] = (gpc_handler_fn)gpc_vis_get_handler;
     gpc.handlers[GPC_H_VIS_GET_DONE] = (gpc_handler_fn)gpc_vis_get_done_handler;
+    gpc.handlers[GPC_H_ATOMIC] = (gpc_handler_fn)gpc_atomic_handler;
+    gpc.handlers[GPC_H_ATOMIC_DONE] = (gpc_handler_fn)gpc_atomic_done_handler;
 }
 
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)

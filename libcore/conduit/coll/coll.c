@@ -24,6 +24,7 @@
  *                       rounds; a scatter's subtree gets its own blocks only
  *   gather, reduce      the same tree upwards; a node sends its subtree's
  *                       blocks (gather) or their combination (reduce)
+ *   reduce_all (EX)     reduce to rank 0, then broadcast from it
  *   gather_all          gather to rank 0, then broadcast of the whole
  *   exchange            every node sends each other node its blocks
  *                       directly, in the order rank+1, rank+2, ... (no
@@ -46,6 +47,7 @@
 #include "conduit/core/progress.h"
 #include "conduit/core/state.h"
 #include "conduit/coll/team.h"
+#include "conduit/rma/rma_ops.h"
 #include "util/log.h"
 #include "util/thread.h"
 
@@ -77,6 +79,8 @@ struct gpc_coll_op {
     void *root_buf;                  /* the root image's src or dst */
     uint32_t joined;
     uint32_t released;
+    uint32_t images;                 /* the team's local images, kept: the sweep may come
+                                      * after the team itself is gone (gex_TM_Destroy) */
     int stage;
     int sub;                         /* step within ST_DATA */
     uint64_t *pre;                   /* scatter / gather: bytes before vrank v */
@@ -484,18 +488,25 @@ static int exchange(struct gpc_coll_op *op)
     return 1;
 }
 
-/* acc = acc op right, element-wise, as GASNet 1.29.3 calls the callback. */
+/* acc = acc op right, element-wise: as GASNet 1.29.3 calls its callback, or (EX, fn NULL)
+ * as gex_Coll_ReduceFn_t is called, which may combine in any order. */
 static void combine(const struct gpc_coll_op *op, void *acc, const void *right)
 {
-    if (op->call.elem_count > 0)
+    if (op->call.elem_count == 0)
+        return;
+    if (op->call.fn == NULL)
+        op->call.ex_fn(right, acc, op->call.elem_count, op->call.ex_cdata);
+    else
         op->call.fn(acc, op->call.elem_count, acc, op->call.elem_count, right,
                     op->call.elem_size, op->call.fn_flags, op->call.fn_arg);
 }
 
-static int reduce(struct gpc_coll_op *op)
+/* Combines this subtree's contributions into op->work and sends them to the parent;
+ * 0 while a child's are missing. */
+static int reduce_up(struct gpc_coll_op *op, gasnet_node_t root)
 {
     const struct gpc_team *team = op->team;
-    gasnet_node_t root = op->call.root_rank, size = team->size, v = my_vrank(team, root);
+    gasnet_node_t size = team->size, v = my_vrank(team, root);
     if (!children_in(op, root, TAG_UP))
         return 0;
     uint64_t bytes = op->call.nbytes;
@@ -507,8 +518,33 @@ static int reduce(struct gpc_coll_op *op)
         combine(op, op->work, child_msg(op, root, TAG_UP, c)->buf);
     if (v != 0)
         send_msg(op, rank_of_vrank(team, parent_of(v), root), TAG_UP, op->work, bytes);
-    else
-        copy(op->root_buf, op->work, bytes);
+    return 1;
+}
+
+static int reduce(struct gpc_coll_op *op)
+{
+    gasnet_node_t root = op->call.root_rank;
+    if (!reduce_up(op, root))
+        return 0;
+    if (my_vrank(op->team, root) == 0)
+        copy(op->root_buf, op->work, op->call.nbytes);
+    return 1;
+}
+
+/* Reduced to rank 0, then broadcast from there down the same tree. */
+static int reduce_all(struct gpc_coll_op *op)
+{
+    if (op->sub == 0) {
+        if (!reduce_up(op, 0))
+            return 0;
+        op->sub = 1;
+    }
+    const char *payload = from_parent(op, 0, op->work);
+    if (payload == NULL)
+        return 0;
+    send_down(op, 0, payload, NULL);
+    for (uint32_t k = 0; k < local_images(op); k++)
+        copy(op->dst[k], payload, op->call.nbytes);
     return 1;
 }
 
@@ -521,6 +557,7 @@ static int data_phase(struct gpc_coll_op *op)
     case GPC_GATHER_ALL: return gather_all(op);
     case GPC_EXCHANGE: return exchange(op);
     case GPC_REDUCE: return reduce(op);
+    case GPC_REDUCE_ALL: return reduce_all(op);
     case GPC_SYNC: return 1;
     }
     return 1;
@@ -581,7 +618,7 @@ static void sweep(void)
     struct gpc_coll_op *prev = NULL;
     for (struct gpc_coll_op *op = coll.head, *next; op != NULL; op = next) {
         next = op->next;
-        if (!op->complete || op->team == NULL || op->released < op->team->local_images) {
+        if (!op->complete || op->team == NULL || op->released < op->images) {
             prev = op;
             continue;
         }
@@ -634,6 +671,7 @@ struct gpc_coll_op *gpc_coll_start(struct gpc_team *team, uint32_t local,
     struct gpc_coll_op *op = find_op(team->id, seq);
     if (op->team == NULL) {
         op->team = team;
+        op->images = team->local_images;
         op->call = *call;
         op->dst = xcalloc(team->local_images, sizeof *op->dst, "a collective's buffers");
         op->src = xcalloc(team->local_images, sizeof *op->src, "a collective's buffers");
@@ -683,4 +721,21 @@ void gpc_coll_finish(struct gpc_coll_op *op)
     while (!gpc_coll_done(op))
         gpc_wait_turn();
     gpc_coll_release(op);
+}
+
+gasnet_handle_t gpc_coll_event(struct gpc_coll_op *op)
+{
+    if (__atomic_load_n(&op->complete, __ATOMIC_ACQUIRE)) {
+        gpc_coll_release(op);
+        return GASNET_INVALID_HANDLE;
+    }
+    /* The record's value field is free in an OP_COLL record: it names the collective. */
+    struct gpc_op *event = gpc_op_new(OP_COLL);
+    event->value = (uint64_t)(uintptr_t)op;
+    return (gasnet_handle_t)event;
+}
+
+struct gpc_coll_op *gpc_coll_of_event(const struct gpc_op *event)
+{
+    return (struct gpc_coll_op *)(uintptr_t)event->value;
 }

@@ -3,11 +3,18 @@
  *
  * A team's id names it in barrier and collective messages, so every member
  * must compute the same one without asking: it is the node of the new
- * team's rank 0 (20 bits) and how many teams that node has led before (12
- * bits, as GASNet 1.29.3 limits it), learned in the split's gather.  0 is
- * GASNET_TEAM_ALL.  A split registers the new team before its closing
- * synchronization on the parent, so a member's first message on the new
- * team always finds it registered.
+ * team's rank 0 (20 bits) and a slot that node holds for it (12 bits, as
+ * GASNet 1.29.3 limits a node to 4095 teams led at once), learned in the
+ * split's gather.  0 is GASNET_TEAM_ALL.  A split registers the new team
+ * before its closing synchronization on the parent, so a member's first
+ * message on the new team always finds it registered.
+ *
+ * A destroyed team (gex_TM_Destroy) gives its slot back, so an EX client
+ * may make and destroy teams without end.  Reusing the id is safe because
+ * the destroy follows a synchronization of the whole team (or the client's
+ * promise that it is quiet): every collective message of the old team has
+ * then been received, and a member can take part in a new team only after
+ * that, through a collective of a parent it belongs to.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +34,8 @@ struct gpc_team gpc_team_all_storage;
 static struct {
     gp_mutex_t lock;
     struct gpc_team *teams;  /* split teams, newest first */
-    uint32_t led;            /* teams this node leads */
-} reg = { GP_MUTEX_INITIALIZER, NULL, 0 };
+    uint8_t slot_used[TEAM_MAX_LED + 1];   /* by slot of the teams this node leads; 0 unused */
+} reg = { GP_MUTEX_INITIALIZER, NULL, { 0 } };
 
 static uint32_t one_seq;
 
@@ -129,9 +136,11 @@ void gpc_team_set_images(const uint32_t *counts)
 
 /* What each member of the parent tells the others in a split. */
 struct split_entry {
+    int64_t order;           /* relrank (legacy) or key (EX) */
+    uint32_t joins;          /* 0: takes part, but joins no team (EX's NULL new_tm_p) */
     uint32_t color;
-    uint32_t relrank;
-    uint32_t led;            /* teams this node has led so far */
+    uint32_t slot;           /* the team slot this node would lead with; 0 none free */
+    uint32_t unused;         /* no padding of unset bytes goes on the wire */
 };
 
 /* A blocking internal collective on team (one image per node). */
@@ -140,59 +149,135 @@ static void run(struct gpc_team *team, const struct gpc_coll_call *call)
     gpc_coll_finish(gpc_coll_start(team, 0, call));
 }
 
-struct gpc_team *gpc_team_split(struct gpc_team *parent, gasnet_node_t color,
-                                gasnet_node_t relrank)
+/* The lowest free slot, taken (0 when all are): a concurrent split on another thread
+ * must not offer the same one. */
+static uint32_t take_slot(void)
+{
+    uint32_t slot = 0;
+    gp_mutex_lock(&reg.lock);
+    for (uint32_t s = 1; s <= TEAM_MAX_LED && slot == 0; s++)
+        if (!reg.slot_used[s])
+            slot = s;
+    if (slot != 0)
+        reg.slot_used[slot] = 1;
+    gp_mutex_unlock(&reg.lock);
+    return slot;
+}
+
+static void give_slot(uint32_t slot)
+{
+    gp_mutex_lock(&reg.lock);
+    reg.slot_used[slot] = 0;
+    gp_mutex_unlock(&reg.lock);
+}
+
+/* Ascending key, ties by parent rank (EX's order). */
+static int by_key(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static struct gpc_team *split(struct gpc_team *parent, int joins, uint32_t color, int64_t order,
+                              int keyed, const char *call)
 {
     gasnet_node_t n = parent->size;
-    struct split_entry mine = { color, relrank, reg.led };
+    uint32_t my_slot = take_slot();
+    struct split_entry mine = { order, (uint32_t)(joins != 0), color, my_slot, 0 };
     struct split_entry *all = calloc(n, sizeof *all);
     if (all == NULL)
-        gp_fatal("gasnet_coll_team_split: out of memory for %u members", n);
+        gp_fatal("%s: out of memory for %u members", call, n);
     run(parent, &(struct gpc_coll_call){ .kind = GPC_GATHER_ALL, .in_allsync = 1,
                                          .nbytes = sizeof mine, .dst = all, .src = &mine });
-    gasnet_node_t size = 0;
-    for (gasnet_node_t r = 0; r < n; r++)
-        size += all[r].color == color;
-    gasnet_node_t *rank2node = malloc(size * sizeof *rank2node);
-    uint8_t *seen = calloc(size, 1);
-    struct gpc_team *team = calloc(1, sizeof *team);
-    uint32_t *seq = calloc(1, sizeof *seq);
-    if (rank2node == NULL || seen == NULL || team == NULL || seq == NULL)
-        gp_fatal("gasnet_coll_team_split: out of memory for a team of %u", size);
-    uint32_t leader_led = 0;
-    for (gasnet_node_t r = 0; r < n; r++) {
-        if (all[r].color != color)
-            continue;
-        uint32_t rel = all[r].relrank;
-        if (rel >= size || seen[rel])
-            gp_fatal("gasnet_coll_team_split: color %u has %u members, but parent rank %u "
-                     "passed relrank %u (%s; relranks must be 0..%u, each once)", color, size, r,
-                     rel, rel >= size ? "too large" : "taken twice", size - 1);
-        seen[rel] = 1;
-        rank2node[rel] = gpc_team_node(parent, r);
-        if (rel == 0)
-            leader_led = all[r].led;
+    struct gpc_team *team = NULL;
+    if (joins) {
+        gasnet_node_t size = 0;
+        for (gasnet_node_t r = 0; r < n; r++)
+            size += all[r].joins && all[r].color == color;
+        /* Members as (order, parent rank), in team rank order once sorted. */
+        int64_t (*members)[2] = calloc(size, sizeof *members);
+        gasnet_node_t *rank2node = malloc(size * sizeof *rank2node);
+        uint8_t *seen = calloc(size, 1);
+        team = calloc(1, sizeof *team);
+        uint32_t *seq = calloc(1, sizeof *seq);
+        if (members == NULL || rank2node == NULL || seen == NULL || team == NULL || seq == NULL)
+            gp_fatal("%s: out of memory for a team of %u", call, size);
+        gasnet_node_t m = 0;
+        for (gasnet_node_t r = 0; r < n; r++) {
+            if (!all[r].joins || all[r].color != color)
+                continue;
+            members[m][0] = all[r].order;
+            members[m][1] = r;
+            m++;
+            if (keyed)
+                continue;
+            int64_t rel = all[r].order;
+            if (rel < 0 || rel >= size || seen[rel])
+                gp_fatal("%s: color %u has %u members, but parent rank %u passed relrank %lld "
+                         "(%s; relranks must be 0..%u, each once)", call, color, size, r,
+                         (long long)rel, rel >= size ? "too large" : "taken twice", size - 1);
+            seen[rel] = 1;
+        }
+        qsort(members, size, sizeof *members, by_key);
+        for (gasnet_node_t k = 0; k < size; k++) {
+            gasnet_node_t r = (gasnet_node_t)members[k][1];
+            rank2node[k] = gpc_team_node(parent, r);
+            if (r == parent->rank)
+                team->rank = k;
+        }
+        uint32_t leader_slot = all[members[0][1]].slot;
+        if (leader_slot == 0)
+            gp_fatal("%s: node %u already leads %u teams, the most it may at once", call,
+                     rank2node[0], TEAM_MAX_LED);
+        if (rank2node[0] == gpc.rank)
+            my_slot = 0; /* kept: this node leads the new team */
+        team->id = (uint32_t)rank2node[0] << TEAM_LEAD_BITS | leader_slot;
+        team->size = size;
+        team->rank2node = rank2node;
+        team->nimages = size;
+        team->local_images = 1;
+        team->next_seq = seq;
+        gpc_barrier_init(&team->barrier, size);
+        gp_mutex_lock(&reg.lock);
+        team->next = reg.teams;
+        reg.teams = team;
+        gp_mutex_unlock(&reg.lock);
+        free(seen);
+        free(members);
     }
-    if (leader_led >= TEAM_MAX_LED)
-        gp_fatal("gasnet_coll_team_split: node %u already leads %u teams, the most it may",
-                 rank2node[0], leader_led);
-    if (rank2node[0] == gpc.rank)
-        reg.led++;
-    team->id = (uint32_t)rank2node[0] << TEAM_LEAD_BITS | (leader_led + 1);
-    team->size = size;
-    team->rank = relrank;
-    team->rank2node = rank2node;
-    team->nimages = size;
-    team->local_images = 1;
-    team->next_seq = seq;
-    gpc_barrier_init(&team->barrier, size);
-    gp_mutex_lock(&reg.lock);
-    team->next = reg.teams;
-    reg.teams = team;
-    gp_mutex_unlock(&reg.lock);
-    free(seen);
+    if (my_slot != 0)
+        give_slot(my_slot);
     free(all);
     /* Every member has registered its new team once this completes. */
     run(parent, &(struct gpc_coll_call){ .kind = GPC_SYNC, .in_allsync = 1 });
     return team;
+}
+
+struct gpc_team *gpc_team_split(struct gpc_team *parent, gasnet_node_t color,
+                                gasnet_node_t relrank)
+{
+    return split(parent, 1, color, relrank, 0, "gasnet_coll_team_split");
+}
+
+struct gpc_team *gpc_team_split_keyed(struct gpc_team *parent, int joins, uint32_t color,
+                                      int64_t key, const char *call)
+{
+    return split(parent, joins, color, key, 1, call);
+}
+
+void gpc_team_destroy(struct gpc_team *team)
+{
+    gp_mutex_lock(&reg.lock);
+    struct gpc_team **link = &reg.teams;
+    while (*link != NULL && *link != team)
+        link = &(*link)->next;
+    if (*link == NULL)
+        gp_fatal("team %#x is not registered here (destroyed twice?)", (unsigned)team->id);
+    *link = team->next;
+    if (team->rank == 0)
+        reg.slot_used[team->id & TEAM_MAX_LED] = 0;
+    gp_mutex_unlock(&reg.lock);
+    free(team->rank2node);
+    free(team->next_seq);
+    free(team);
 }

@@ -41,5 +41,12 @@ void gpc_team_set_images(const uint32_t *counts);
 /* Collective over parent (one image per node): the new team of this color. */
 struct gpc_team *gpc_team_split(struct gpc_team *parent, gasnet_node_t color,
                                 gasnet_node_t relrank);
+/* The same as EX splits: members ordered by key, ties by parent rank; a caller with joins 0
+ * takes part but gets NULL.  call names the API call in messages. */
+struct gpc_team *gpc_team_split_keyed(struct gpc_team *parent, int joins, uint32_t color,
+                                      int64_t key, const char *call);
+/* Unregisters and frees a split team, giving its id back; the caller has made sure no
+ * member still has a collective of it in flight. */
+void gpc_team_destroy(struct gpc_team *team);
 
 #endif

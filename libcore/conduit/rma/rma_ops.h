@@ -17,7 +17,8 @@
 #include "util/counter.h"
 #include "util/thread.h"
 
-enum gpc_op_kind { OP_FREE = 0, OP_EXPLICIT, OP_IMPLICIT, OP_REGION, OP_VALGET };
+/* OP_COLL: an EX collective's event; value holds the collective (conduit/coll/coll.c). */
+enum gpc_op_kind { OP_FREE = 0, OP_EXPLICIT, OP_IMPLICIT, OP_REGION, OP_VALGET, OP_COLL };
 
 struct gpc_op {
     gp_count_t puts_pending;

@@ -3,6 +3,7 @@
  * events, arrays of them, the thread's implicit set and access regions.
  */
 #include "conduit/rma/sync.h"
+#include "conduit/coll/coll.h"
 #include "conduit/core/progress.h"
 #include "conduit/core/state.h"
 #include "conduit/rma/rma_ops.h"
@@ -13,10 +14,24 @@
 static struct gpc_op *handle_op(gasnet_handle_t handle, const char *call)
 {
     struct gpc_op *op = (struct gpc_op *)handle;
-    if (op->kind != OP_EXPLICIT && op->kind != OP_REGION)
+    if (op->kind != OP_EXPLICIT && op->kind != OP_REGION && op->kind != OP_COLL)
         gp_fatal("%s: handle %p is not a live explicit handle (synchronized twice?)", call,
                  (void *)handle);
     return op;
+}
+
+/* A collective's event completes with the collective, which advances only when asked
+ * (gpc_coll_done); every other record completes by its counts. */
+static int event_done(struct gpc_op *op)
+{
+    return op->kind == OP_COLL ? gpc_coll_done(gpc_coll_of_event(op)) : gpc_op_done(op);
+}
+
+static void event_free(struct gpc_op *op)
+{
+    if (op->kind == OP_COLL)
+        gpc_coll_release(gpc_coll_of_event(op));
+    gpc_op_free(op);
 }
 
 void gpc_sync_wait(gasnet_handle_t handle, const char *call)
@@ -26,8 +41,14 @@ void gpc_sync_wait(gasnet_handle_t handle, const char *call)
         return;
     }
     struct gpc_op *op = handle_op(handle, call);
-    gpc_op_wait(op);
-    gpc_op_free(op);
+    if (op->kind == OP_COLL) {
+        gpc_call_progress();
+        while (!event_done(op))
+            gpc_wait_turn();
+    } else {
+        gpc_op_wait(op);
+    }
+    event_free(op);
 }
 
 int gpc_sync_try(gasnet_handle_t handle, const char *call)
@@ -37,14 +58,14 @@ int gpc_sync_try(gasnet_handle_t handle, const char *call)
         return GASNET_OK;
     }
     struct gpc_op *op = handle_op(handle, call);
-    if (gpc_op_done(op)) {
+    if (event_done(op)) {
         gpc_call_progress();
     } else {
         gpc_poll();
-        if (!gpc_op_done(op))
+        if (!event_done(op))
             return GASNET_ERR_NOT_READY;
     }
-    gpc_op_free(op);
+    event_free(op);
     return GASNET_OK;
 }
 
@@ -58,8 +79,8 @@ static size_t retire_done(gasnet_handle_t *handles, size_t numhandles, const cha
         if (handles[i] == GASNET_INVALID_HANDLE)
             continue;
         struct gpc_op *op = handle_op(handles[i], call);
-        if (gpc_op_done(op)) {
-            gpc_op_free(op);
+        if (event_done(op)) {
+            event_free(op);
             handles[i] = GASNET_INVALID_HANDLE;
             (*retired)++;
         } else {
