@@ -198,12 +198,24 @@ static int waited_peer_gone(enum waiting_for what, int node)
     return 0;
 }
 
+/*
+ * What a peer sent before its process ended may still be on its way in (a
+ * tcp socket's queue, read by the next progress pass): a peer that answered
+ * and then ended in a normal exit is found gone before its answer is seen.
+ * So a wait that finds its peer gone goes on polling for GONE_DRAIN_S and at
+ * least GONE_DRAIN_PASSES passes before it gives up, and looks again.
+ */
+#define GONE_DRAIN_S 0.05
+#define GONE_DRAIN_PASSES 4
+
 /* Waits, servicing only the SYS queue, until *flag reaches target, the deadline passes (0), or
  * the peer it waits for is gone (0, node_gone says which). */
 static int wait_for(volatile int *flag, int target, double deadline, enum waiting_for what,
                     int node)
 {
     double next_gone_check = now_seconds() + GONE_CHECK_S;
+    double drain_until = 0;
+    int drain_passes = 0, draining_for = -1;
     while (*flag < target) {
         if (gpc.attached) {
             ptl_progress(gpc.ni); /* a transport that moves data in progress (tcp) */
@@ -212,14 +224,22 @@ static int wait_for(volatile int *flag, int target, double deadline, enum waitin
         double now = now_seconds();
         if (now > deadline)
             return 0;
-        if (now > next_gone_check) {
+        int drained = draining_for >= 0 && ++drain_passes >= GONE_DRAIN_PASSES && now > drain_until;
+        if (drained || (draining_for < 0 && now > next_gone_check)) {
             next_gone_check = now + GONE_CHECK_S;
-            if (waited_peer_gone(what, node))
-                return 0;
+            int gone = waited_peer_gone(what, node);
+            if (gone && node_gone == draining_for)
+                return 0; /* still gone, and nothing more of it came in */
+            /* Newly found gone (drain what it sent first), or what was waited for came in. */
+            draining_for = gone ? node_gone : -1;
+            node_gone = -1;
+            drain_until = now + GONE_DRAIN_S;
+            drain_passes = 0;
         }
         if (gpc.oversubscribed)
             sched_yield();
     }
+    node_gone = -1;
     return 1;
 }
 
