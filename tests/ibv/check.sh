@@ -16,6 +16,9 @@
 #   GP_IBV_ALSO_FROM   a link to this checkout (under /tmp, which the guest once hid): after
 #                      the suite, the same VM runs devinfo and verbs_smoke again from the tree
 #                      seen through it, as ibv/from_tmp_checkout/... (a boot costs 20 s)
+#   GP_IBV_ALSO_VARIANT  another build variant's directory, and GP_IBV_ALSO_TESTS its cases:
+#                      the same VM runs them too, as ibv/VARIANT/NAME, and leaves
+#                      VARIANT_DIR/ibv-vm/ran-in-another-boot for that variant's own run
 # The VM's console, the suite's output and the job's files are kept in
 # VARIANT_DIR/ibv-vm/ (the only directory the guest may write to).
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -80,6 +83,11 @@ if [ -n "${GP_IBV_ALSO_FROM:-}" ]; then
     guest="$guest; sh '$GP_IBV_ALSO_FROM/tests/ibv/suite.sh' -t $transport -b '$also_vdir' -r '$res' devinfo verbs_smoke 2>&1 |"
     guest="$guest sed -E 's#^(ok|FAIL|skip) ibv/#\\1 ibv/from_tmp_checkout/#' >>'$res/suite.out'"
 fi
+if [ -n "${GP_IBV_ALSO_VARIANT:-}" ]; then
+    also_name=$(basename "$GP_IBV_ALSO_VARIANT")
+    guest="$guest; sh '$top/tests/ibv/suite.sh' -t $transport -b '$GP_IBV_ALSO_VARIANT' -r '$res' ${GP_IBV_ALSO_TESTS:-} 2>&1 |"
+    guest="$guest sed -E 's#^(ok|FAIL|skip) ibv/#\\1 ibv/$also_name/#' >>'$res/suite.out'"
+fi
 "$top/tests/ibv/vm/run-vm.sh" -c 4 -t "$tmo" -o "$res" -- "$guest" >/dev/null 2>"$res/run-vm.err" &
 vm=$!
 tail -n +1 -f --pid=$vm "$res/suite.out" &
@@ -87,6 +95,9 @@ follower=$!
 wait $vm
 rc=$?
 wait $follower
+if [ -n "${GP_IBV_ALSO_VARIANT:-}" ] && grep -q "^\(ok\|FAIL\|skip\) ibv/$also_name/" "$res/suite.out"; then
+    mkdir -p "$GP_IBV_ALSO_VARIANT/ibv-vm" && : >"$GP_IBV_ALSO_VARIANT/ibv-vm/ran-in-another-boot"
+fi
 passed=$((passed + $(grep -c '^ok ' "$res/suite.out")))
 failed=$((failed + $(grep -c '^FAIL ' "$res/suite.out")))
 skipped=$((skipped + $(grep -c '^skip ' "$res/suite.out")))
