@@ -5,15 +5,31 @@
 # refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
 
-done_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
-# check_ranks NAME N: every rank said it was done.
-check_ranks() {
-    if [ "$(printf '%s\n' "$out" | grep -c "^ex_core: rank [0-9]* of $2: $done_line")" -eq "$2" ]; then
+# ranks_said NAME N PROG LINE: each of the job's N ranks said "PROG: rank R of N: LINE".
+ranks_said() {
+    if [ "$(printf '%s\n' "$out" | grep -c "^$3: rank [0-9]* of $2: $4")" -eq "$2" ]; then
         pass "$1"
     else
         fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
     fi
 }
+# fatal_case NAME PROG MODE PATTERN: PROG MODE on 2 ranks ends the job (status 1) with PATTERN.
+fatal_case() {
+    expect_rc "$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/$2" "$3" &&
+        check_line "$1" "$4"
+}
+# shm_tcp_jobs KIND PROG LINE: PROG at 1, 2 and 4 ranks over shm and tcp, as ex/KIND_{shm,tcp}_nN.
+shm_tcp_jobs() {
+    for n in 1 2 4; do
+        expect_rc "ex/$1_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/$2" &&
+            ranks_said "ex/$1_shm_n$n" $n "$2" "$3"
+        expect_rc "ex/$1_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/$2" &&
+            ranks_said "ex/$1_tcp_n$n" $n "$2" "$3"
+    done
+}
+
+done_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
+check_ranks() { ranks_said "$1" "$2" ex_core "$done_line"; } # NAME N
 
 for n in 1 2 4; do
     expect_rc "ex/core_shm_n$n" 0 180 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_core" &&
@@ -59,10 +75,7 @@ refused attach_too_big "error api: gex_Segment_Attach: length [0-9]* exceeds gas
     "returned GASNET_ERR_RESOURCE"
 
 # Misuse that EX makes fatal: the job ends with the named error.
-misuse() { # MODE PATTERN
-    expect_rc "ex/misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" "$1" &&
-        check_line "ex/misuse_$1" "$2"
-}
+misuse() { fatal_case "ex/misuse_$1" ex_core "$1" "$2"; } # MODE PATTERN
 misuse am_before_attach "FATAL ERROR on node [01]/2: gex_AM_RequestShort called before gex_Segment_Attach"
 misuse bad_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: rank 7 is not in the team (its ranks are 0..1)"
 misuse value_size "FATAL ERROR on node [01]/2: gex_RMA_PutBlockingVal: nbytes is 9; value operations take 1 to 8 bytes"
@@ -71,19 +84,8 @@ misuse no_op_event "FATAL ERROR on node [01]/2: gex_Event_Wait: GEX_EVENT_NO_OP 
 
 # Teams (ex_team): every rank says it verified its teams.
 team_line="splits, creates, destroys, queries and team-rank addressing verified"
-check_team_ranks() { # NAME N
-    if [ "$(printf '%s\n' "$out" | grep -c "^ex_team: rank [0-9]* of $2: $team_line")" -eq "$2" ]; then
-        pass "$1"
-    else
-        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
-    fi
-}
-for n in 1 2 4; do
-    expect_rc "ex/team_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_team" &&
-        check_team_ranks "ex/team_shm_n$n" $n
-    expect_rc "ex/team_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_team" &&
-        check_team_ranks "ex/team_tcp_n$n" $n
-done
+check_team_ranks() { ranks_said "$1" "$2" ex_team "$team_line"; } # NAME N
+shm_tcp_jobs team ex_team "$team_line"
 # Odd sizes leave some parity and half teams of one, and some of two.
 expect_rc "ex/team_shm_n3" 0 120 "$GP_RUN" -n 3 "$GPTEST_ITEST/ex_team" && check_team_ranks "ex/team_shm_n3" 3
 expect_rc "ex/team_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
@@ -92,10 +94,7 @@ expect_rc "ex/team_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-
 # Over shm only: tcp's round trips make 4100 of them take a minute.
 expect_rc "ex/team_cycles_n4" 0 120 "$GP_RUN" -n 4 "$GPTEST_ITEST/ex_team" cycles 4100 &&
     check_line "ex/team_cycles_n4" "^ex_team: rank 0: 4100 team splits and destroys"
-team_misuse() { # MODE PATTERN
-    expect_rc "ex/team_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_team" "$1" &&
-        check_line "ex/team_misuse_$1" "$2"
-}
+team_misuse() { fatal_case "ex/team_misuse_$1" ex_team "$1" "$2"; } # MODE PATTERN
 team_misuse destroy_tm0 "FATAL ERROR on node [01]/2: gex_TM_Destroy: the primordial team lives as long as the client"
 team_misuse split_flags "FATAL ERROR on node [01]/2: gex_TM_Split: flags 0x200; accepted are GEX_FLAG_TM_SCRATCH_SIZE_MIN, _SCRATCH_SIZE_RECOMMENDED, GEX_FLAG_TM_GLOBAL_SCRATCH, _LOCAL_SCRATCH, _SYMMETRIC_SCRATCH and _NO_SCRATCH"
 team_misuse create_not_member "FATAL ERROR on node [01]/2: gex_TM_Create: this caller (parent rank [01]) is not in its own args; a non-member passes numargs 0"
@@ -103,25 +102,11 @@ team_misuse scratch_outside "FATAL ERROR on node [01]/2: gex_TM_Split: scratch 0
 
 # Collectives (ex_coll): on the primordial and a reversed team, every type and operation.
 coll_line="barriers, broadcasts, every built-in and user reduction verified"
-check_coll_ranks() { # NAME N
-    if [ "$(printf '%s\n' "$out" | grep -c "^ex_coll: rank [0-9]* of $2: $coll_line")" -eq "$2" ]; then
-        pass "$1"
-    else
-        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
-    fi
-}
-for n in 1 2 4; do
-    expect_rc "ex/coll_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_coll" &&
-        check_coll_ranks "ex/coll_shm_n$n" $n
-    expect_rc "ex/coll_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_coll" &&
-        check_coll_ranks "ex/coll_tcp_n$n" $n
-done
+check_coll_ranks() { ranks_said "$1" "$2" ex_coll "$coll_line"; } # NAME N
+shm_tcp_jobs coll ex_coll "$coll_line"
 expect_rc "ex/coll_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
     "$GPTEST_ITEST/ex_coll" && check_coll_ranks "ex/coll_hybrid_n4" 4
-coll_misuse() { # MODE PATTERN
-    expect_rc "ex/coll_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_coll" "$1" &&
-        check_line "ex/coll_misuse_$1" "$2"
-}
+coll_misuse() { fatal_case "ex/coll_misuse_$1" ex_coll "$1" "$2"; } # MODE PATTERN
 coll_misuse bad_dt "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt 0x200; accepted are GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL and _USER"
 coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER"
 coll_misuse user_nc "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC (order-preserving user operations) is not supported; GEX_OP_USER is"
@@ -132,25 +117,11 @@ coll_misuse barrier_flags "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: flags
 # Remote atomics (ex_atomic): the hybrid mixes CPU atomics on a mapped neighbour's counter
 # with AMs to it from the other pretended host, on one location.
 atomic_line="every type and operation, contention and REL/ACQ verified"
-check_atomic_ranks() { # NAME N
-    if [ "$(printf '%s\n' "$out" | grep -c "^ex_atomic: rank [0-9]* of $2: $atomic_line")" -eq "$2" ]; then
-        pass "$1"
-    else
-        fail "$1" "not every rank finished: $(printf '%s\n' "$out" | tail -5)"
-    fi
-}
-for n in 1 2 4; do
-    expect_rc "ex/atomic_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_atomic" &&
-        check_atomic_ranks "ex/atomic_shm_n$n" $n
-    expect_rc "ex/atomic_tcp_n$n" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n $n "$GPTEST_ITEST/ex_atomic" &&
-        check_atomic_ranks "ex/atomic_tcp_n$n" $n
-done
+check_atomic_ranks() { ranks_said "$1" "$2" ex_atomic "$atomic_line"; } # NAME N
+shm_tcp_jobs atomic ex_atomic "$atomic_line"
 expect_rc "ex/atomic_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
     "$GPTEST_ITEST/ex_atomic" && check_atomic_ranks "ex/atomic_hybrid_n4" 4
-atomic_misuse() { # MODE PATTERN
-    expect_rc "ex/atomic_misuse_$1" 1 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_atomic" "$1" &&
-        check_line "ex/atomic_misuse_$1" "$2"
-}
+atomic_misuse() { fatal_case "ex/atomic_misuse_$1" ex_atomic "$1" "$2"; } # MODE PATTERN
 atomic_misuse fp_bitwise "FATAL ERROR on node [01]/2: gex_AD_Create: ops 0xc hold bitwise operations (0x4), which floating-point domains do not take"
 atomic_misuse op_not_in_domain "FATAL ERROR on node [01]/2: gex_AD_OpNB_I32: opcode 0x2000000 is not one of the domain's operations (ops 0x8040000)"
 atomic_misuse wrong_type "FATAL ERROR on node [01]/2: gex_AD_OpNB_I64: the domain's data type is 0x1, not this call's 0x4"

@@ -146,7 +146,7 @@ static void copy_counters(uint64_t now)
     }
 }
 
-unsigned gpc_stats_passes;
+_Thread_local unsigned gpc_stats_passes;
 
 void gpc_stats_publish(int force)
 {

@@ -7,9 +7,9 @@ void gpc_stats_setup(void);
  * every 256th call. */
 void gpc_stats_publish(int force);
 /* The poll pass's share: the count inline, so that 255 passes of 256 pay an increment and a
- * branch, not a call.  In PAR builds threads may lose each other's increments, as the count
- * in stats.c did before: a look at the clock comes a few passes late. */
-extern unsigned gpc_stats_passes;
+ * branch, not a call.  Each thread counts its own passes (no shared line, no lost
+ * increments); the publish itself takes a try-lock, so threads never publish at once. */
+extern _Thread_local unsigned gpc_stats_passes;
 static inline void gpc_stats_pass(void)
 {
     if (__builtin_expect((++gpc_stats_passes & 255) == 0, 0))

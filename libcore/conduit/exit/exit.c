@@ -171,7 +171,10 @@ static void on_alarm(int sig)
  * for, and only waits that already last come to it.
  */
 #define GONE_CHECK_S 0.01
-static int exit_master = -1;          /* a slave's master, once known; -1: not known */
+/* A slave's master, once known (-1: not known); written by the SYS handler, which may run on a
+ * receive thread, and read by the exit's wait.  Relaxed atomics suffice: a wait that reads a
+ * stale -1 only does not look for the master's end, and waits out its timeout as before. */
+static int exit_master = -1;
 static unsigned char *exit_acked;     /* the master's: acked[node]; NULL: acks only counted */
 static int node_gone = -1;            /* the peer found gone, for the exit's line */
 
@@ -255,7 +258,7 @@ static void elect(double deadline)
                                               __ATOMIC_ACQUIRE);
         exit_role = won ? ROLE_MASTER : ROLE_SLAVE;
         if (!won)
-            exit_master = election_winner;
+            __atomic_store_n(&exit_master, election_winner, __ATOMIC_RELAXED);
         return;
     }
     gpc_sys_send(0, SYS_EXIT_ELECT, 0, (uint64_t)exit_code);
@@ -277,7 +280,8 @@ static int coordinate(double deadline)
                 gpc_sys_send(node, SYS_EXIT_REQUEST, 0, (uint64_t)(uint32_t)exit_code);
         return wait_for(&exit_acks, (int)gpc.nodes - 1, deadline, FOR_ACKS, -1);
     }
-    return wait_for(&exit_request_seen, 1, deadline, FOR_ONE_NODE, exit_master);
+    return wait_for(&exit_request_seen, 1, deadline, FOR_ONE_NODE,
+                    __atomic_load_n(&exit_master, __ATOMIC_RELAXED));
 }
 
 /* An abort signal during the exit (seed 003): whatever broke, the process
@@ -409,7 +413,7 @@ void gpc_exit_sys_received(gasnet_node_t from, enum gpc_sys_type type, uint32_t 
     }
     case SYS_EXIT_ROLE:
         if (!arg)
-            exit_master = (int)(uint32_t)data;
+            __atomic_store_n(&exit_master, (int)(uint32_t)data, __ATOMIC_RELAXED);
         exit_role = arg ? ROLE_MASTER : ROLE_SLAVE;
         break;
     case SYS_EXIT_REQUEST: {
