@@ -1,6 +1,8 @@
 /* The lock-free event ring described in ring.h. */
 #include "ptl/ring.h"
 
+#include <sched.h>
+
 static unsigned round_up_pow2(unsigned count)
 {
     unsigned capacity = 1;
@@ -34,6 +36,32 @@ int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event)
     return 0;
 }
 
+/*
+ * A cell not yet recycled for position pos means a full ring only when the
+ * consumers have not taken the event in it.  A consumer that has advanced
+ * the tail past that event and not yet released the cell (a thread
+ * descheduled between the two steps of a pop, in PAR builds or across
+ * processes) leaves the ring with room: while it sleeps, the other
+ * consumers go on, and a whole capacity of events may pass before the
+ * producers come round to its cell again.  Counting that as a drop lost no
+ * event but made the job fatal (a SAFE_EQ "overflow" with a handful of
+ * events queued, seen once under PAR + ASan); the producer waits for the
+ * release instead, which comes as soon as that thread runs again.
+ */
+static int cell_held_by_consumer(struct ptl_ring *ring, uint64_t pos)
+{
+    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_acquire);
+    return (int64_t)(pos - tail) <= (int64_t)ring->mask; /* fewer than capacity not taken */
+}
+
+/* Until the cell's sequence moves on from seen (its consumer released it). */
+static void wait_for_release(struct ptl_ring_cell *cell, uint64_t seen)
+{
+    for (unsigned spins = 1; atomic_load_explicit(&cell->seq, memory_order_acquire) == seen; spins++)
+        if (spins % 64 == 0)
+            sched_yield(); /* the consumer may need this core to finish its pop */
+}
+
 int64_t ptl_ring_claim(struct ptl_ring *ring)
 {
     uint64_t pos = atomic_load_explicit(&ring->head, memory_order_relaxed);
@@ -46,8 +74,12 @@ int64_t ptl_ring_claim(struct ptl_ring *ring)
                                                       memory_order_relaxed, memory_order_relaxed))
                 return (int64_t)pos;
         } else if (lag < 0) {
-            atomic_fetch_add_explicit(&ring->dropped, 1, memory_order_relaxed);
-            return -1;
+            if (!cell_held_by_consumer(ring, pos)) {
+                atomic_fetch_add_explicit(&ring->dropped, 1, memory_order_relaxed);
+                return -1;
+            }
+            wait_for_release(cell, seq);
+            pos = atomic_load_explicit(&ring->head, memory_order_relaxed);
         } else {
             pos = atomic_load_explicit(&ring->head, memory_order_relaxed);
         }

@@ -4,7 +4,9 @@
  * without locks (a per-cell sequence number, after D. Vyukov's bounded
  * MPMC queue).  A push that finds the ring full does not wait: it counts
  * the event as dropped, and the next pop reports PTL_EQ_DROPPED, as a
- * Portals EQ that overflowed does.
+ * Portals EQ that overflowed does.  Full means capacity events not taken:
+ * a cell whose event a consumer has taken but not yet released is waited
+ * for, not dropped.
  */
 #ifndef GP_PTL_RING_H
 #define GP_PTL_RING_H

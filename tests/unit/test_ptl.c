@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ptl/ni.h"
 #include "ptl/ptl.h"
@@ -379,6 +380,55 @@ static void test_ring_drop_without_event(void)
     CHECK_EQ(ptl_ring_pop(&storage.ring, &event), PTL_EQ_EMPTY);
 }
 
+/*
+ * A consumer descheduled between taking an event and releasing its cell: the
+ * ring has room (every other event was taken), so the producer that comes
+ * round to that cell waits for the release; it must not count a drop.
+ */
+static struct ptl_ring *stalled_ring;
+static _Atomic int stalled_push_done;
+
+static void *push_past_stalled_consumer(void *arg)
+{
+    (void)arg;
+    struct ptl_event event = { .type = PTL_EVENT_ACK, .hdr_data = 99 };
+    intptr_t rc = ptl_ring_push(stalled_ring, &event);
+    atomic_store(&stalled_push_done, 1);
+    return (void *)rc;
+}
+
+static void test_ring_consumer_between_steps(void)
+{
+    static union {
+        struct ptl_ring ring;
+        char bytes[4096];
+    } storage;
+    stalled_ring = &storage.ring;
+    ptl_ring_init(stalled_ring, 4);
+    struct ptl_event event = { .type = PTL_EVENT_ACK };
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(ptl_ring_push(stalled_ring, &event), 0);
+    /* The first step of a pop of cell 0: the tail moves on, the cell is not yet released. */
+    uint64_t expected = 0;
+    CHECK(atomic_compare_exchange_strong(&stalled_ring->tail, &expected, 1));
+    for (int i = 1; i < 4; i++)
+        CHECK_EQ(ptl_ring_pop(stalled_ring, &event), PTL_OK);
+    pthread_t pusher;
+    CHECK_EQ(pthread_create(&pusher, NULL, push_past_stalled_consumer, NULL), 0);
+    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    nanosleep(&pause, NULL);
+    CHECK_EQ(atomic_load(&stalled_push_done), 0); /* still waiting for the cell */
+    /* The second step: the consumer releases cell 0 for position 4. */
+    atomic_store_explicit(&stalled_ring->cells[0].seq, 4, memory_order_release);
+    void *result;
+    CHECK_EQ(pthread_join(pusher, &result), 0);
+    CHECK(result == (void *)0);
+    CHECK_EQ(atomic_load(&stalled_ring->dropped), 0);
+    CHECK_EQ(ptl_ring_pop(stalled_ring, &event), PTL_OK);
+    CHECK_EQ(event.hdr_data, 99);
+    CHECK_EQ(ptl_ring_pop(stalled_ring, &event), PTL_EQ_EMPTY);
+}
+
 static void test_argument_checks(void)
 {
     struct ptl_ni *ni = open_ni();
@@ -595,6 +645,7 @@ static const struct gp_test tests[] = {
     { "event_options", test_event_options, 0 },
     { "eq_overflow_is_reported", test_eq_overflow_is_reported, 0 },
     { "ring_drop_without_event", test_ring_drop_without_event, 0 },
+    { "ring_consumer_between_steps", test_ring_consumer_between_steps, 0 },
     { "argument_checks", test_argument_checks, 0 },
     { "md_table_full", test_md_table_full, 0 },
     { "md_stale_handle_after_many_reuses", test_md_stale_handle_after_many_reuses, 0 },
