@@ -17,9 +17,14 @@
 
 #define BIG (16u << 20)
 #define MANY 3000
+#define SMALL_TESTS_BYTES (64u << 10) /* memsets' 8001, many_outstanding's 8 x MANY */
 
 static gasnet_node_t me, nodes;
 static gasnet_seginfo_t *seg;
+/* One slot of the segment's layout: the largest transfer, and room for the small tests'
+ * 24,000 bytes; sized by MAX_SIZE, since registering a segment of 16 MiB slots is most of a
+ * short run's time under emulation. */
+static size_t slot_bytes;
 static unsigned char *private_buf, *private_check;
 
 static const size_t sizes[] = { 0, 1, 7, 8, 63, 1023, 1024, 1025, 4096, 1u << 20, BIG };
@@ -64,15 +69,15 @@ static size_t pattern_mismatch(const unsigned char *buf, gasnet_node_t src, size
     return n;
 }
 
-/* Each node's segment: [inbox: one BIG slot per source][source staging][get area]. */
+/* Each node's segment: [inbox: one slot per source][source staging][get area]. */
 static char *inbox(gasnet_node_t owner, gasnet_node_t src)
 {
-    return (char *)seg[owner].addr + (size_t)src * BIG;
+    return (char *)seg[owner].addr + (size_t)src * slot_bytes;
 }
-static unsigned char *staging(void) { return (unsigned char *)seg[me].addr + (size_t)nodes * BIG; }
+static unsigned char *staging(void) { return (unsigned char *)seg[me].addr + (size_t)nodes * slot_bytes; }
 static char *published(gasnet_node_t owner)
 {
-    return (char *)seg[owner].addr + (size_t)(nodes + 1) * BIG + GASNET_PAGESIZE; /* a guard byte before */
+    return (char *)seg[owner].addr + (size_t)(nodes + 1) * slot_bytes + GASNET_PAGESIZE; /* a guard byte before */
 }
 
 static void barrier(void)
@@ -282,12 +287,17 @@ int main(int argc, char **argv)
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
     me = gasnet_mynode();
     nodes = gasnet_nodes();
-    uintptr_t segsize = (uintptr_t)(nodes + 2) * BIG + 2 * GASNET_PAGESIZE;
+    slot_bytes = (max_size + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
+    if (slot_bytes < SMALL_TESTS_BYTES)
+        slot_bytes = SMALL_TESTS_BYTES;
+    if (slot_bytes > BIG)
+        slot_bytes = BIG;
+    uintptr_t segsize = (uintptr_t)(nodes + 2) * slot_bytes + 2 * GASNET_PAGESIZE;
     CHECK(gasnet_attach(table, 2, segsize, 0) == GASNET_OK, "attach");
     seg = calloc(nodes, sizeof *seg);
     gasnet_getSegmentInfo(seg, (int)nodes);
-    private_buf = malloc(BIG + 1);
-    private_check = malloc(BIG + 1);
+    private_buf = malloc(slot_bytes + 1);
+    private_check = malloc(slot_bytes + 1);
     barrier();
     for (size_t s = 0; s < NSIZES; s++) {
         size_t n = sizes[s];
