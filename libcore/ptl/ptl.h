@@ -216,6 +216,34 @@ void *ptl_direct_address(struct ptl_ni *ni, unsigned target, unsigned pt_index,
                          enum ptl_access access, uint64_t match_bits, uint64_t remote_offset,
                          uint64_t length);
 
+/*
+ * Dozing, for waits in GASNET_WAIT_BLOCK: a process whose waits keep finding
+ * nothing sleeps in the kernel until a peer that maps its region posts to it
+ * -- an event into one of its EQs (ptl does that wake itself), or a message
+ * of the conduit's own that names ptl_wake -- or until max_us pass.  Only
+ * where every peer maps this region (ptl_doze_possible): a peer over tcp,
+ * ibv or ofi could not wake it.  The sequence: ptl_doze_announce, one more
+ * look at everything the wait waits for (a post that the look missed sees
+ * the announcement and wakes it), ptl_doze if the look found nothing, then
+ * ptl_doze_end.
+ */
+int ptl_doze_possible(struct ptl_ni *ni);
+void ptl_doze_announce(struct ptl_ni *ni);
+/* 1 when woken (or the wake came first), 0 when max_us passed. */
+int ptl_doze(struct ptl_ni *ni, unsigned max_us);
+void ptl_doze_end(struct ptl_ni *ni);
+/* A peer's doze word, for ptl_wake after a post the conduit makes itself; NULL where the
+ * peer's region is not mapped here. */
+uint32_t *ptl_doze_word(struct ptl_ni *ni, unsigned rank);
+void ptl_wake_slow(uint32_t *doze_word);
+/* After a post (doze_word not NULL): a load of a line the dozer writes only around a doze,
+ * and a system call only when it dozes. */
+static inline void ptl_wake(uint32_t *doze_word)
+{
+    if (__builtin_expect(__atomic_load_n(doze_word, __ATOMIC_RELAXED) != 0, 0))
+        ptl_wake_slow(doze_word);
+}
+
 /* The job ends (without ptl_ni_fini): the transport's summary lines, if it has any. */
 void ptl_ni_report(struct ptl_ni *ni);
 

@@ -21,12 +21,13 @@
 #ifndef GP_PTL_SHARED_H
 #define GP_PTL_SHARED_H
 
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "ptl/ptl.h"
 
-#define PTL_REGION_MAGIC 0x31306c74702d7067ull /* "gp-ptl01" */
+#define PTL_REGION_MAGIC 0x32306c74702d7067ull /* "gp-ptl02" */
 
 /* Relaxed access to plain fields that another process may read concurrently. */
 #define SHARED_LOAD(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
@@ -91,6 +92,9 @@ struct ptl_region_header {
     uint64_t eq_table_offset;  /* uint64_t[max_eq]: ring offsets, 0 = unused */
     uint64_t arena_offset;     /* first byte handed out by ptl_region_alloc */
     _Atomic uint64_t dropped;  /* messages that matched nothing */
+    /* 1 while the owner dozes (doze.c); on a line of its own, which peers read after each
+     * post and the owner writes only around a doze. */
+    alignas(64) uint32_t doze;
 };
 
 static inline struct ptl_pte_shared *region_pte(void *base, unsigned index)

@@ -166,6 +166,12 @@ static void fill_target_event(struct ptl_event *event_out, const struct ptl_matc
     *event_out = event;
 }
 
+/* The region's owner may doze (doze.c) waiting for the event just posted. */
+static void wake_owner(void *region)
+{
+    ptl_wake(&((struct ptl_region_header *)region)->doze);
+}
+
 void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_event_kind kind,
                       unsigned initiator, uint64_t match_bits, uint64_t hdr_data, uint64_t rlength,
                       unsigned pt_index)
@@ -178,6 +184,7 @@ void ptl_target_event(void *region, const struct ptl_match *match, enum ptl_even
     struct ptl_event event;
     fill_target_event(&event, match, kind, initiator, match_bits, hdr_data, rlength, pt_index);
     ptl_ring_push(ring, &event);
+    wake_owner(region);
 }
 
 /* The EQ of the first MD on the list that could take a put with these bits, or 0. */
@@ -225,6 +232,7 @@ static void post_put_end(void *region, struct ptl_ring *claimed, int64_t pos, in
                           op->hdr_data, op->length, op->pt_index);
     if (claimed != NULL && (ring == claimed || ring == NULL)) {
         ptl_ring_publish(claimed, pos, &event);
+        wake_owner(region);
         return;
     }
     if (claimed != NULL) {
@@ -233,6 +241,7 @@ static void post_put_end(void *region, struct ptl_ring *claimed, int64_t pos, in
     }
     if (ring != NULL)
         ptl_ring_push(ring, &event);
+    wake_owner(region);
 }
 
 int ptl_direct_put(struct nal_ni *ni, void *target_region, const struct nal_op *op)

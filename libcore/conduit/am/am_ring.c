@@ -151,6 +151,7 @@ struct ring_peer {
     /* sending requests to the peer */
     struct ring *req_out;        /* in the peer's mailbox */
     _Atomic uint64_t *doorbell;  /* the peer's, in doorbell mode, else NULL */
+    uint32_t *doze;              /* the peer's doze word (ptl_wake), for requests and replies */
     char *segment;               /* the peer's segment, mapped here (Long) */
     uint64_t req_sent;           /* S */
     gp_count_t stalls;           /* requests that waited for a slot */
@@ -243,12 +244,14 @@ void gpc_ring_connect(void)
         if (gpc.seginfo[node].size > 0)
             segment = ptl_direct_address(gpc.ni, node, PT_RAR, PTL_ACCESS_PUT, 0, 0,
                                          gpc.seginfo[node].size);
-        if (theirs == NULL || (gpc.seginfo[node].size > 0 && segment == NULL))
+        uint32_t *doze = ptl_doze_word(gpc.ni, node);  /* mapped, as the mailbox is */
+        if (theirs == NULL || (gpc.seginfo[node].size > 0 && segment == NULL) || doze == NULL)
             continue;
         struct ring_peer *p = &peer[node];
         p->req_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REQUEST];
         p->rep_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REPLY];
         p->doorbell = doorbell ? &theirs->doorbell : NULL;
+        p->doze = doze;
         p->segment = segment;
         p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REQUEST];
         p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REPLY];
@@ -357,7 +360,7 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
         gp_count_add(&p->stalls, 1);
         do {
             produce_unlock(&p->req_lock);
-            gpc_wait_turn();
+            gpc_wait_turn_awake(); /* the slot comes back by a store, which wakes nobody */
             gp_slow_wait_check(&slow, "am", "a request slot to node %u (its %u slots hold "
                                "requests it has not handled: is it polling?)", dest, RING_SLOTS);
             produce_lock(&p->req_lock);
@@ -369,6 +372,7 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
     __atomic_store_n(&p->req_sent, n + 1, __ATOMIC_RELAXED);
     produce_unlock(&p->req_lock);
     ring_doorbell(p->doorbell);
+    ptl_wake(p->doze);
     return 1;
 }
 
@@ -387,6 +391,7 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
     atomic_store_explicit(&p->rep_out->produced, n + 1, memory_order_release);
     produce_unlock(&p->rep_lock);
     ring_doorbell(p->doorbell);
+    ptl_wake(p->doze);
     return GASNET_OK;
 }
 

@@ -187,6 +187,14 @@ static const struct gp_cfg_row conduit_rows[] = {
              "slots in the peer's memory (the slots are the credits; jobs of up to 64 nodes, "
              "GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through the Portals protocol "
              "(credits, ReqRB, events), for tests" },
+    { .name = "GP_DOZE_MAX_US", .type = GP_CFG_INT, .default_text = "10000", .min = 50,
+      .max = 60000000, .transport = "all", .offset = GP_CFG_FIELD(gp_doze_max_us),
+      .doc = "microseconds a doze sleeps at most: a wait in GASNET_WAIT_BLOCK or "
+             "GASNET_WAIT_SPINBLOCK mode that keeps finding nothing sleeps until a peer on "
+             "this host posts to it (SEQ builds, every peer on this host: progress.c), 50 us "
+             "at first and twice as long after each sleep that nothing woke, up to this; it "
+             "bounds what a wait for something that wakes nobody costs (a flag a peer stores "
+             "with a put)" },
     /* ---- seed 003 lists these with ibv; the conduit (and util/slowwait.c) read them ---- */
     { .name = "GASNET_PACKEDLONG_LIMIT", .type = GP_CFG_INT, .default_text = "4012", .min = 0,
       .max = 4012, .transport = "all", .offset = GP_CFG_FIELD(packedlong_limit),

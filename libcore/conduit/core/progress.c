@@ -32,6 +32,7 @@
 #include "conduit/core/state.h"
 #include "conduit/core/stats.h"
 #include "conduit/credits/sys.h"
+#include "config/config.h"
 #include "ptl/ptl.h"
 #include "util/counter.h"
 #include "util/log.h"
@@ -295,12 +296,95 @@ void gpc_rcv_poll_setup(void)
 }
 
 /*
+ * Dozing: in GASNET_WAIT_BLOCK (or SPINBLOCK) a wait that has found nothing
+ * for DOZE_AFTER_EMPTY_PASSES whole passes in a row sleeps in the kernel
+ * (ptl_doze) until a peer posts to this node -- a ring message, an event
+ * into one of its queues -- or GP_DOZE_MAX_US pass, and then polls again.
+ * A host with more ranks than cores then runs the ranks that work: ranks
+ * that yield still take a turn of the CPU each time the scheduler comes
+ * round to them, and a pair doing round trips waits behind every one.
+ *
+ * Only in SEQ builds, where the waiting thread is the only one that could
+ * take what arrives, and only when every peer maps this node's region
+ * (ptl_doze_possible): a message over tcp, ibv or ofi would not wake it.
+ *
+ * Some ends wake nobody: a flag a peer stores into this node's segment with
+ * a put (GASNET_BLOCKUNTIL on it), a wake-up missed in the window doze.c
+ * describes.  A doze therefore sleeps DOZE_FIRST_US at first and twice as
+ * long after each doze that slept its whole length, up to GP_DOZE_MAX_US:
+ * such an end waits at most about as long again as the wait had already
+ * lasted (and the cap), while a rank idle for long wakes rarely.  Waits
+ * whose end is such a store by design (a ring slot) never doze.
+ */
+#define DOZE_AFTER_EMPTY_PASSES 64
+#define DOZE_FIRST_US 50u
+
+static struct {
+    int checked, possible;       /* whether this node may doze, found once after attach */
+    uint64_t dozes, woken, capped_sleeps;   /* woken by a peer; capped: slept the whole cap */
+} doze_state;
+/* Whole passes in a row of this thread's waits that found nothing, and the length of its
+ * next doze (0: DOZE_FIRST_US). */
+static _Thread_local unsigned empty_passes, next_doze_us;
+
+static int doze_allowed(void)
+{
+#if GP_PAR
+    return 0;
+#else
+    if (gpc.wait_mode != GASNET_WAIT_BLOCK && gpc.wait_mode != GASNET_WAIT_SPINBLOCK)
+        return 0;
+    if (!doze_state.checked) {
+        doze_state.possible = gpc.attached && ptl_doze_possible(gpc.ni);
+        doze_state.checked = gpc.attached;
+    }
+    return doze_state.possible;
+#endif
+}
+
+/* After a pass of a wait turn that took nothing: doze once enough of them came in a row. */
+static void after_empty_pass(void)
+{
+    if (++empty_passes < DOZE_AFTER_EMPTY_PASSES || !doze_allowed()) {
+        sched_yield();
+        return;
+    }
+    ptl_doze_announce(gpc.ni);
+    /* The last look, after the announcement: a post it misses sees the announcement. */
+    if (poll_pass() == 0 && gpc_shutdown_signal == 0) {
+        unsigned max_us = (unsigned)gp_cfg.gp_doze_max_us;
+        unsigned sleep_us = next_doze_us ? next_doze_us : DOZE_FIRST_US;
+        if (sleep_us > max_us)
+            sleep_us = max_us;
+        doze_state.dozes++;
+        if (ptl_doze(gpc.ni, sleep_us)) {
+            doze_state.woken++;
+            next_doze_us = 0;
+        } else {
+            doze_state.capped_sleeps += sleep_us == max_us;
+            next_doze_us = sleep_us <= max_us / 2 ? 2 * sleep_us : max_us;
+        }
+    } else {
+        empty_passes = 0;
+        next_doze_us = 0;
+    }
+    ptl_doze_end(gpc.ni);
+}
+
+void gpc_doze_counts(uint64_t *dozes, uint64_t *woken, uint64_t *capped_sleeps)
+{
+    *dozes = doze_state.dozes;
+    *woken = doze_state.woken;
+    *capped_sleeps = doze_state.capped_sleeps;
+}
+
+/*
  * One turn of a wait for a peer: for a flag, a count, or a resource (a ring
  * slot, a credit, a chunk, a ticket) that comes back with the peer's
  * answer.  On a host with more ranks than cores the peer may need this core
- * to send that answer, so a pass that found nothing gives the core up; a
- * pass that took events goes straight on, as what it took may have been
- * the wait's end.
+ * to send that answer, so a pass that found nothing gives the core up (or,
+ * in GASNET_WAIT_BLOCK, dozes: see above); a pass that took events goes
+ * straight on, as what it took may have been the wait's end.
  *
  * Where slot rings carry this node's AMs, the answer is most likely in one:
  * a turn looks only at the rings (a load of a line in this core's cache per
@@ -308,7 +392,7 @@ void gpc_rcv_poll_setup(void)
  * lands while a whole pass runs waits for its end, so the pass is kept
  * rare while the rings carry the traffic (doc/decisions.md, "On-node AMs").
  */
-void gpc_wait_turn(void)
+static void wait_turn(int may_doze)
 {
     /* Every 16th turn of the wait's own is a whole pass, whatever else ran one: a loop whose
      * other calls poll (a barrier's tries) would otherwise never come to a pass here, and so
@@ -316,9 +400,27 @@ void gpc_wait_turn(void)
     static _Thread_local unsigned wait_turns;   /* this thread's, in PAR builds */
     int own_pass = ++wait_turns % PASS_EVERY_TURNS == 0;
     if (gpc_ring_in_use() && !own_pass && !pass_due()) {
-        ring_look();
+        if (ring_look() != 0)
+            empty_passes = 0;
         return;
     }
-    if (poll_pass() == 0 && (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed))
+    if (poll_pass() != 0) {
+        empty_passes = 0;
+        next_doze_us = 0;
+        return;
+    }
+    if (may_doze && gpc.wait_mode != GASNET_WAIT_SPIN)
+        after_empty_pass();
+    else if (gpc.wait_mode != GASNET_WAIT_SPIN || gpc.oversubscribed)
         sched_yield();
+}
+
+void gpc_wait_turn(void)
+{
+    wait_turn(1);
+}
+
+void gpc_wait_turn_awake(void)
+{
+    wait_turn(0);
 }

@@ -26,8 +26,15 @@ static inline void gpc_request_progress(void)
 /* Once the SYS, SAFE and AM queues exist (attach): the pass looks at them through probes
  * (ptl_eq_probe); until then it sees them empty. */
 void gpc_progress_watch_queues(void);
-/* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted. */
+/* One turn of a blocking wait: polls, and yields the CPU when asked to or overcommitted;
+ * in GASNET_WAIT_BLOCK, after many turns that found nothing, dozes (sleeps until a peer
+ * posts to this node, GP_DOZE_MAX_US at most). */
 void gpc_wait_turn(void);
+/* The same, never dozing: for a wait whose end comes by a peer's plain store, not a
+ * message (a ring slot the receiver frees), which wakes nobody. */
+void gpc_wait_turn_awake(void);
+/* Dozes so far, those a peer's post woke, and those that slept the whole GP_DOZE_MAX_US. */
+void gpc_doze_counts(uint64_t *dozes, uint64_t *woken, uint64_t *capped_sleeps);
 /* At the end of attach: a transport's receive thread polls too (GASNET_RCV_THREAD). */
 void gpc_rcv_poll_setup(void);
 /* Polls until the tickets are free; a long wait says so, naming node dest. */

@@ -44,6 +44,7 @@
 #include "conduit/exit/bus_fault.h"
 #include "conduit/credits/credits.h"
 #include "conduit/exit/exit.h"
+#include "conduit/core/progress.h"
 #include "conduit/core/state.h"
 #include "conduit/core/stats.h"
 #include "conduit/credits/sys.h"
@@ -331,6 +332,12 @@ static void exit_body(void)
     if (gpc.attached && gpc.nodes > 1)
         coordinated = coordinate(now_seconds() + timeout);
     ptl_ni_report(gpc.ni);
+    uint64_t dozes, woken, capped_sleeps;
+    gpc_doze_counts(&dozes, &woken, &capped_sleeps);
+    if (dozes > 0)
+        gp_debug("progress", "waits dozed %llu times: %llu woken by a peer, %llu for the whole "
+                 "GP_DOZE_MAX_US (%lld us)", (unsigned long long)dozes, (unsigned long long)woken,
+                 (unsigned long long)capped_sleeps, (long long)gp_cfg.gp_doze_max_us);
     char not_coordinated[96];
     if (node_gone >= 0)
         snprintf(not_coordinated, sizeof not_coordinated,

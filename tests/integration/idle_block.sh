@@ -1,0 +1,58 @@
+#!/bin/sh
+# Ranks waiting in GASNET_WAIT_BLOCK leave the CPU to the ranks that work
+# (progress.c, "Dozing"): in a barrier that node 0 keeps waiting while it
+# computes, each other node's process uses under a tenth of the wait's wall
+# time as CPU (a waiter that polls and yields takes its turn whenever the
+# scheduler comes round: a quarter to a half of it here).  A doze ends when
+# a peer posts: with a cap of 5 s every waiter counts dozes that a peer's
+# message woke and none that slept the whole cap.  Where a peer is reached over tcp nothing could
+# wake a doze, so nobody dozes.  The PAR builds do not doze (their waits
+# yield): they run the jobs and check the answers only.
+. "$(dirname "$0")/../lib.sh"
+
+T=idle_block
+tmp=$(mktemp -d /tmp/gp-idle-block-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset GP_TRANSPORT GP_HYBRID_ORDER GP_OFI_PROVIDER FI_PROVIDER
+as_host_wrapper "$tmp"   # $tmp/as-host PER_HOST PROGRAM ARGS...
+case "$GPTEST_VARIANT" in par|pasan) dozes=0 ;; *) dozes=1 ;; esac
+
+# cpu_share NAME: every waiter's "waited W ms and used C ms of CPU" line, C under W / 10.
+cpu_share() {
+    lines=$(printf '%s\n' "$out" | grep -c "^idle_block: node [0-9]* waited")
+    over=$(printf '%s\n' "$out" | sed -n 's/^idle_block: node \([0-9]*\) waited \([0-9]*\) ms and used \([0-9]*\) ms of CPU$/\1 \2 \3/p' |
+           awk '$3 * 10 >= $2 { printf "node %s used %s of %s ms; ", $1, $3, $2 }')
+    if [ "$lines" -ne "$2" ]; then fail "$1" "expected $2 waiter lines, got $lines: $(printf '%s\n' "$out" | tail -3)"
+    elif [ -n "$over" ]; then fail "$1" "waiters used a tenth of their wait or more as CPU: $over"
+    else pass "$1"; fi
+}
+
+if expect_rc "$T/cpu_n4" 0 120 "$GP_RUN" -n 4 "$GPTEST_ITEST/idle_block" cpu 500 2; then
+    if [ $dozes = 1 ]; then cpu_share "$T/cpu_n4" 3
+    else echo "skip $T/cpu_n4/share: the PAR builds' waits yield, they do not doze"; fi
+fi
+
+# Woken, not timed out: a cap of 5 s, three rounds of 300 ms; the debug line counts the dozes.
+if expect_rc "$T/woken_n4" 0 120 env GP_DOZE_MAX_US=5000000 GP_LOG_LEVEL=debug \
+        "$GP_RUN" -n 4 "$GPTEST_ITEST/idle_block" cpu 300 3; then
+    if [ $dozes = 1 ]; then
+        dozed=$(printf '%s\n' "$out" | grep -c "debug progress: waits dozed [1-9][0-9]* times: [1-9][0-9]* woken by a peer, 0 for the whole GP_DOZE_MAX_US")
+        if [ "$dozed" -eq 3 ]; then pass "$T/woken_n4/by_peers"
+        else fail "$T/woken_n4/by_peers" "expected 3 waiters' lines saying peers woke them and none slept its whole 5 s: $(printf '%s\n' "$out" | grep 'dozed' | tr '\n' ' ')"; fi
+    fi
+fi
+
+# A pair's round trips among sleeping waiters (doorbell mode at 8 nodes): every reply right.
+expect_rc "$T/pair_n8" 0 120 "$GP_RUN" -n 8 "$GPTEST_ITEST/idle_block" pair 5000 &&
+    check_line "$T/pair_n8" "5000 round trips between nodes 0 and 1 with 6 nodes waiting in GASNET_WAIT_BLOCK, median .* us, all replies checked"
+
+# Peers over tcp (pretended hosts: two per host): a doze could not be woken, so none is taken.
+if expect_rc "$T/tcp_peers_n4" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+        "$GPTEST_ITEST/idle_block" cpu 200 2; then
+    if printf '%s\n' "$out" | grep -q "waits dozed"; then
+        fail "$T/tcp_peers_n4" "a node with peers over tcp dozed: $(printf '%s\n' "$out" | grep -m1 'waits dozed')"
+    else
+        check_line "$T/tcp_peers_n4" "idle_block: node 3 waited"
+    fi
+fi
+end_tests
