@@ -5,8 +5,10 @@
  * gp-run job; tests_rma.c and tests_am.c measure one point on the initiator
  * of a pair; stats.c reduces the samples; output.c writes the table, JSON,
  * CSV and progress bar; expect.c checks the acceptance thresholds; options.c
- * turns the command line into a struct bench_opts.  Only the public API
- * (gasnet.h, gasnet_tools.h) is used: gp-bench is a client of libgp.
+ * turns the command line into a struct bench_opts; tests_atomic.c measures
+ * remote fetch-adds.  Only the public API (gasnet.h, gasnet_tools.h and,
+ * for --api ex and the atomics, gasnetex.h and its companions) is used:
+ * gp-bench is a client of libgp.
  */
 #ifndef GP_BENCH_H
 #define GP_BENCH_H
@@ -33,6 +35,8 @@ enum bench_test {
     T_AM_RATE_MEDIUM_POLL,
     T_POLL_LAT,
     T_BARRIER_LAT,
+    T_FADD_LAT,
+    T_FADD_RATE,
     T_COUNT
 };
 
@@ -120,6 +124,7 @@ struct bench_opts {
     int progress;           /* 1: a bar on stderr when it is a terminal */
     int bind;               /* 1: each process on its own CPU, partners apart */
     int library_rma;        /* 1: put-lat/get-lat call the exported functions, not gasnet.h's inline copy */
+    int ex;                 /* --api ex: each test issues the gex_ twin of its GASNet-1 call */
     struct expectation *expects;
     size_t nexpects;
 };
@@ -158,15 +163,20 @@ struct bench_ctx {
     char *own_target;   /* our own target area (Long replies land here) */
     long iters, warmup, window;
     int library_rma;
+    int ex;             /* --api ex */
+    void *tm;           /* the primordial gex_TM_t (gasnet_QueryGexObjects) */
 };
 
 /* tests_rma.c and tests_am.c: measure one point on the initiator. */
 void run_rma(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r);
 void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r);
 void run_barrier(const struct bench_ctx *c, struct pair_result *r);
+/* tests_atomic.c: atomic_setup is collective (every node, after attach). */
+void atomic_setup(void *tm);
+void run_atomic(const struct bench_ctx *c, const struct bench_point *p, struct pair_result *r);
 extern void *am_handlers; /* gasnet_handlerentry_t[], see tests_am.c */
 extern int am_nhandlers;
-void am_setup(const void *seginfo, size_t own_target_off);
+void am_setup(const void *seginfo, size_t own_target_off, int ex);
 void am_serve_until_done(void);
 void am_signal_done(unsigned peer);
 

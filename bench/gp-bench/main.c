@@ -162,6 +162,8 @@ static int run_point(struct job *j, const struct bench_point *p, struct point_re
     } else if (j->initiator) {
         if (p->test <= T_PUTS_BW)
             run_rma(&j->ctx, p, &mine);
+        else if (p->test == T_FADD_LAT || p->test == T_FADD_RATE)
+            run_atomic(&j->ctx, p, &mine);
         else
             run_am(&j->ctx, p, &mine);
         gasnet_put(0, (char *)&j->slots[j->me], &mine, sizeof mine);
@@ -269,7 +271,12 @@ int main(int argc, char **argv)
     j.seg = calloc(j.nodes, sizeof *j.seg);
     if (!j.seg || gasnet_getSegmentInfo(j.seg, (int)j.nodes) != GASNET_OK)
         gasnet_exit(1);
-    am_setup(j.seg, target_off);
+    am_setup(j.seg, target_off, o.ex);
+    gex_TM_t tm;
+    gasnet_QueryGexObjects(NULL, NULL, &tm, NULL);
+    j.ctx.tm = tm;
+    j.ctx.ex = o.ex;
+    atomic_setup(tm);
     setup_pairs(&j);
     if (o.bind)
         bind_cpu(&j);

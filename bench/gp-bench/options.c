@@ -46,6 +46,10 @@ const struct test_info bench_tests[T_COUNT] = {
                        "gasnet_AMPoll with nothing to take, time of one call" },
     [T_BARRIER_LAT] = { "barrier-lat", KIND_LATENCY, SIZES_NONE,
                         "anonymous barrier over all nodes, time of one" },
+    [T_FADD_LAT] = { "fadd-lat", KIND_LATENCY, SIZES_NONE,
+                     "gex_AD_OpNB_U64 fetch-add of 8 bytes, waited: time of one" },
+    [T_FADD_RATE] = { "fadd-rate", KIND_RATE, SIZES_NONE,
+                      "a window of gex_AD_OpNBI_U64 fetch-adds, then gex_NBI_Wait" },
 };
 
 #define DEFAULT_SIZES "8:4M"
@@ -73,7 +77,8 @@ int test_lookup(const char *name, int selected[T_COUNT])
     static const struct {
         const char *name;
         enum bench_test first, last;
-    } groups[] = { { "all", T_PUT_LAT, T_BARRIER_LAT },
+    } groups[] = { { "all", T_PUT_LAT, T_FADD_RATE },
+                   { "fadd", T_FADD_LAT, T_FADD_RATE },
                    { "am-lat", T_AM_LAT_SHORT, T_AM_LAT_REQREQ },
                    { "am-bw", T_AM_BW_MEDIUM, T_AM_BW_LONG },
                    { "am-rate", T_AM_RATE_SHORT, T_AM_RATE_MEDIUM } };
@@ -102,7 +107,7 @@ static int parse_tests(const char *arg, struct bench_opts *o)
                         "get-lat, put-bw, get-bw, put-rate, puts-bw, am-lat (am-lat-short, "
                         "am-lat-medium, am-lat-long, am-lat-reqreq), am-bw (am-bw-medium, am-bw-long), "
                         "am-rate (am-rate-short, am-rate-medium), am-rate-medium-poll, poll-lat, "
-                        "barrier-lat, all", arg, name);
+                        "barrier-lat, fadd (fadd-lat, fadd-rate), all", arg, name);
             free(copy);
             return -1;
         }
@@ -217,7 +222,7 @@ static int parse_count(const char *opt, const char *arg, long min, long *out)
 }
 
 enum { O_TEST = 1, O_SIZES, O_ITERS, O_WARMUP, O_WINDOW, O_IN_SEG, O_OUT_SEG, O_JSON, O_CSV,
-       O_EXPECT, O_NO_PROGRESS, O_BIND, O_NO_BIND, O_LIBRARY_RMA, O_HELP };
+       O_EXPECT, O_NO_PROGRESS, O_BIND, O_NO_BIND, O_LIBRARY_RMA, O_API, O_HELP };
 
 static const struct poptOption table[] = {
     { "test", 't', POPT_ARG_STRING, NULL, O_TEST,
@@ -250,6 +255,9 @@ static const struct poptOption table[] = {
     { "library-rma", 0, POPT_ARG_NONE, NULL, O_LIBRARY_RMA,
       "put-lat and get-lat call libgp's gasnet_put/gasnet_get, as a client built with "
       "GP_NO_INLINE_RMA does, not gasnet.h's inline copy to a mapped peer", NULL },
+    { "api", 0, POPT_ARG_STRING, NULL, O_API,
+      "gasnet1 (default): GASNet-1 calls; ex: each test's gex_ twin (the fadd tests are EX "
+      "either way)", "gasnet1|ex" },
     { "help", 'h', POPT_ARG_NONE, NULL, O_HELP, "show this help", NULL },
     POPT_TABLEEND
 };
@@ -258,7 +266,7 @@ static void print_help(poptContext ctx)
 {
     poptPrintHelp(ctx, stdout, 0);
     printf("\nRun as: gp-run -n N gp-bench [OPTIONS]; node i measures against node i+N/2.\n"
-           "Tests (the groups am-lat, am-bw, am-rate and all select several):\n");
+           "Tests (the groups am-lat, am-bw, am-rate, fadd and all select several):\n");
     for (int t = 0; t < T_COUNT; t++)
         printf("  %-14s %s\n", bench_tests[t].name, bench_tests[t].doc);
     printf("Exit status: 0 done, 1 an --expect threshold failed or a run error, 2 bad usage.\n");
@@ -284,6 +292,14 @@ static int apply(poptContext ctx, int code, struct bench_opts *o)
     case O_BIND: o->bind = 1; break;
     case O_NO_BIND: o->bind = 0; break;
     case O_LIBRARY_RMA: o->library_rma = 1; break;
+    case O_API:
+        if (strcmp(arg, "gasnet1") == 0 || strcmp(arg, "ex") == 0) {
+            o->ex = arg[0] == 'e';
+        } else {
+            usage_error("--api '%s': accepted: gasnet1 or ex", arg);
+            rc = -1;
+        }
+        break;
     case O_EXPECT:
         rc = expect_load(arg, o, err, sizeof err);
         if (rc)

@@ -66,9 +66,10 @@ struct output *output_open(const struct bench_opts *o, unsigned nodes, unsigned 
                           "lat_us_p99,lat_us_max,bw_MBps,msg_rate,iters\n");
     if (out->table)
         fprintf(out->table, "# gp-bench: %u node%s over %s, %u pair%s (node i <-> i+N/2), "
-                            "local buffer %s, %s\n", nodes, nodes == 1 ? "" : "s", transport, pairs,
-                pairs == 1 ? "" : "s", o->out_of_segment ? "out of segment" : "in segment",
-                o->bind ? "bound to CPUs" : "not bound");
+                            "local buffer %s, %s, %s calls\n", nodes, nodes == 1 ? "" : "s",
+                transport, pairs, pairs == 1 ? "" : "s",
+                o->out_of_segment ? "out of segment" : "in segment",
+                o->bind ? "bound to CPUs" : "not bound", o->ex ? "gex_" : "GASNet-1");
     return out;
 }
 

@@ -30,6 +30,12 @@
  *   barrier-lat    gasnet_barrier_notify + gasnet_barrier_wait on every
  *                  node; each barrier timed alone.
  *
+ * With --api ex every request and reply is its gex_AM_ twin (team, flags and,
+ * for payloads, lc_opt GEX_EVENT_NOW: the GASNet-1 calls' semantics) and the
+ * barrier is gex_Coll_BarrierBlocking; the handlers are the same, so the
+ * two APIs differ only in the calls.  (poll-lat is gasnet_AMPoll either
+ * way: GASNet-EX polls with it too.)
+ *
  * Waiting uses GASNET_BLOCKUNTIL, which polls and, on a host with fewer
  * cores than processes, yields the CPU to the partner it waits for.
  */
@@ -70,20 +76,65 @@ static size_t target_off;
  * sender, and the answers the initiator has had. */
 static volatile long pings, pongs;
 static gasnet_node_t ping_source;
+static int use_ex;       /* --api ex */
+static gex_TM_t tm;      /* the primordial team, for --api ex */
+
+/* The request and reply calls of both APIs, with no arguments but a flush's. */
+static void request_short(gasnet_node_t node, gasnet_handler_t h)
+{
+    if (use_ex)
+        gex_AM_RequestShort0(tm, node, h, 0);
+    else
+        gasnet_AMRequestShort0(node, h);
+}
+
+static void request_medium(gasnet_node_t node, gasnet_handler_t h, void *buf, size_t n)
+{
+    if (use_ex)
+        gex_AM_RequestMedium0(tm, node, h, buf, n, GEX_EVENT_NOW, 0);
+    else
+        gasnet_AMRequestMedium0(node, h, buf, n);
+}
+
+static void request_long(gasnet_node_t node, gasnet_handler_t h, void *buf, size_t n, void *dest)
+{
+    if (use_ex)
+        gex_AM_RequestLong0(tm, node, h, buf, n, dest, GEX_EVENT_NOW, 0);
+    else
+        gasnet_AMRequestLong0(node, h, buf, n, dest);
+}
+
+static void reply_short(gasnet_token_t token, gasnet_handler_t h)
+{
+    if (use_ex)
+        gex_AM_ReplyShort0(token, h, 0);
+    else
+        gasnet_AMReplyShort0(token, h);
+}
 
 static void short_req(gasnet_token_t token)
 {
-    gasnet_AMReplyShort0(token, H_ACK);
+    reply_short(token, H_ACK);
 }
 
 static void medium_req(gasnet_token_t token, void *buf, size_t nbytes)
 {
-    gasnet_AMReplyMedium0(token, H_MEDIUM_ACK, buf, nbytes);
+    if (use_ex)
+        gex_AM_ReplyMedium0(token, H_MEDIUM_ACK, buf, nbytes, GEX_EVENT_NOW, 0);
+    else
+        gasnet_AMReplyMedium0(token, H_MEDIUM_ACK, buf, nbytes);
 }
 
 /* Replies with the bytes that just landed, into the requester's target area. */
 static void long_req(gasnet_token_t token, void *buf, size_t nbytes)
 {
+    if (use_ex) {
+        gex_Token_Info_t info;
+        gex_Token_Info(token, &info, GEX_TI_SRCRANK);
+        gex_AM_ReplyLong0(token, H_LONG_ACK, buf, nbytes,
+                          (char *)segs[info.gex_srcrank].addr + target_off, GEX_EVENT_NOW, 0);
+        return;
+    }
     gasnet_node_t src;
     gasnet_AMGetMsgSource(token, &src);
     gasnet_AMReplyLong0(token, H_LONG_ACK, buf, nbytes, (char *)segs[src].addr + target_off);
@@ -93,7 +144,7 @@ static void stream_req(gasnet_token_t token, void *buf, size_t nbytes)
 {
     (void)buf;
     (void)nbytes;
-    gasnet_AMReplyShort0(token, H_ACK);
+    reply_short(token, H_ACK);
 }
 
 static void ack(gasnet_token_t token)
@@ -112,7 +163,7 @@ static void payload_ack(gasnet_token_t token, void *buf, size_t nbytes)
 
 static void ping(gasnet_token_t token)
 {
-    gasnet_AMGetMsgSource(token, &ping_source);
+    gasnet_AMGetMsgSource(token, &ping_source); /* bookkeeping, not the measured call */
     pings++;
 }
 
@@ -133,7 +184,7 @@ static void flood_count(gasnet_token_t token)
     flood_counted++;
     if (flush_pending && flood_counted >= flush_want) {
         flush_pending = 0;
-        gasnet_AMReplyShort0(token, H_ACK);
+        reply_short(token, H_ACK);
     }
 }
 
@@ -153,7 +204,7 @@ static void flush(gasnet_token_t token, gasnet_handlerarg_t lo, gasnet_handlerar
 {
     uint64_t want = (uint64_t)(uint32_t)hi << 32 | (uint32_t)lo;
     if (flood_counted >= want) {
-        gasnet_AMReplyShort0(token, H_ACK);
+        reply_short(token, H_ACK);
     } else {
         flush_want = want;
         flush_pending = 1;
@@ -170,10 +221,12 @@ static gasnet_handlerentry_t handlers[] = {
 void *am_handlers = handlers;
 int am_nhandlers = (int)(sizeof handlers / sizeof handlers[0]);
 
-void am_setup(const void *seginfo, size_t own_target_off)
+void am_setup(const void *seginfo, size_t own_target_off, int ex)
 {
     segs = seginfo;
     target_off = own_target_off;
+    use_ex = ex;
+    gasnet_QueryGexObjects(NULL, NULL, &tm, NULL);
 }
 
 /* The passive side of a pair polls until its initiator is done, as the
@@ -186,7 +239,7 @@ void am_serve_until_done(void)
         if (pings == 0)
             break;
         pings--; /* a request may not be sent from a handler: the main loop answers */
-        gasnet_AMRequestShort0(ping_source, H_PONG);
+        request_short(ping_source, H_PONG);
     }
     partner_done = 0;
 }
@@ -206,7 +259,7 @@ static void short_rt(const struct bench_ctx *c, size_t size, long n)
     (void)size;
     for (long i = 0; i < n; i++) {
         long want = acks + 1;
-        gasnet_AMRequestShort0(c->peer, H_SHORT_REQ);
+        request_short(c->peer, H_SHORT_REQ);
         wait_acks(want);
     }
 }
@@ -215,7 +268,7 @@ static void medium_rt(const struct bench_ctx *c, size_t size, long n)
 {
     for (long i = 0; i < n; i++) {
         long want = acks + 1;
-        gasnet_AMRequestMedium0(c->peer, H_MEDIUM_REQ, c->local, size);
+        request_medium(c->peer, H_MEDIUM_REQ, c->local, size);
         wait_acks(want);
     }
 }
@@ -224,7 +277,7 @@ static void long_rt(const struct bench_ctx *c, size_t size, long n)
 {
     for (long i = 0; i < n; i++) {
         long want = acks + 1;
-        gasnet_AMRequestLong0(c->peer, H_LONG_REQ, c->local, size, c->target);
+        request_long(c->peer, H_LONG_REQ, c->local, size, c->target);
         wait_acks(want);
     }
 }
@@ -234,7 +287,7 @@ static void reqreq_rt(const struct bench_ctx *c, size_t size, long n)
     (void)size;
     for (long i = 0; i < n; i++) {
         long want = pongs + 1;
-        gasnet_AMRequestShort0(c->peer, H_PING);
+        request_short(c->peer, H_PING);
         GASNET_BLOCKUNTIL(pongs >= want);
     }
 }
@@ -246,9 +299,9 @@ static void stream(const struct bench_ctx *c, size_t size, long n, int is_long)
     for (long sent = 0; sent < n; sent++) {
         wait_acks(base + sent - c->window + 1);
         if (is_long)
-            gasnet_AMRequestLong0(c->peer, H_STREAM_REQ, c->local, size, c->target);
+            request_long(c->peer, H_STREAM_REQ, c->local, size, c->target);
         else
-            gasnet_AMRequestMedium0(c->peer, H_STREAM_REQ, c->local, size);
+            request_medium(c->peer, H_STREAM_REQ, c->local, size);
     }
     wait_acks(base + n);
 }
@@ -271,20 +324,24 @@ static void flood_run(const struct bench_ctx *c, size_t size, long n, enum flood
     for (long i = 0; i < n; i++) {
         switch (kind) {
         case FLOOD_SHORT:
-            gasnet_AMRequestShort0(c->peer, H_FLOOD);
+            request_short(c->peer, H_FLOOD);
             break;
         case FLOOD_MEDIUM_POLLED:
             gasnet_AMPoll();
             /* fall through */
         case FLOOD_MEDIUM:
-            gasnet_AMRequestMedium0(c->peer, H_FLOOD_MEDIUM, c->local, size);
+            request_medium(c->peer, H_FLOOD_MEDIUM, c->local, size);
             break;
         }
     }
     flood_sent += (uint64_t)n;
     long want = acks + 1;
-    gasnet_AMRequestShort2(c->peer, H_FLUSH, (gasnet_handlerarg_t)(uint32_t)flood_sent,
-                           (gasnet_handlerarg_t)(uint32_t)(flood_sent >> 32));
+    gasnet_handlerarg_t lo = (gasnet_handlerarg_t)(uint32_t)flood_sent;
+    gasnet_handlerarg_t hi = (gasnet_handlerarg_t)(uint32_t)(flood_sent >> 32);
+    if (use_ex)
+        gex_AM_RequestShort2(tm, c->peer, H_FLUSH, 0, lo, hi);
+    else
+        gasnet_AMRequestShort2(c->peer, H_FLUSH, lo, hi);
     wait_acks(want);
 }
 
@@ -330,6 +387,10 @@ void run_am(const struct bench_ctx *c, const struct bench_point *p, struct pair_
 
 static void barrier_once(void)
 {
+    if (use_ex) {
+        gex_Coll_BarrierBlocking(tm, 0);
+        return;
+    }
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
 }

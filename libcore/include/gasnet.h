@@ -45,12 +45,12 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 /*
- * The GASNet-EX specification version gp answers to: 0.18, the signatures of
- * gasnetex.h (0.19 adds only negotiated-payload extras gp lacks).  gasnetex.h
- * implements part of it; doc/clients.md says which part.
+ * The GASNet-EX specification version gp answers to: 0.19, the signatures of
+ * gasnetex.h (0.19's additions over 0.18, AM Cancel and the Commit _v2 forms,
+ * are there).  gasnetex.h implements part of it; doc/clients.md says which part.
  */
 #define GEX_SPEC_VERSION_MAJOR 0
-#define GEX_SPEC_VERSION_MINOR 18
+#define GEX_SPEC_VERSION_MINOR 19
 #define GASNET_MAXNODES 0x7FFFFFFFu
 #define GASNET_PAGESIZE 4096
 /* Every process maps its own segment where the kernel chooses. */

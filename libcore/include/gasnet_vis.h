@@ -22,6 +22,8 @@
 #define _GASNET_VIS_H
 
 #include "gasnet.h"
+#include "gasnetex.h"
+#include <stddef.h>
 #include "gasnet_tools.h" /* again after gasnet.h: the VIS formatting helpers */
 
 #ifdef __cplusplus
@@ -97,6 +99,64 @@ extern gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststride
 extern void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
                                  void *srcaddr, const size_t srcstrides[], const size_t count[],
                                  size_t stridelevels);
+
+/*
+ * GASNet-EX VIS (subset spec §11): the same transfers by team and rank,
+ * Blocking (0 on return), NB (an event; GEX_EVENT_INVALID when already
+ * complete) and NBI (the thread's GEX_EC_PUT / GEX_EC_GET set).  Strided
+ * sections count elements of elemsz bytes per dimension, with signed byte
+ * strides in any order.  flags: GEX_FLAG_IMMEDIATE (never declined), the
+ * segment hints, and for puts GEX_FLAG_ENABLE_LEAF_LC.
+ */
+#define GEX_VIS_MAX_PEERCOMPLETION 127
+/* Arms this thread's next put: once its bytes are in place, handler runs at the target as a
+ * reply-style Medium of no arguments with the nbytes (0..127) bytes of source_addr; 0 disarms. */
+extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
+                                             size_t nbytes, gex_Flags_t flags);
+#define _GEX_VIS_VECTOR_PUT(name, ret)                                                       \
+    extern ret name(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                        \
+                    gex_Memvec_t const dstlist[], size_t srccount,                           \
+                    gex_Memvec_t const srclist[], gex_Flags_t flags);
+#define _GEX_VIS_VECTOR_GET(name, ret)                                                       \
+    extern ret name(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],              \
+                    gex_Rank_t srcrank, size_t srccount, gex_Memvec_t const srclist[],       \
+                    gex_Flags_t flags);
+#define _GEX_VIS_INDEXED_PUT(name, ret)                                                      \
+    extern ret name(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount, void *const dstlist[], \
+                    size_t dstlen, size_t srccount, void *const srclist[], size_t srclen,    \
+                    gex_Flags_t flags);
+#define _GEX_VIS_INDEXED_GET(name, ret)                                                      \
+    extern ret name(gex_TM_t tm, size_t dstcount, void *const dstlist[], size_t dstlen,      \
+                    gex_Rank_t srcrank, size_t srccount, void *const srclist[],              \
+                    size_t srclen, gex_Flags_t flags);
+#define _GEX_VIS_STRIDED_PUT(name, ret)                                                      \
+    extern ret name(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,                          \
+                    const ptrdiff_t dststrides[], void *srcaddr,                             \
+                    const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],       \
+                    size_t stridelevels, gex_Flags_t flags);
+#define _GEX_VIS_STRIDED_GET(name, ret)                                                      \
+    extern ret name(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],                \
+                    gex_Rank_t srcrank, void *srcaddr, const ptrdiff_t srcstrides[],         \
+                    size_t elemsz, const size_t count[], size_t stridelevels,                \
+                    gex_Flags_t flags);
+_GEX_VIS_VECTOR_PUT(gex_VIS_VectorPutBlocking, int)
+_GEX_VIS_VECTOR_PUT(gex_VIS_VectorPutNB, gex_Event_t)
+_GEX_VIS_VECTOR_PUT(gex_VIS_VectorPutNBI, int)
+_GEX_VIS_VECTOR_GET(gex_VIS_VectorGetBlocking, int)
+_GEX_VIS_VECTOR_GET(gex_VIS_VectorGetNB, gex_Event_t)
+_GEX_VIS_VECTOR_GET(gex_VIS_VectorGetNBI, int)
+_GEX_VIS_INDEXED_PUT(gex_VIS_IndexedPutBlocking, int)
+_GEX_VIS_INDEXED_PUT(gex_VIS_IndexedPutNB, gex_Event_t)
+_GEX_VIS_INDEXED_PUT(gex_VIS_IndexedPutNBI, int)
+_GEX_VIS_INDEXED_GET(gex_VIS_IndexedGetBlocking, int)
+_GEX_VIS_INDEXED_GET(gex_VIS_IndexedGetNB, gex_Event_t)
+_GEX_VIS_INDEXED_GET(gex_VIS_IndexedGetNBI, int)
+_GEX_VIS_STRIDED_PUT(gex_VIS_StridedPutBlocking, int)
+_GEX_VIS_STRIDED_PUT(gex_VIS_StridedPutNB, gex_Event_t)
+_GEX_VIS_STRIDED_PUT(gex_VIS_StridedPutNBI, int)
+_GEX_VIS_STRIDED_GET(gex_VIS_StridedGetBlocking, int)
+_GEX_VIS_STRIDED_GET(gex_VIS_StridedGetNB, gex_Event_t)
+_GEX_VIS_STRIDED_GET(gex_VIS_StridedGetNBI, int)
 
 #ifdef __cplusplus
 }

@@ -215,6 +215,44 @@ extern size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_op
                                      gex_Flags_t flags, unsigned int nargs);
 extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
 
+/* Negotiated-payload AMs (§8): Prepare, then fill SrcDescAddr and Commit (the numbered
+ * Commit forms are gasnetex_am.h's macros over these), or Cancel. */
+#define GASNET_SUPPORTS_AM_CANCEL 20240418L
+#define GASNET_SUPPORTS_AM_COMMIT_V2 20240906L
+typedef struct _gex_srcdesc *gex_AM_SrcDesc_t;
+#define GEX_AM_SRCDESC_NO_OP ((gex_AM_SrcDesc_t)(uintptr_t)0)
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank,
+                                                    const void *client_buf, size_t least_payload,
+                                                    size_t most_payload, gex_Event_t *lc_opt,
+                                                    gex_Flags_t flags, unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
+                                                  size_t least_payload, size_t most_payload,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank,
+                                                  const void *client_buf, size_t least_payload,
+                                                  size_t most_payload, void *dest_addr,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
+                                                size_t least_payload, size_t most_payload,
+                                                void *dest_addr, gex_Event_t *lc_opt,
+                                                gex_Flags_t flags, unsigned int numargs);
+extern void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
+extern size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
+extern int _gex_AM_CommitRequestMediumM(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler,
+                                        size_t nbytes, gex_Flags_t commit_flags, int nargs, ...);
+extern int _gex_AM_CommitReplyMediumM(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler,
+                                      size_t nbytes, gex_Flags_t commit_flags, int nargs, ...);
+extern int _gex_AM_CommitRequestLongM(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                      void *dest_addr, gex_Flags_t commit_flags, int nargs, ...);
+extern int _gex_AM_CommitReplyLongM(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                    void *dest_addr, gex_Flags_t commit_flags, int nargs, ...);
+extern int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+
 /* Events and implicit operations (§9). */
 extern int gex_Event_Test(gex_Event_t event);
 extern void gex_Event_Wait(gex_Event_t event);

@@ -215,6 +215,282 @@
 #define gex_AM_ReplyLong16(token, handler, source_addr, nbytes, dest_addr, lc_opt, flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
     _gex_AM_ReplyLongM(token, handler, source_addr, nbytes, dest_addr, lc_opt, flags, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15))
 
+#define gex_AM_CommitRequestMedium0(sd, handler, nbytes) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 0))
+#define gex_AM_CommitRequestMedium0_v2(sd, handler, nbytes, commit_flags) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 0)
+#define gex_AM_CommitRequestMedium1(sd, handler, nbytes, a0) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 1, (gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitRequestMedium1_v2(sd, handler, nbytes, commit_flags, a0) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 1, (gex_AM_Arg_t)(a0))
+#define gex_AM_CommitRequestMedium2(sd, handler, nbytes, a0, a1) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitRequestMedium2_v2(sd, handler, nbytes, commit_flags, a0, a1) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1))
+#define gex_AM_CommitRequestMedium3(sd, handler, nbytes, a0, a1, a2) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitRequestMedium3_v2(sd, handler, nbytes, commit_flags, a0, a1, a2) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2))
+#define gex_AM_CommitRequestMedium4(sd, handler, nbytes, a0, a1, a2, a3) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitRequestMedium4_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3))
+#define gex_AM_CommitRequestMedium5(sd, handler, nbytes, a0, a1, a2, a3, a4) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitRequestMedium5_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4))
+#define gex_AM_CommitRequestMedium6(sd, handler, nbytes, a0, a1, a2, a3, a4, a5) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitRequestMedium6_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5))
+#define gex_AM_CommitRequestMedium7(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitRequestMedium7_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6))
+#define gex_AM_CommitRequestMedium8(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitRequestMedium8_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7))
+#define gex_AM_CommitRequestMedium9(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitRequestMedium9_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8))
+#define gex_AM_CommitRequestMedium10(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitRequestMedium10_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9))
+#define gex_AM_CommitRequestMedium11(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitRequestMedium11_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10))
+#define gex_AM_CommitRequestMedium12(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitRequestMedium12_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11))
+#define gex_AM_CommitRequestMedium13(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitRequestMedium13_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12))
+#define gex_AM_CommitRequestMedium14(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitRequestMedium14_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13))
+#define gex_AM_CommitRequestMedium15(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitRequestMedium15_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14))
+#define gex_AM_CommitRequestMedium16(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    ((void)_gex_AM_CommitRequestMediumM(sd, handler, nbytes, 0, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitRequestMedium16_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    _gex_AM_CommitRequestMediumM(sd, handler, nbytes, commit_flags, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15))
+
+#define gex_AM_CommitReplyMedium0(sd, handler, nbytes) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 0))
+#define gex_AM_CommitReplyMedium0_v2(sd, handler, nbytes, commit_flags) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 0)
+#define gex_AM_CommitReplyMedium1(sd, handler, nbytes, a0) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 1, (gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitReplyMedium1_v2(sd, handler, nbytes, commit_flags, a0) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 1, (gex_AM_Arg_t)(a0))
+#define gex_AM_CommitReplyMedium2(sd, handler, nbytes, a0, a1) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitReplyMedium2_v2(sd, handler, nbytes, commit_flags, a0, a1) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1))
+#define gex_AM_CommitReplyMedium3(sd, handler, nbytes, a0, a1, a2) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitReplyMedium3_v2(sd, handler, nbytes, commit_flags, a0, a1, a2) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2))
+#define gex_AM_CommitReplyMedium4(sd, handler, nbytes, a0, a1, a2, a3) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitReplyMedium4_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3))
+#define gex_AM_CommitReplyMedium5(sd, handler, nbytes, a0, a1, a2, a3, a4) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitReplyMedium5_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4))
+#define gex_AM_CommitReplyMedium6(sd, handler, nbytes, a0, a1, a2, a3, a4, a5) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitReplyMedium6_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5))
+#define gex_AM_CommitReplyMedium7(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitReplyMedium7_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6))
+#define gex_AM_CommitReplyMedium8(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitReplyMedium8_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7))
+#define gex_AM_CommitReplyMedium9(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitReplyMedium9_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8))
+#define gex_AM_CommitReplyMedium10(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitReplyMedium10_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9))
+#define gex_AM_CommitReplyMedium11(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitReplyMedium11_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10))
+#define gex_AM_CommitReplyMedium12(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitReplyMedium12_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11))
+#define gex_AM_CommitReplyMedium13(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitReplyMedium13_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12))
+#define gex_AM_CommitReplyMedium14(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitReplyMedium14_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13))
+#define gex_AM_CommitReplyMedium15(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitReplyMedium15_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14))
+#define gex_AM_CommitReplyMedium16(sd, handler, nbytes, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    ((void)_gex_AM_CommitReplyMediumM(sd, handler, nbytes, 0, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitReplyMedium16_v2(sd, handler, nbytes, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    _gex_AM_CommitReplyMediumM(sd, handler, nbytes, commit_flags, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15))
+
+#define gex_AM_CommitRequestLong0(sd, handler, nbytes, dest_addr) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 0))
+#define gex_AM_CommitRequestLong0_v2(sd, handler, nbytes, dest_addr, commit_flags) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 0)
+#define gex_AM_CommitRequestLong1(sd, handler, nbytes, dest_addr, a0) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 1, (gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitRequestLong1_v2(sd, handler, nbytes, dest_addr, commit_flags, a0) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 1, (gex_AM_Arg_t)(a0))
+#define gex_AM_CommitRequestLong2(sd, handler, nbytes, dest_addr, a0, a1) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitRequestLong2_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1))
+#define gex_AM_CommitRequestLong3(sd, handler, nbytes, dest_addr, a0, a1, a2) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitRequestLong3_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2))
+#define gex_AM_CommitRequestLong4(sd, handler, nbytes, dest_addr, a0, a1, a2, a3) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitRequestLong4_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3))
+#define gex_AM_CommitRequestLong5(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitRequestLong5_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4))
+#define gex_AM_CommitRequestLong6(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitRequestLong6_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5))
+#define gex_AM_CommitRequestLong7(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitRequestLong7_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6))
+#define gex_AM_CommitRequestLong8(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitRequestLong8_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7))
+#define gex_AM_CommitRequestLong9(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitRequestLong9_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8))
+#define gex_AM_CommitRequestLong10(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitRequestLong10_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9))
+#define gex_AM_CommitRequestLong11(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitRequestLong11_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10))
+#define gex_AM_CommitRequestLong12(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitRequestLong12_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11))
+#define gex_AM_CommitRequestLong13(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitRequestLong13_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12))
+#define gex_AM_CommitRequestLong14(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitRequestLong14_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13))
+#define gex_AM_CommitRequestLong15(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitRequestLong15_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14))
+#define gex_AM_CommitRequestLong16(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    ((void)_gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, 0, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitRequestLong16_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    _gex_AM_CommitRequestLongM(sd, handler, nbytes, dest_addr, commit_flags, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15))
+
+#define gex_AM_CommitReplyLong0(sd, handler, nbytes, dest_addr) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 0))
+#define gex_AM_CommitReplyLong0_v2(sd, handler, nbytes, dest_addr, commit_flags) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 0)
+#define gex_AM_CommitReplyLong1(sd, handler, nbytes, dest_addr, a0) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 1, (gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitReplyLong1_v2(sd, handler, nbytes, dest_addr, commit_flags, a0) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 1, (gex_AM_Arg_t)(a0))
+#define gex_AM_CommitReplyLong2(sd, handler, nbytes, dest_addr, a0, a1) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitReplyLong2_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 2, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1))
+#define gex_AM_CommitReplyLong3(sd, handler, nbytes, dest_addr, a0, a1, a2) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitReplyLong3_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 3, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2))
+#define gex_AM_CommitReplyLong4(sd, handler, nbytes, dest_addr, a0, a1, a2, a3) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitReplyLong4_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 4, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3))
+#define gex_AM_CommitReplyLong5(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitReplyLong5_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 5, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4))
+#define gex_AM_CommitReplyLong6(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitReplyLong6_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 6, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5))
+#define gex_AM_CommitReplyLong7(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitReplyLong7_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 7, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6))
+#define gex_AM_CommitReplyLong8(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitReplyLong8_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 8, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7))
+#define gex_AM_CommitReplyLong9(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitReplyLong9_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 9, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8))
+#define gex_AM_CommitReplyLong10(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitReplyLong10_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 10, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9))
+#define gex_AM_CommitReplyLong11(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitReplyLong11_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 11, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10))
+#define gex_AM_CommitReplyLong12(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitReplyLong12_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 12, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11))
+#define gex_AM_CommitReplyLong13(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitReplyLong13_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 13, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12))
+#define gex_AM_CommitReplyLong14(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitReplyLong14_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 14, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13))
+#define gex_AM_CommitReplyLong15(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitReplyLong15_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 15, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14))
+#define gex_AM_CommitReplyLong16(sd, handler, nbytes, dest_addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    ((void)_gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, 0, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitReplyLong16_v2(sd, handler, nbytes, dest_addr, commit_flags, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
+    _gex_AM_CommitReplyLongM(sd, handler, nbytes, dest_addr, commit_flags, 16, (gex_AM_Arg_t)(a0), (gex_AM_Arg_t)(a1), (gex_AM_Arg_t)(a2), (gex_AM_Arg_t)(a3), (gex_AM_Arg_t)(a4), (gex_AM_Arg_t)(a5), (gex_AM_Arg_t)(a6), (gex_AM_Arg_t)(a7), (gex_AM_Arg_t)(a8), (gex_AM_Arg_t)(a9), (gex_AM_Arg_t)(a10), (gex_AM_Arg_t)(a11), (gex_AM_Arg_t)(a12), (gex_AM_Arg_t)(a13), (gex_AM_Arg_t)(a14), (gex_AM_Arg_t)(a15))
+
 #define _GEX_AM_CAT2(a, b) a##b
 #define _GEX_AM_CAT(a, b) _GEX_AM_CAT2(a, b)
 #define _GEX_AM_PICK(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n, ...) n

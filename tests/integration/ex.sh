@@ -1,6 +1,7 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
-# for collectives, ex_atomic for remote atomics): an EX client at 1, 2 and 4 ranks over shm (the default),
+# for collectives, ex_atomic for remote atomics, ex_npam for negotiated-payload
+# AMs, ex_vis for VIS): an EX client at 1, 2 and 4 ranks over shm (the default),
 # tcp, and the hybrid across two pretended hosts; then bad arguments, each
 # refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
@@ -127,4 +128,23 @@ atomic_misuse op_not_in_domain "FATAL ERROR on node [01]/2: gex_AD_OpNB_I32: opc
 atomic_misuse wrong_type "FATAL ERROR on node [01]/2: gex_AD_OpNB_I64: the domain's data type is 0x1, not this call's 0x4"
 atomic_misuse misaligned "FATAL ERROR on node [01]/2: atomic on 0x[0-9a-f]* of node 0: not aligned to its 4-byte type"
 atomic_misuse no_result "FATAL ERROR on node [01]/2: gex_AD_OpNB_I32: result_p is NULL for a fetching operation (0x40000)"
+
+# Negotiated-payload AMs (ex_npam): every Prepare/Commit/Cancel form at every arity.
+npam_line="every Prepare/Commit/Cancel form at 0..16 arguments verified"
+shm_tcp_jobs npam ex_npam "$npam_line"
+npam_misuse() { fatal_case "ex/npam_misuse_$1" ex_npam "$1" "$2"; } # MODE PATTERN
+npam_misuse commit_nargs "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium: 3 handler arguments, but its Prepare announced 2"
+npam_misuse commit_twice "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium: sd 0x[0-9a-f]* is not this thread's live descriptor from gex_AM_PrepareRequestMedium"
+npam_misuse least_over "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestMedium: least_payload 961 exceeds the Medium limit of 960"
+npam_misuse nbytes_over "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium: nbytes 200 is outside \\[least_payload 0, granted size 100\\]"
+npam_misuse lc_gp_buffer "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestLong: lc_opt 0x1 with client_buf NULL; gp's buffer takes lc_opt NULL"
+# VIS (ex_vis): every form and sync, transposed and negative strides, leaf and peer completion.
+vis_line="vector, indexed and strided puts and gets in every form, leaf and peer completion verified"
+shm_tcp_jobs vis ex_vis "$vis_line"
+vis_misuse() { fatal_case "ex/vis_misuse_$1" ex_vis "$1" "$2"; } # MODE PATTERN
+vis_misuse outside "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: dstlist\\[0\\] (16 bytes at 0x[0-9a-f]*) lies outside node [01]'s segment"
+vis_misuse sizes "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: the destination pieces hold 8 bytes and the source pieces 16; the totals must agree"
+vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocking: dstaddr\\[0\\] (200 bytes at 0x[0-9a-f]*) lies outside node [01]'s segment"
+vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
+vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
 end_tests

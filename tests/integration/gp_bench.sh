@@ -1,6 +1,7 @@
 #!/bin/sh
 # gp-bench end to end with tiny counts: every test over gp-run -n 2 and -n 4
-# on shm and -n 2 over tcp; its JSON lines parse and carry exactly the
+# on shm and -n 2 over tcp, and with --api ex (each test's gex_ twin) -n 2 on
+# shm and tcp; its JSON lines parse and carry exactly the
 # fields doc/performance.md lists (and the rate tests' ns_per_msg); --csv; an --expect rule that holds exits 0 with a PASS
 # line, one that cannot hold exits 1 with a FAIL line; bad options exit 2
 # naming the option and the value.  The figures themselves are never
@@ -31,7 +32,8 @@ for n, line in enumerate(open(path), 1):
     except ValueError as e:
         sys.exit("line %d is not JSON (%s): %s" % (n, e, line.strip()))
     name = o.get("test", "")
-    want = lat if name.endswith("-lat") or "-lat-" in name else rate if "-rate-" in name else bw
+    want = lat if name.endswith("-lat") or "-lat-" in name else \
+        rate if "-rate-" in name or name == "fadd-rate" else bw
     if set(o) != want:
         sys.exit("line %d has fields %s, want %s" % (n, sorted(o), sorted(want)))
     if o["nodes"] != nodes or o["pairs"] != max(1, nodes // 2) or o["transport"] != transport:
@@ -45,7 +47,7 @@ for n, line in enumerate(open(path), 1):
     seen.add(o["test"])
 tests = {"put-lat", "get-lat", "put-bw", "get-bw", "put-rate", "puts-bw", "am-lat-short", "am-lat-medium",
          "am-lat-long", "am-lat-reqreq", "am-bw-medium", "am-bw-long", "am-rate-short", "am-rate-medium",
-         "am-rate-medium-poll", "poll-lat", "barrier-lat"}
+         "am-rate-medium-poll", "poll-lat", "barrier-lat", "fadd-lat", "fadd-rate"}
 if seen != tests:
     sys.exit("tests missing: %s" % sorted(tests - seen))
 PY
@@ -56,7 +58,7 @@ PY
         while IFS= read -r line; do
             case "$line" in
             *'"lat_us_median"'*) fields="lat_us_min lat_us_median lat_us_p99 lat_us_max" ;;
-            *'"am-rate-'*) fields="bw_MBps msg_rate ns_per_msg" ;;
+            *'"am-rate-'* | *'"fadd-rate"'*) fields="bw_MBps msg_rate ns_per_msg" ;;
             *) fields="bw_MBps msg_rate" ;;
             esac
             for f in test size nodes pairs transport iters $fields; do
@@ -92,6 +94,20 @@ if GP_TRANSPORT=tcp expect_rc "$T/tcp" 0 120 "$GP_RUN" -n 2 "$BENCH" $QUICK --js
         check_json "$T/json_tcp" "$tmp/tcp.json" 2 tcp
     fi
 fi
+
+# 2b. --api ex: every test again through the gex_ calls (the header says so), shm and tcp.
+for tr in shm tcp; do
+    if [ $tr = shm ]; then set -- env -u GP_TRANSPORT; else set -- env GP_TRANSPORT=tcp; fi
+    if expect_rc "$T/api_ex_$tr" 0 120 "$@" "$GP_RUN" -n 2 "$BENCH" $QUICK --api ex \
+            --json "$tmp/ex_$tr.json"; then
+        if printf '%s\n' "$out" | grep -q '^# gp-bench: 2 nodes over .*, gex_ calls$' &&
+           printf '%s\n' "$out" | grep -q '^fadd-rate .*[0-9]'; then
+            check_json "$T/api_ex_json_$tr" "$tmp/ex_$tr.json" 2 $tr
+        else
+            fail "$T/api_ex_$tr" "no 'gex_ calls' header or no fadd-rate row"; printf '%s\n' "$out" | head -5
+        fi
+    fi
+done
 
 # 3. CSV: a header with the JSON fields, then one row of 12 columns per point.
 if expect_rc "$T/csv" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --no-bind --test put-lat,put-bw --csv; then
@@ -156,6 +172,7 @@ bad sizes_range "--sizes '4M:8'.*backwards" --sizes 4M:8
 bad iters "--iters '0'.*accepted" --iters 0
 bad window "--window 'lots'.*accepted" --window lots
 bad test "--test 'put-lat,nope'.*unknown test 'nope'" --test put-lat,nope
+bad api "--api 'mpi': accepted: gasnet1 or ex" --api mpi
 bad option "--frobnicate: unknown option" --frobnicate
 bad expect_unit "--expect 'put-bw@1M>=5furlongs'.*unknown unit" --expect 'put-bw@1M>=5furlongs'
 bad expect_file "--expect '$tmp/none'.*neither a rule" --expect "$tmp/none"

@@ -30,7 +30,9 @@ printf '#include <gasnet_coll.h>\nint main(void) { gex_Coll_ReduceFn_t fn = 0; g
 printf '#include <gasnet_ratomic.h>\nint main(void) { gex_AD_t ad = GEX_AD_INVALID; gex_Event_t (*f)(gex_AD_t, double *, gex_Rank_t, void *, gex_OP_t, double, double, gex_Flags_t) = gex_AD_OpNB_DBL; return ad != 0 || f == 0; }\n' >"$prefix/ex_ratomic.c"
 # gasnet_fwd.h first, then the API: gex_Rank_t is still gasnet_node_t, defined once (C99).
 printf '#include <gasnet_fwd.h>\n#include <gasnetex.h>\n#include <gasnet_ratomic.h>\nint main(void) { gex_Rank_t r = GEX_RANK_INVALID; gasnet_node_t *p = &r; return *p == 0; }\n' >"$prefix/ex_fwd_first.c"
-for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first; do
+# The VIS header alone: the EX calls and, through gasnetex.h, the NPAM Commit macros.
+printf '#include <gasnet_vis.h>\nstatic void h(gex_AM_SrcDesc_t sd) { gex_AM_CommitRequestMedium2(sd, 130, 8, 1, 2); (void)gex_AM_CommitReplyLong1_v2(sd, 131, 0, 0, GEX_FLAG_IMMEDIATE, 7); }\nint main(void) { gex_Event_t (*f)(gex_TM_t, gex_Rank_t, void *, const ptrdiff_t *, void *, const ptrdiff_t *, size_t, const size_t *, size_t, gex_Flags_t) = gex_VIS_StridedPutNB; (void)h; return f == 0 || GEX_VIS_MAX_PEERCOMPLETION != 127 || GASNET_SUPPORTS_AM_CANCEL == 0; }\n' >"$prefix/ex_vis.c"
+for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first ex_vis; do
     if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
        c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
         pass "install/gasnetex_h_$f"

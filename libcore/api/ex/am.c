@@ -13,6 +13,7 @@
 
 #include "api/common/export.h"
 #include "api/common/gex_objects.h"
+#include "api/ex/am_inject.h"
 #include "conduit/am/am.h"
 #include "conduit/am/am_wire.h"
 #include "conduit/core/progress.h"
@@ -27,7 +28,7 @@ static const char *const reply_names[] = { "gex_AM_ReplyShort", "gex_AM_ReplyMed
 /* Flags that would change what an address means are a later part's. */
 #define OFFSET_FLAGS (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)
 
-static void check_flags(const char *call, gex_Flags_t flags, int nargs)
+void gpx_am_check_flags(const char *call, gex_Flags_t flags, int nargs)
 {
     if (flags & OFFSET_FLAGS)
         gp_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET are not supported (addresses "
@@ -50,27 +51,49 @@ static void complete_lc(const char *call, gex_Event_t *lc_opt, int is_request)
         *lc_opt = GEX_EVENT_INVALID;
 }
 
+void gpx_am_request(const char *call, unsigned category, gasnet_node_t jobrank,
+                    gex_AM_Index_t handler, const void *source, size_t nbytes, void *dest_addr,
+                    gex_Event_t *lc_opt, int nargs, const gasnet_handlerarg_t *args)
+{
+    if (handler == 0)
+        gp_fatal("%s: handler index 0 is reserved", call);
+    if (gp_api_check_am_payload(call, category, jobrank, source, nbytes, dest_addr) != GASNET_OK)
+        gp_fatal("%s: refused (the line above says why)", call);
+    if (category != GPC_SHORT)
+        complete_lc(call, lc_opt, 1);
+    gpc_request_progress(); /* a client may loop on requests alone (doc/progress.md) */
+    int rc = gpc_am_request(jobrank, category, handler, (void *)source, nbytes, dest_addr, nargs,
+                            args);
+    if (rc != GASNET_OK)
+        gp_fatal("%s: %s", call, gasnet_ErrorName(rc));
+}
+
+void gpx_am_reply(const char *call, unsigned category, struct gpc_token *t,
+                  gex_AM_Index_t handler, const void *source, size_t nbytes, void *dest_addr,
+                  gex_Event_t *lc_opt, int nargs, const gasnet_handlerarg_t *args)
+{
+    if (gp_api_check_reply(call, category, t, handler, source, nbytes, dest_addr) != GASNET_OK)
+        gp_fatal("%s: refused (the line above says why)", call);
+    if (category != GPC_SHORT)
+        complete_lc(call, lc_opt, 0);
+    int rc = gpc_am_reply(t, category, handler, (void *)source, nbytes, dest_addr, nargs,
+                          args);
+    if (rc != GASNET_OK)
+        gp_fatal("%s: %s", call, gasnet_ErrorName(rc));
+}
+
 static int request(unsigned category, gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                    const void *source, size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
                    gex_Flags_t flags, int nargs, va_list ap)
 {
     const char *call = request_names[category];
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
-    check_flags(call, flags, nargs);
+    gpx_am_check_flags(call, flags, nargs);
     gpx_check_callable(call);
     rank = gpx_tm_jobrank(call, tm, rank);
-    if (handler == 0)
-        gp_fatal("%s: handler index 0 is reserved", call);
-    if (gp_api_check_am_payload(call, category, rank, source, nbytes, dest_addr) != GASNET_OK)
-        gp_fatal("%s: refused (the line above says why)", call);
     for (int i = 0; i < nargs; i++)
         args[i] = va_arg(ap, gasnet_handlerarg_t);
-    if (category != GPC_SHORT)
-        complete_lc(call, lc_opt, 1);
-    gpc_request_progress(); /* a client may loop on requests alone (doc/progress.md) */
-    int rc = gpc_am_request(rank, category, handler, (void *)source, nbytes, dest_addr, nargs, args);
-    if (rc != GASNET_OK)
-        gp_fatal("%s: %s", call, gasnet_ErrorName(rc));
+    gpx_am_request(call, category, rank, handler, source, nbytes, dest_addr, lc_opt, nargs, args);
     return 0;
 }
 
@@ -79,18 +102,12 @@ static int reply(unsigned category, gex_Token_t token, gex_AM_Index_t handler,
                  gex_Flags_t flags, int nargs, va_list ap)
 {
     const char *call = reply_names[category];
-    struct gpc_token *t = (struct gpc_token *)token;
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
-    check_flags(call, flags, nargs);
-    if (gp_api_check_reply(call, category, t, handler, source, nbytes, dest_addr) != GASNET_OK)
-        gp_fatal("%s: refused (the line above says why)", call);
+    gpx_am_check_flags(call, flags, nargs);
     for (int i = 0; i < nargs; i++)
         args[i] = va_arg(ap, gasnet_handlerarg_t);
-    if (category != GPC_SHORT)
-        complete_lc(call, lc_opt, 0);
-    int rc = gpc_am_reply(t, category, handler, (void *)source, nbytes, dest_addr, nargs, args);
-    if (rc != GASNET_OK)
-        gp_fatal("%s: %s", call, gasnet_ErrorName(rc));
+    gpx_am_reply(call, category, (struct gpc_token *)token, handler, source, nbytes, dest_addr,
+                 lc_opt, nargs, args);
     return 0;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes libcore/include/gasnetex_am.h: the GASNet-EX AM injection names of
 every arity (0..16) as macros over gasnetex.h's _gex_AM_*M functions, and the
-arity-free forms, which count their arguments and pick the numbered macro.
+arity-free forms, which count their arguments and pick the numbered macro;
+then the negotiated-payload Commit names (plain, which return nothing, and
+_v2 with commit_flags) of every arity over the _gex_AM_Commit*M functions.
 Run from the repository root: python3 libcore/api/ex/gen-ex-am.py"""
 
 MAX = 16
@@ -27,6 +29,24 @@ for name, (head, flags) in FIXED.items():
         args = "".join(", (gex_AM_Arg_t)(a%d)" % i for i in range(n))
         out.append("#define gex_AM_%s%d(%s) \\" % (name, n, params))
         out.append("    _gex_AM_%sM(%s, %s, %d%s)" % (name, head, flags, n, args))
+    out.append("")
+
+# NPAM Commits (§8.1, §8.3): the plain form passes commit_flags 0 and returns nothing.
+COMMIT = {
+    "CommitRequestMedium": "sd, handler, nbytes",
+    "CommitReplyMedium": "sd, handler, nbytes",
+    "CommitRequestLong": "sd, handler, nbytes, dest_addr",
+    "CommitReplyLong": "sd, handler, nbytes, dest_addr",
+}
+for name, head in COMMIT.items():
+    for n in range(MAX + 1):
+        params = ", ".join([head] + ["a%d" % i for i in range(n)])
+        params_v2 = ", ".join([head, "commit_flags"] + ["a%d" % i for i in range(n)])
+        args = "".join(", (gex_AM_Arg_t)(a%d)" % i for i in range(n))
+        out.append("#define gex_AM_%s%d(%s) \\" % (name, n, params))
+        out.append("    ((void)_gex_AM_%sM(%s, 0, %d%s))" % (name, head, n, args))
+        out.append("#define gex_AM_%s%d_v2(%s) \\" % (name, n, params_v2))
+        out.append("    _gex_AM_%sM(%s, commit_flags, %d%s)" % (name, head, n, args))
     out.append("")
 
 # Arity-free forms: flags is the first of the variable arguments, so a call

@@ -6,23 +6,19 @@
  * piece, the address and the node: GASNet's debug builds check the same
  * things, and a stray remote write is worse than a stop.
  *
- * Completion follows extended.c: blocking forms wait on a temporary record,
- * _nb forms hand the record out (GASNET_INVALID_HANDLE when the transfer was
- * empty or a direct copy), _nbi forms count into the thread's implicit set
- * or access region.
+ * The checks the EX face shares, and the run with the completion each form
+ * asks for, are api/common/vis_checks.c's.
  */
 #include <gasnet.h>
 #include <gasnet_vis.h>
 
 #include "api/common/export.h"
+#include "api/common/vis_checks.h"
 #include "conduit/am/am.h"
-#include "conduit/rma/rma_ops.h"
 #include "conduit/attach/segment_range.h"
 #include "conduit/core/state.h"
 #include "conduit/vis/vis.h"
 #include "util/log.h"
-
-enum vis_sync { SYNC_BLOCKING, SYNC_NB, SYNC_NBI };
 
 static void check_callable(const char *call, gasnet_node_t node)
 {
@@ -32,80 +28,6 @@ static void check_callable(const char *call, gasnet_node_t node)
         gp_fatal("%s called inside an AM handler (the extended API is for main-line code)", call);
     if (node >= gpc.nodes)
         gp_fatal("%s: node %u does not exist (the job has %u nodes)", call, node, gpc.nodes);
-}
-
-static void check_remote(const char *call, const char *what, size_t index, gasnet_node_t node,
-                         const void *addr, size_t len)
-{
-    uintptr_t base = (uintptr_t)gpc.seginfo[node].addr, size = gpc.seginfo[node].size;
-    if (!gpc_segment_holds(gpc.seginfo[node].addr, size, addr, len))
-        gp_fatal("%s: %s[%zu] (%zu bytes at %p) lies outside node %u's segment [%p, %p)", call,
-                 what, index, len, addr, node, (void *)base, (void *)(base + size));
-}
-
-static size_t add_bytes(const char *call, size_t total, size_t more)
-{
-    if (total + more < total)
-        gp_fatal("%s: the pieces add up to more than SIZE_MAX bytes", call);
-    return total + more;
-}
-
-static size_t vector_bytes(const char *call, const char *list_name, size_t count,
-                           const gasnet_memvec_t *list, gasnet_node_t remote_node, int remote)
-{
-    size_t total = 0;
-    if (count > 0 && list == NULL)
-        gp_fatal("%s: %s is NULL with %zu entries", call, list_name, count);
-    for (size_t i = 0; i < count; i++) {
-        if (list[i].len == 0)
-            continue; /* an empty entry: its addr is never read */
-        if (remote)
-            check_remote(call, list_name, i, remote_node, list[i].addr, list[i].len);
-        total = add_bytes(call, total, list[i].len);
-    }
-    return total;
-}
-
-static size_t indexed_bytes(const char *call, const char *list_name, size_t count,
-                            void *const *list, size_t len, gasnet_node_t remote_node, int remote)
-{
-    if (len == 0)
-        gp_fatal("%s: %s's piece length is 0 (indexed lengths must be positive, even with no "
-                 "pieces)", call, list_name);
-    if (count > 0 && list == NULL)
-        gp_fatal("%s: %s is NULL with %zu entries", call, list_name, count);
-    size_t total;
-    if (__builtin_mul_overflow(count, len, &total))
-        gp_fatal("%s: %zu pieces of %zu bytes in %s exceed SIZE_MAX bytes", call, count, len,
-                 list_name);
-    for (size_t i = 0; remote && i < count; i++)
-        check_remote(call, list_name, i, remote_node, list[i], len);
-    return total;
-}
-
-/* GASNet's conservative check: more bytes than the list spans means two
- * destination entries overlap (no false alarm; not every overlap is seen). */
-static void check_dst_overlap(const char *call, size_t count, const gasnet_memvec_t *list,
-                              size_t total)
-{
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (list[i].len == 0)
-            continue;
-        uintptr_t at = (uintptr_t)list[i].addr;
-        lo = at < lo ? at : lo;
-        hi = at + list[i].len > hi ? at + list[i].len : hi;
-    }
-    if (total > 0 && total > hi - lo)
-        gp_fatal("%s: dstlist has overlapping elements (%zu bytes in a span of %zu); "
-                 "destination pieces must be disjoint", call, total, (size_t)(hi - lo));
-}
-
-static void check_sizes(const char *call, size_t dst_bytes, size_t src_bytes)
-{
-    if (dst_bytes != src_bytes)
-        gp_fatal("%s: the destination pieces hold %zu bytes and the source pieces %zu; the "
-                 "totals must agree", call, dst_bytes, src_bytes);
 }
 
 /* The strided volume; checks both sides' strides and the remote extent. */
@@ -140,151 +62,121 @@ static size_t strided_bytes(const char *call, const size_t dststrides[], const s
     size_t extent = count[0];
     for (size_t k = 1; k <= levels; k++)
         extent += (count[k] - 1) * rstrides[k - 1]; /* bounded by the strides' own rule */
-    check_remote(call, remote_name, 0, node, remote_addr, extent);
+    gp_api_vis_check_remote(call, remote_name, 0, node, remote_addr, extent);
     return volume;
-}
-
-/* Runs the transfer with the completion the form asks for. */
-static gasnet_handle_t run(int is_put, gasnet_node_t node, const struct gpc_vis_side *dst,
-                           const struct gpc_vis_side *src, size_t nbytes, enum vis_sync sync)
-{
-    if (nbytes == 0)
-        return GASNET_INVALID_HANDLE;
-    if (gpc_vis_direct(node)) { /* a copy, complete on return whatever the form */
-        if (is_put)
-            gpc_vis_put(node, dst, src, nbytes, NULL);
-        else
-            gpc_vis_get(dst, node, src, nbytes, NULL);
-        return GASNET_INVALID_HANDLE;
-    }
-    struct gpc_op *op = sync == SYNC_NBI ? gpc_op_implicit() : gpc_op_new(OP_EXPLICIT);
-    if (is_put)
-        gpc_vis_put(node, dst, src, nbytes, op);
-    else
-        gpc_vis_get(dst, node, src, nbytes, op);
-    if (sync == SYNC_NBI)
-        return GASNET_INVALID_HANDLE;
-    if (sync == SYNC_BLOCKING) {
-        gpc_op_wait(op);
-        gpc_op_free(op);
-        return GASNET_INVALID_HANDLE;
-    }
-    if (gpc_op_done(op)) {
-        gpc_op_free(op);
-        return GASNET_INVALID_HANDLE;
-    }
-    return (gasnet_handle_t)op;
 }
 
 /* ---- vector ---------------------------------------------------------------- */
 
-static gasnet_handle_t putv(const char *call, enum vis_sync sync, gasnet_node_t dstnode,
+static gasnet_handle_t putv(const char *call, enum gp_vis_sync sync, gasnet_node_t dstnode,
                            size_t dstcount, gasnet_memvec_t const dstlist[], size_t srccount,
                            gasnet_memvec_t const srclist[])
 {
     check_callable(call, dstnode);
-    size_t dst_bytes = vector_bytes(call, "dstlist", dstcount, dstlist, dstnode, 1);
-    size_t src_bytes = vector_bytes(call, "srclist", srccount, srclist, 0, 0);
-    check_dst_overlap(call, dstcount, dstlist, dst_bytes);
-    check_sizes(call, dst_bytes, src_bytes);
+    size_t dst_bytes = gp_api_vis_vector_bytes(call, "dstlist", dstcount, dstlist, dstnode, 1);
+    size_t src_bytes = gp_api_vis_vector_bytes(call, "srclist", srccount, srclist, 0, 0);
+    gp_api_vis_check_dst_overlap(call, dstcount, dstlist, dst_bytes);
+    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_VECTOR, .count = dstcount, .vec = dstlist };
     struct gpc_vis_side src = { .form = GPC_VIS_VECTOR, .count = srccount, .vec = srclist };
-    return run(1, dstnode, &dst, &src, dst_bytes, sync);
+    return gp_api_vis_run(1, dstnode, &dst, &src, dst_bytes, sync);
 }
 
-static gasnet_handle_t getv(const char *call, enum vis_sync sync, size_t dstcount,
+static gasnet_handle_t getv(const char *call, enum gp_vis_sync sync, size_t dstcount,
                             gasnet_memvec_t const dstlist[], gasnet_node_t srcnode,
                             size_t srccount, gasnet_memvec_t const srclist[])
 {
     check_callable(call, srcnode);
-    size_t dst_bytes = vector_bytes(call, "dstlist", dstcount, dstlist, 0, 0);
-    size_t src_bytes = vector_bytes(call, "srclist", srccount, srclist, srcnode, 1);
-    check_dst_overlap(call, dstcount, dstlist, dst_bytes);
-    check_sizes(call, dst_bytes, src_bytes);
+    size_t dst_bytes = gp_api_vis_vector_bytes(call, "dstlist", dstcount, dstlist, 0, 0);
+    size_t src_bytes = gp_api_vis_vector_bytes(call, "srclist", srccount, srclist, srcnode, 1);
+    gp_api_vis_check_dst_overlap(call, dstcount, dstlist, dst_bytes);
+    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_VECTOR, .count = dstcount, .vec = dstlist };
     struct gpc_vis_side src = { .form = GPC_VIS_VECTOR, .count = srccount, .vec = srclist };
-    return run(0, srcnode, &dst, &src, dst_bytes, sync);
+    return gp_api_vis_run(0, srcnode, &dst, &src, dst_bytes, sync);
 }
 
 GP_EXPORT void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount,
                                 gasnet_memvec_t const dstlist[], size_t srccount,
                                 gasnet_memvec_t const srclist[])
 {
-    putv("gasnet_putv_bulk", SYNC_BLOCKING, dstnode, dstcount, dstlist, srccount, srclist);
+    putv("gasnet_putv_bulk", GP_VIS_BLOCKING, dstnode, dstcount, dstlist, srccount, srclist);
 }
 
 GP_EXPORT gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
                                               gasnet_memvec_t const dstlist[], size_t srccount,
                                               gasnet_memvec_t const srclist[])
 {
-    return putv("gasnet_putv_nb_bulk", SYNC_NB, dstnode, dstcount, dstlist, srccount, srclist);
+    return putv("gasnet_putv_nb_bulk", GP_VIS_NB, dstnode, dstcount, dstlist, srccount, srclist);
 }
 
 GP_EXPORT void gasnet_putv_nbi_bulk(gasnet_node_t dstnode, size_t dstcount,
                                     gasnet_memvec_t const dstlist[], size_t srccount,
                                     gasnet_memvec_t const srclist[])
 {
-    putv("gasnet_putv_nbi_bulk", SYNC_NBI, dstnode, dstcount, dstlist, srccount, srclist);
+    putv("gasnet_putv_nbi_bulk", GP_VIS_NBI, dstnode, dstcount, dstlist, srccount, srclist);
 }
 
 GP_EXPORT void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
                                 gasnet_node_t srcnode, size_t srccount,
                                 gasnet_memvec_t const srclist[])
 {
-    getv("gasnet_getv_bulk", SYNC_BLOCKING, dstcount, dstlist, srcnode, srccount, srclist);
+    getv("gasnet_getv_bulk", GP_VIS_BLOCKING, dstcount, dstlist, srcnode, srccount, srclist);
 }
 
 GP_EXPORT gasnet_handle_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
                                               gasnet_node_t srcnode, size_t srccount,
                                               gasnet_memvec_t const srclist[])
 {
-    return getv("gasnet_getv_nb_bulk", SYNC_NB, dstcount, dstlist, srcnode, srccount, srclist);
+    return getv("gasnet_getv_nb_bulk", GP_VIS_NB, dstcount, dstlist, srcnode, srccount, srclist);
 }
 
 GP_EXPORT void gasnet_getv_nbi_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
                                     gasnet_node_t srcnode, size_t srccount,
                                     gasnet_memvec_t const srclist[])
 {
-    getv("gasnet_getv_nbi_bulk", SYNC_NBI, dstcount, dstlist, srcnode, srccount, srclist);
+    getv("gasnet_getv_nbi_bulk", GP_VIS_NBI, dstcount, dstlist, srcnode, srccount, srclist);
 }
 
 /* ---- indexed --------------------------------------------------------------- */
 
-static gasnet_handle_t puti(const char *call, enum vis_sync sync, gasnet_node_t dstnode,
+static gasnet_handle_t puti(const char *call, enum gp_vis_sync sync, gasnet_node_t dstnode,
                             size_t dstcount, void *const dstlist[], size_t dstlen,
                             size_t srccount, void *const srclist[], size_t srclen)
 {
     check_callable(call, dstnode);
-    size_t dst_bytes = indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, dstnode, 1);
-    size_t src_bytes = indexed_bytes(call, "srclist", srccount, srclist, srclen, 0, 0);
-    check_sizes(call, dst_bytes, src_bytes);
+    size_t dst_bytes =
+        gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, dstnode, 1);
+    size_t src_bytes = gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, 0, 0);
+    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
                                 .len = dstlen };
     struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
                                 .len = srclen };
-    return run(1, dstnode, &dst, &src, dst_bytes, sync);
+    return gp_api_vis_run(1, dstnode, &dst, &src, dst_bytes, sync);
 }
 
-static gasnet_handle_t geti(const char *call, enum vis_sync sync, size_t dstcount,
+static gasnet_handle_t geti(const char *call, enum gp_vis_sync sync, size_t dstcount,
                             void *const dstlist[], size_t dstlen, gasnet_node_t srcnode,
                             size_t srccount, void *const srclist[], size_t srclen)
 {
     check_callable(call, srcnode);
-    size_t dst_bytes = indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, 0, 0);
-    size_t src_bytes = indexed_bytes(call, "srclist", srccount, srclist, srclen, srcnode, 1);
-    check_sizes(call, dst_bytes, src_bytes);
+    size_t dst_bytes = gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, 0, 0);
+    size_t src_bytes =
+        gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, srcnode, 1);
+    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
     struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
                                 .len = dstlen };
     struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
                                 .len = srclen };
-    return run(0, srcnode, &dst, &src, dst_bytes, sync);
+    return gp_api_vis_run(0, srcnode, &dst, &src, dst_bytes, sync);
 }
 
 GP_EXPORT void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlist[],
                                 size_t dstlen, size_t srccount, void *const srclist[],
                                 size_t srclen)
 {
-    puti("gasnet_puti_bulk", SYNC_BLOCKING, dstnode, dstcount, dstlist, dstlen, srccount, srclist,
+    puti("gasnet_puti_bulk", GP_VIS_BLOCKING, dstnode, dstcount, dstlist, dstlen, srccount, srclist,
          srclen);
 }
 
@@ -293,7 +185,7 @@ GP_EXPORT gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t dstnode, size_t dstc
                                               size_t srccount, void *const srclist[],
                                               size_t srclen)
 {
-    return puti("gasnet_puti_nb_bulk", SYNC_NB, dstnode, dstcount, dstlist, dstlen, srccount,
+    return puti("gasnet_puti_nb_bulk", GP_VIS_NB, dstnode, dstcount, dstlist, dstlen, srccount,
                 srclist, srclen);
 }
 
@@ -301,7 +193,7 @@ GP_EXPORT void gasnet_puti_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, void
                                     size_t dstlen, size_t srccount, void *const srclist[],
                                     size_t srclen)
 {
-    puti("gasnet_puti_nbi_bulk", SYNC_NBI, dstnode, dstcount, dstlist, dstlen, srccount, srclist,
+    puti("gasnet_puti_nbi_bulk", GP_VIS_NBI, dstnode, dstcount, dstlist, dstlen, srccount, srclist,
          srclen);
 }
 
@@ -309,7 +201,7 @@ GP_EXPORT void gasnet_geti_bulk(size_t dstcount, void *const dstlist[], size_t d
                                 gasnet_node_t srcnode, size_t srccount, void *const srclist[],
                                 size_t srclen)
 {
-    geti("gasnet_geti_bulk", SYNC_BLOCKING, dstcount, dstlist, dstlen, srcnode, srccount, srclist,
+    geti("gasnet_geti_bulk", GP_VIS_BLOCKING, dstcount, dstlist, dstlen, srcnode, srccount, srclist,
          srclen);
 }
 
@@ -318,7 +210,7 @@ GP_EXPORT gasnet_handle_t gasnet_geti_nb_bulk(size_t dstcount, void *const dstli
                                               size_t srccount, void *const srclist[],
                                               size_t srclen)
 {
-    return geti("gasnet_geti_nb_bulk", SYNC_NB, dstcount, dstlist, dstlen, srcnode, srccount,
+    return geti("gasnet_geti_nb_bulk", GP_VIS_NB, dstcount, dstlist, dstlen, srcnode, srccount,
                 srclist, srclen);
 }
 
@@ -326,13 +218,13 @@ GP_EXPORT void gasnet_geti_nbi_bulk(size_t dstcount, void *const dstlist[], size
                                     gasnet_node_t srcnode, size_t srccount, void *const srclist[],
                                     size_t srclen)
 {
-    geti("gasnet_geti_nbi_bulk", SYNC_NBI, dstcount, dstlist, dstlen, srcnode, srccount, srclist,
+    geti("gasnet_geti_nbi_bulk", GP_VIS_NBI, dstcount, dstlist, dstlen, srcnode, srccount, srclist,
          srclen);
 }
 
 /* ---- strided --------------------------------------------------------------- */
 
-static gasnet_handle_t vis_puts(const char *call, enum vis_sync sync, gasnet_node_t dstnode,
+static gasnet_handle_t vis_puts(const char *call, enum gp_vis_sync sync, gasnet_node_t dstnode,
                             void *dstaddr, const size_t dststrides[], void *srcaddr,
                             const size_t srcstrides[], const size_t count[], size_t levels)
 {
@@ -343,10 +235,10 @@ static gasnet_handle_t vis_puts(const char *call, enum vis_sync sync, gasnet_nod
                                 .counts = count, .levels = levels };
     struct gpc_vis_side src = { .form = GPC_VIS_STRIDED, .base = srcaddr, .strides = srcstrides,
                                 .counts = count, .levels = levels };
-    return run(1, dstnode, &dst, &src, nbytes, sync);
+    return gp_api_vis_run(1, dstnode, &dst, &src, nbytes, sync);
 }
 
-static gasnet_handle_t vis_gets(const char *call, enum vis_sync sync, void *dstaddr,
+static gasnet_handle_t vis_gets(const char *call, enum gp_vis_sync sync, void *dstaddr,
                             const size_t dststrides[], gasnet_node_t srcnode, void *srcaddr,
                             const size_t srcstrides[], const size_t count[], size_t levels)
 {
@@ -357,14 +249,14 @@ static gasnet_handle_t vis_gets(const char *call, enum vis_sync sync, void *dsta
                                 .counts = count, .levels = levels };
     struct gpc_vis_side src = { .form = GPC_VIS_STRIDED, .base = srcaddr, .strides = srcstrides,
                                 .counts = count, .levels = levels };
-    return run(0, srcnode, &dst, &src, nbytes, sync);
+    return gp_api_vis_run(0, srcnode, &dst, &src, nbytes, sync);
 }
 
 GP_EXPORT void gasnet_puts_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
                                 void *srcaddr, const size_t srcstrides[], const size_t count[],
                                 size_t stridelevels)
 {
-    vis_puts("gasnet_puts_bulk", SYNC_BLOCKING, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
+    vis_puts("gasnet_puts_bulk", GP_VIS_BLOCKING, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
          count, stridelevels);
 }
 
@@ -373,7 +265,7 @@ GP_EXPORT gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t dstnode, void *dstad
                                               const size_t srcstrides[], const size_t count[],
                                               size_t stridelevels)
 {
-    return vis_puts("gasnet_puts_nb_bulk", SYNC_NB, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
+    return vis_puts("gasnet_puts_nb_bulk", GP_VIS_NB, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
                 count, stridelevels);
 }
 
@@ -382,7 +274,7 @@ GP_EXPORT void gasnet_puts_nbi_bulk(gasnet_node_t dstnode, void *dstaddr,
                                     const size_t srcstrides[], const size_t count[],
                                     size_t stridelevels)
 {
-    vis_puts("gasnet_puts_nbi_bulk", SYNC_NBI, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
+    vis_puts("gasnet_puts_nbi_bulk", GP_VIS_NBI, dstnode, dstaddr, dststrides, srcaddr, srcstrides,
          count, stridelevels);
 }
 
@@ -390,7 +282,7 @@ GP_EXPORT void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gasnet
                                 void *srcaddr, const size_t srcstrides[], const size_t count[],
                                 size_t stridelevels)
 {
-    vis_gets("gasnet_gets_bulk", SYNC_BLOCKING, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
+    vis_gets("gasnet_gets_bulk", GP_VIS_BLOCKING, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
          count, stridelevels);
 }
 
@@ -399,7 +291,7 @@ GP_EXPORT gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststr
                                               const size_t srcstrides[], const size_t count[],
                                               size_t stridelevels)
 {
-    return vis_gets("gasnet_gets_nb_bulk", SYNC_NB, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
+    return vis_gets("gasnet_gets_nb_bulk", GP_VIS_NB, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
                 count, stridelevels);
 }
 
@@ -408,6 +300,6 @@ GP_EXPORT void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[],
                                     const size_t srcstrides[], const size_t count[],
                                     size_t stridelevels)
 {
-    vis_gets("gasnet_gets_nbi_bulk", SYNC_NBI, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
+    vis_gets("gasnet_gets_nbi_bulk", GP_VIS_NBI, dstaddr, dststrides, srcnode, srcaddr, srcstrides,
          count, stridelevels);
 }

@@ -94,6 +94,7 @@ enum gpc_internal_handler {
     GPC_H_VIS_GET_DONE = 18,
     GPC_H_ATOMIC = 19,       /* a remote atomic applied on the target (atomic.c), then _DONE */
     GPC_H_ATOMIC_DONE = 20,  /* with the old value */
+    GPC_H_VIS_PEER = 21,     /* a VIS put's peer-completion notice (vis_peer.c) */
 };
 
 /*

@@ -278,6 +278,7 @@ static void register_internal_handlers(void)
     gpc.handlers[GPC_H_VIS_GET_DONE] = (gpc_handler_fn)gpc_vis_get_done_handler;
     gpc.handlers[GPC_H_ATOMIC] = (gpc_handler_fn)gpc_atomic_handler;
     gpc.handlers[GPC_H_ATOMIC_DONE] = (gpc_handler_fn)gpc_atomic_done_handler;
+    gpc.handlers[GPC_H_VIS_PEER] = (gpc_handler_fn)gpc_vis_peer_handler;
 }
 
 int gpc_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize)

@@ -81,4 +81,11 @@ void gpc_vis_get_handler(gasnet_token_t token, void *buf, size_t nbytes, gasnet_
 void gpc_vis_get_done_handler(gasnet_token_t token, void *buf, size_t nbytes,
                               gasnet_handlerarg_t pslot, gasnet_handlerarg_t gslot);
 
+/* vis_peer.c: after a put's bytes are in place at node, runs handler there with the payload
+ * (0..127 bytes, copied before the call returns) as a reply-style Medium of no arguments. */
+void gpc_vis_peer_notify(gasnet_node_t node, gasnet_handler_t handler, const void *payload,
+                         size_t nbytes);
+void gpc_vis_peer_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                          gasnet_handlerarg_t handler);
+
 #endif
