@@ -65,7 +65,12 @@ static int free_slot(const struct run_server *srv)
         else if (srv->conns[i].fd >= 0 && !srv->conns[i].proven)
             unproven++;
     }
-    return unproven >= RUN_MAX_UNPROVEN ? -1 : slot;
+    return unproven >= srv->max_unproven ? -1 : slot;
+}
+
+int conn_room(const struct run_server *srv)
+{
+    return free_slot(srv) >= 0;
 }
 
 static void peer_text(const struct sockaddr_storage *addr, char *buf, size_t len)
@@ -106,9 +111,17 @@ static void start(struct run_server *srv, int slot, int fd, const char *peer)
     conn_send(srv, slot, GP_WIRE_CHALLENGE, challenge, sizeof challenge);
 }
 
+/*
+ * At most srv->max_unproven connections prove the key at once; the others
+ * wait in the listen backlog (sized for every rank and as many strangers)
+ * until one is proven, refused or expired, and the event loop stops
+ * looking at the listener meanwhile.  Refusing them instead failed the
+ * ranks of jobs over 64 processes that all dialled while 64 of their
+ * own were still proving ("no challenge from the server").
+ */
 void conn_accept(struct run_server *srv)
 {
-    for (;;) {
+    while (conn_room(srv)) {
         struct sockaddr_storage addr;
         socklen_t addr_len = sizeof addr;
         char peer[64];
@@ -120,14 +133,7 @@ void conn_accept(struct run_server *srv)
             return;
         }
         peer_text(&addr, peer, sizeof peer);
-        int slot = free_slot(srv);
-        if (slot < 0) {
-            run_say("refused a control connection from %s: too many connections are "
-                    "waiting to prove the key", peer);
-            close(fd);
-            continue;
-        }
-        start(srv, slot, fd, peer);
+        start(srv, free_slot(srv), fd, peer);
     }
 }
 

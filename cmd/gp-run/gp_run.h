@@ -141,6 +141,7 @@ struct run_server {
     char addr[64];            /* host:port for GP_BOOT_ADDR */
     struct run_conn *conns;
     int nconns;               /* slots */
+    int max_unproven;         /* RUN_MAX_UNPROVEN, or less for a test (server_open) */
     struct run_round round;
 };
 
@@ -228,6 +229,8 @@ void server_close(struct run_server *srv);
 
 /* conn.c */
 void conn_accept(struct run_server *srv);
+/* Whether a connection may be accepted now: the rest wait in the listen backlog. */
+int conn_room(const struct run_server *srv);
 void conn_service(struct run_server *srv, int index);
 void conn_close(struct run_server *srv, int index);
 void conn_expire(struct run_server *srv, double now);

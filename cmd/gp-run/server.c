@@ -120,7 +120,12 @@ int server_open(struct run_server *srv, struct run_job *job, sigset_t *saved_mas
                 remote ? "every interface" : "127.0.0.1");
         return -1;
     }
-    srv->nconns = job->nprocs + RUN_MAX_UNPROVEN;
+    /* GP_RUN_TEST_MAX_UNPROVEN: fewer at once, for the test of the backlog (gp_run.sh). */
+    const char *test_max = getenv("GP_RUN_TEST_MAX_UNPROVEN");
+    srv->max_unproven = RUN_MAX_UNPROVEN;
+    if (test_max != NULL && atoi(test_max) >= 1 && atoi(test_max) < RUN_MAX_UNPROVEN)
+        srv->max_unproven = atoi(test_max);
+    srv->nconns = job->nprocs + srv->max_unproven;
     srv->conns = calloc((size_t)srv->nconns, sizeof *srv->conns);
     if (srv->conns == NULL || gather_init(&srv->round, job->nprocs) != 0) {
         run_say("out of memory for %d connections", srv->nconns);
@@ -200,7 +205,8 @@ void server_run(struct run_server *srv)
     }
     while (npoll > 0 && (srv->job->running > 0 || hosts_active(srv))) {
         pfds[0] = (struct pollfd){ .fd = srv->signal_fd, .events = POLLIN };
-        pfds[1] = (struct pollfd){ .fd = srv->listen_fd, .events = POLLIN };
+        /* A listener left pending while every proof slot is taken (conn_accept). */
+        pfds[1] = (struct pollfd){ .fd = conn_room(srv) ? srv->listen_fd : -1, .events = POLLIN };
         for (int i = 0; i < srv->nconns; i++)
             pfds[2 + i] = (struct pollfd){ .fd = srv->conns[i].fd, .events = POLLIN };
         int used = hosts_pollfds(srv, pfds, nconn_fds);

@@ -192,6 +192,15 @@ expect_rc "$T/stranger_refused" 0 60 "$GP_RUN" -n 2 sh -c \
         pass "$T/stranger_refused"; fi
 }
 
+# More ranks dialling at once than may prove the key at once (64; 1 here, through the test
+# variable): the rest wait in the listen backlog, none is refused (a 66-rank job lost ranks so).
+expect_rc "$T/proofs_queued" 0 60 env GP_RUN_TEST_MAX_UNPROVEN=1 "$GP_RUN" -n 12 \
+    "$GPTEST_ITEST/boot_collectives" 12 && {
+    if printf '%s\n' "$out" | grep -q "refused\|no challenge"; then
+        fail "$T/proofs_queued" "a rank was refused: $(printf '%s\n' "$out" | grep -m1 'refused\|no challenge')"
+    else pass "$T/proofs_queued"; fi
+}
+
 # --- the launcher's variables, checked by the process ------------------------------
 # env_case NAME PATTERN VAR=VALUE...: boot_collectives started by hand with a
 # broken job environment (key: 32 zero bytes on descriptor 3) must fail
