@@ -102,6 +102,7 @@ void ibv_state_free_peers(struct ibv_state *st)
 int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
+    st->proto = (struct msg_proto){ st->ni, "ibv", 1 };
     st->peers = calloc((size_t)size, sizeof *st->peers);
     if (st->peers == NULL)
         return PTL_NO_SPACE;
@@ -224,7 +225,7 @@ void ibv_state_progress(struct ibv_state *st)
     ibv_msg_flush_credits(st);
     ibv_cq_poll(st);
     gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
 }
 
 /*
@@ -241,7 +242,7 @@ static int start_op(struct ibv_state *st, const struct nal_op *op, int is_put)
     if (rc == 1)
         rc = is_put ? ibv_msg_put(st, op) : ibv_msg_get(st, op);
     gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -296,8 +297,8 @@ void ibv_state_close(struct ibv_state *st)
     int64_t deadline = now_ms() + 2000;
     while (st->nports && sends_outstanding(st) && now_ms() < deadline)
         ibv_cq_poll(st);
-    st->fatal_pending = 1; /* from here on a failure is the job ending, not news */
-    st->fatal_raised = 1;
+    st->fatal.pending = 1; /* from here on a failure is the job ending, not news */
+    st->fatal.raised = 1;
     ibv_qp_destroy_all(st);
     gp_mutex_unlock(&st->lock);
 }

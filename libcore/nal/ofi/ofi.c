@@ -139,6 +139,7 @@ struct ofi_state *ofi_state_new(struct nal_ni *ni)
         return NULL;
     gp_mutex_init(&st->lock);
     st->ni = ni;
+    st->proto = (struct msg_proto){ ni, "ofi", ofi_cfg.ofi_windows };
     return st;
 }
 
@@ -225,7 +226,7 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
         rc = ofi_msg_put(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -240,7 +241,7 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
         rc = ofi_msg_get(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -253,7 +254,7 @@ void ofi_state_progress(struct ofi_state *st)
         return;
     ofi_progress_locked(st);
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
 }
 
 /* Messages still queued go out (a provider with manual progress, such as sockets, moves
@@ -263,7 +264,7 @@ static void drain(struct ofi_state *st)
     uint64_t until = now_ns() + OFI_DRAIN_NS;
     while (st->ep != NULL &&
            (st->tx_free_count < st->tx_bufs || st->bounce_free_count < st->bounce_bufs) &&
-           !st->fatal_pending &&
+           !st->fatal.pending &&
            now_ns() < until)
         ofi_progress_locked(st);
 }

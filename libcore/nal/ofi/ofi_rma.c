@@ -38,17 +38,6 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
     return key;
 }
 
-static const struct ofi_window *window_for(const struct ofi_peer *peer, const struct nal_op *op)
-{
-    if (op->pt_index >= OFI_WINDOW_PTS)
-        return NULL;
-    const struct ofi_window *win = &peer->window[op->pt_index];
-    if (win->length == 0 || op->remote_offset > win->length ||
-        op->length > win->length - op->remote_offset)
-        return NULL;
-    return win;
-}
-
 static void finish(struct ofi_state *st, int rank, struct ofi_inflight *rec)
 {
     const struct nal_op *op = &rec->rec.op;
@@ -186,12 +175,12 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
 {
     int rank = (int)op->target;
     struct ofi_peer *peer = &st->peers[rank];
-    const struct ofi_window *told = window_for(peer, op);
+    const struct msg_window *told = msg_window_for(peer->window, op);
     if (told == NULL)
         return OFI_NO_WINDOW;
     /* A copy: in a PAR build a wait below lets other threads handle answers, which may
      * tell this peer's window anew while the parts are being posted. */
-    const struct ofi_window win = *told;
+    const struct msg_window win = *told;
     int is_put = kind == OFI_OP_RMA_PUT;
     struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
     if (rec == NULL)
