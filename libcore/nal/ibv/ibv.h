@@ -270,8 +270,7 @@ struct ibv_state {
     /* bounce buffers: messages out, bounced RDMA parts */
     uint8_t *bbuf;
     unsigned bbuf_count;
-    int *bbuf_free;               /* stack */
-    unsigned bbuf_free_count;
+    struct msg_pool bbufs;        /* which of the bbuf_count are free */
     /* send contexts */
     struct ibv_send_ctx *sctx;
     unsigned sctx_count;

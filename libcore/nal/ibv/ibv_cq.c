@@ -40,7 +40,7 @@ struct ibv_send_ctx *ibv_sctx_take(struct ibv_state *st)
 static int bbuf_available(struct ibv_state *st, void *arg)
 {
     (void)arg;
-    return st->bbuf_free_count != 0;
+    return st->bbufs.free_count != 0;
 }
 
 int ibv_bbuf_take(struct ibv_state *st)
@@ -58,12 +58,12 @@ void ibv_sctx_put(struct ibv_state *st, struct ibv_send_ctx *ctx)
 
 int ibv_bbuf_get(struct ibv_state *st)
 {
-    return st->bbuf_free_count ? st->bbuf_free[--st->bbuf_free_count] : -1;
+    return msg_pool_get(&st->bbufs);
 }
 
 void ibv_bbuf_put(struct ibv_state *st, int index)
 {
-    st->bbuf_free[st->bbuf_free_count++] = index;
+    msg_pool_put(&st->bbufs, index);
 }
 
 void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)

@@ -10,6 +10,7 @@
  *                    REPLY a request gets
  *   msg_initiator.c  the initiator side: what an ACK or a REPLY posts, windows told
  *   msg_fatal.c      the first failure's text, raised once the transport's lock is dropped
+ *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
  *
  * Each transport lays the fields out in a header of its own (ibv's names a 32-bit
  * rkey and no sender, its QP tells it; ofi's a 64-bit key and the sender's rank),
@@ -132,6 +133,34 @@ static inline const struct msg_window *msg_window_for(const struct msg_window *w
         op->length > win->length - op->remote_offset)
         return NULL;
     return win;
+}
+
+/* ---- msg_pool.c ------------------------------------------------------------------------- */
+
+/* Numbered buffers, the free ones a stack: the one freed last is taken first (its lines are
+ * still in cache), the lowest number on top at the start.  Waiting for one (and what a wait
+ * progresses) is the transport's. */
+struct msg_pool {
+    int *free;               /* [size] */
+    unsigned free_count;
+    unsigned size;
+};
+
+/* PTL_OK, or PTL_NO_SPACE. */
+int msg_pool_init(struct msg_pool *pool, unsigned size);
+void msg_pool_fini(struct msg_pool *pool);
+/* A free buffer's number, or -1 when all are taken. */
+static inline int msg_pool_get(struct msg_pool *pool)
+{
+    return pool->free_count ? pool->free[--pool->free_count] : -1;
+}
+static inline void msg_pool_put(struct msg_pool *pool, int index)
+{
+    pool->free[pool->free_count++] = index;
+}
+static inline int msg_pool_all_free(const struct msg_pool *pool)
+{
+    return pool->free_count == pool->size;
 }
 
 /* ---- msg_fatal.c ------------------------------------------------------------------------ */

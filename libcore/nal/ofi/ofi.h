@@ -211,10 +211,8 @@ struct ofi_state {
     int op_may_yield;             /* a put or get holds the lock, outside progress (PAR waits) */
     int rx_read_since_tx;         /* GP_OFI_TEST_RX_PROGRESS: the receive CQ was read */
     /* tx buffers and send contexts (GP_OFI_TX_BUFS, GP_OFI_BOUNCE_BUFS of the arrays) */
-    int tx_free[OFI_TX_BUFS];
-    unsigned tx_free_count, tx_bufs;
-    int bounce_free[OFI_BOUNCE_COUNT];
-    unsigned bounce_free_count, bounce_bufs;
+    struct msg_pool tx;           /* of the OFI_TX_BUFS the allocation holds */
+    struct msg_pool bounce;       /* of the OFI_BOUNCE_COUNT */
     struct ofi_late_write *late_writes; /* GP_OFI_TEST_LATE_WRITES: parts not written yet */
     struct ofi_ctx *ctx;
     unsigned ctx_count;

@@ -74,7 +74,7 @@ void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx)
 
 void ofi_tx_put(struct ofi_state *st, int tx)
 {
-    st->tx_free[st->tx_free_count++] = tx;
+    msg_pool_put(&st->tx, tx);
 }
 
 static const char *ctx_kind_str(unsigned kind)
@@ -110,7 +110,7 @@ static void tx_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
     if (ctx->buf >= 0)
         ofi_tx_put(st, ctx->buf);
     if (ctx->bounce >= 0)
-        st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+        msg_pool_put(&st->bounce, ctx->bounce);
     ofi_ctx_put(st, ctx);
 }
 
@@ -268,26 +268,26 @@ static void wait_pass(struct ofi_state *st)
 int ofi_tx_take(struct ofi_state *st)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (st->tx_free_count == 0) {
+    while (st->tx.free_count == 0) {
         if (st->fatal.pending)
             return -1;
         wait_pass(st);
-        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %u are in flight)", st->tx_bufs);
+        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %u are in flight)", st->tx.size);
     }
-    return st->tx_free[--st->tx_free_count];
+    return msg_pool_get(&st->tx);
 }
 
 int ofi_bounce_take(struct ofi_state *st)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (st->bounce_free_count == 0) {
+    while (st->bounce.free_count == 0) {
         if (st->fatal.pending)
             return -1;
         wait_pass(st);
         gp_slow_wait_check(&wait, "ofi", "a bounce buffer (all %u are in flight)",
-                           st->bounce_bufs);
+                           st->bounce.size);
     }
-    return st->bounce_free[--st->bounce_free_count];
+    return msg_pool_get(&st->bounce);
 }
 
 int ofi_post_retry(struct ofi_state *st, int peer, const char *what,

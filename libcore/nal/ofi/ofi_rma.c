@@ -133,7 +133,7 @@ void ofi_rma_late_writes(struct ofi_state *st)
         }
         *at = late->next;
         if (ofi_post_retry(st, ctx->peer, "late RMA write", post_part, &late->args) != PTL_OK) {
-            st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+            msg_pool_put(&st->bounce, ctx->bounce);
             ofi_ctx_put(st, ctx);
         }
         free(late);
@@ -254,7 +254,7 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
             if (ctx->buf >= 0)
                 ofi_tx_put(st, ctx->buf);
             if (ctx->bounce >= 0)
-                st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+                msg_pool_put(&st->bounce, ctx->bounce);
             ofi_ctx_put(st, ctx);
         }
         done += len;
