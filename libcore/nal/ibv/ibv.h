@@ -77,24 +77,6 @@ struct ibv_msg_hdr {
 
 #define IBV_EAGER_BYTES (IBV_BUF_BYTES - sizeof(struct ibv_msg_hdr))
 
-static inline void ibv_hdr_fields(const struct ibv_msg_hdr *h, struct msg_fields *f)
-{
-    *f = (struct msg_fields){ .type = h->type, .flags = h->flags, .op_id = h->op_id,
-                              .pt_index = h->pt_index, .match_bits = h->match_bits,
-                              .offset = h->offset, .hdr_data = h->hdr_data, .length = h->length,
-                              .win_offset = h->win_offset, .win_length = h->win_length };
-}
-
-/* An answer's header (no credits yet: the send adds them). */
-static inline struct ibv_msg_hdr ibv_hdr_of(const struct msg_fields *f)
-{
-    return (struct ibv_msg_hdr){ .type = f->type, .flags = f->flags, .op_id = f->op_id,
-                                 .pt_index = f->pt_index, .match_bits = f->match_bits,
-                                 .offset = f->offset, .hdr_data = f->hdr_data,
-                                 .length = f->length, .win_offset = f->win_offset,
-                                 .win_length = f->win_length };
-}
-
 /* ---- settings (ibv_settings.c) ------------------------------------------------------ */
 
 struct ibv_settings {

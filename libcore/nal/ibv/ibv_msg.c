@@ -195,7 +195,7 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
 static int send_answer(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *answer,
                        const void *data, uint64_t len, const struct msg_served *served)
 {
-    struct ibv_msg_hdr hdr = ibv_hdr_of(answer);
+    struct ibv_msg_hdr hdr = MSG_HDR_OF(struct ibv_msg_hdr, answer);
     return send_message(st, peer, &hdr, data, len, 0, served);
 }
 
@@ -442,8 +442,7 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
         return;
     }
     memcpy(&hdr, buf, sizeof hdr);
-    struct msg_fields in;
-    ibv_hdr_fields(&hdr, &in);
+    struct msg_fields in = MSG_FIELDS_OF(&hdr);
     const uint8_t *data = buf + sizeof hdr;
     uint64_t data_bytes = bytes - sizeof hdr;
     peer->send_credits += hdr.credits;

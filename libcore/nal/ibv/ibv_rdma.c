@@ -59,17 +59,9 @@ static uint64_t remote_piece(const struct ibv_peer *peer, const struct msg_windo
 
 static void finish(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
 {
-    const struct nal_op *op = &slot->rec.op;
-    if (!slot->failed && ptl_md_still_valid(st->ni, op)) {
-        if (slot->rec.kind == IBV_OP_RDMA_PUT) {
-            if (!slot->rndv) /* rndv here means "SEND_END already posted" (inline) */
-                ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-            if (op->ack_req == PTL_ACK_REQ)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, op->length, op->remote_offset);
-        } else {
-            ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, op->length, op->remote_offset);
-        }
-    }
+    /* rndv here means "SEND_END already posted" (inline) */
+    if (!slot->failed)
+        msg_window_op_done(st->ni, &slot->rec.op, slot->rec.kind == IBV_OP_RDMA_PUT, slot->rndv);
     ibv_inflight_release(st, peer, slot);
 }
 

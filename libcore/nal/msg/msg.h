@@ -58,6 +58,21 @@ struct msg_fields {
     uint64_t win_length;
 };
 
+/* A transport's header to the fields and back.  Each header names these fields alike, and
+ * the macros touch those names only: what else it holds (credits, the sender, the source's
+ * or destination's address and key) is the transport's to read and write. */
+#define MSG_FIELDS_OF(hdr)                                                                      \
+    ((struct msg_fields){ .type = (hdr)->type, .flags = (hdr)->flags, .op_id = (hdr)->op_id,     \
+                          .pt_index = (hdr)->pt_index, .match_bits = (hdr)->match_bits,         \
+                          .offset = (hdr)->offset, .hdr_data = (hdr)->hdr_data,                 \
+                          .length = (hdr)->length, .win_offset = (hdr)->win_offset,             \
+                          .win_length = (hdr)->win_length })
+#define MSG_HDR_OF(hdr_type, f)                                                                 \
+    ((hdr_type){ .type = (f)->type, .flags = (f)->flags, .op_id = (f)->op_id,                    \
+                 .pt_index = (f)->pt_index, .match_bits = (f)->match_bits, .offset = (f)->offset, \
+                 .hdr_data = (f)->hdr_data, .length = (f)->length,                              \
+                 .win_offset = (f)->win_offset, .win_length = (f)->win_length })
+
 /* A peer's window on one portal entry, as its answers told it. */
 struct msg_window {
     uint64_t region_offset;  /* 0 length: not known */
@@ -118,6 +133,10 @@ void msg_take_ack(struct nal_ni *ni, const struct nal_op *op, int rndv,
 /* A REPLY that fits op (the caller checked): its data into the get's buffer, REPLY_END. */
 void msg_take_reply(struct nal_ni *ni, const struct nal_op *op, const struct msg_fields *in,
                     const uint8_t *data);
+/* A put or get done through a window has completed (not failed): SEND_END unless posted
+ * already, the ACK event when asked for, or REPLY_END. */
+void msg_window_op_done(struct nal_ni *ni, const struct nal_op *op, int is_put,
+                        int send_end_posted);
 /* The window an answer tells, into the peer's table of MSG_WINDOW_PTS. */
 void msg_record_window(struct msg_window *windows, const struct msg_fields *in);
 

@@ -219,7 +219,7 @@ static void owe_credit(struct ofi_state *st, int rank)
 static void send_answer(struct ofi_state *st, int rank, const struct msg_fields *answer,
                         const void *data, uint64_t len)
 {
-    struct ofi_msg_hdr hdr = ofi_hdr_of(answer);
+    struct ofi_msg_hdr hdr = MSG_HDR_OF(struct ofi_msg_hdr, answer);
     send_msg(st, rank, &hdr, data, len);
 }
 
@@ -452,8 +452,7 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
                  hdr.type, hdr.src, st->ni->size, st->peers_reached, MSG_TYPE_END - 1);
         return;
     }
-    struct msg_fields in;
-    ofi_hdr_fields(&hdr, &in);
+    struct msg_fields in = MSG_FIELDS_OF(&hdr);
     struct ofi_peer *peer = &st->peers[rank];
     peer->send_credits += hdr.credits;
     const uint8_t *data = buf + sizeof hdr;

@@ -40,17 +40,8 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
 
 static void finish(struct ofi_state *st, int rank, struct ofi_inflight *rec)
 {
-    const struct nal_op *op = &rec->rec.op;
-    if (!rec->failed && ptl_md_still_valid(st->ni, op)) {
-        if (rec->rec.kind == OFI_OP_RMA_PUT) {
-            if (!rec->rndv)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-            if (op->ack_req == PTL_ACK_REQ)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, op->length, op->remote_offset);
-        } else {
-            ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, op->length, op->remote_offset);
-        }
-    }
+    if (!rec->failed)
+        msg_window_op_done(st->ni, &rec->rec.op, rec->rec.kind == OFI_OP_RMA_PUT, rec->rndv);
     ofi_inflight_release(st, rank, rec);
 }
 
