@@ -293,7 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hca_fake.in = data;
     hca_fake.in_left = size;
     /* Progress as the application would make it, until the input is used up. */
-    for (int idle = 0; idle < 4 && !st->fatal_pending;) {
+    for (int idle = 0; idle < 4 && !st->fatal.pending;) {
         ibv_msg_flush_credits(st);
         idle = ibv_cq_poll(st) == 0 ? idle + 1 : 0;
     }
@@ -303,10 +303,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hca_fake.in_left = 0;
     /* The SRQ's count is the fake's; with the peers well, every buffer is posted or free. */
     if (hca_fake.recv_count != st->srq_posted ||
-        (!st->fatal_pending && st->srq_posted + st->rbuf_free_count != st->rbuf_count))
+        (!st->fatal.pending && st->srq_posted + st->rbuf_free_count != st->rbuf_count))
         abort();
-    if (st->fatal_pending && getenv("FUZZ_IBV_VERBOSE") != NULL) /* what a seed provokes */
-        fprintf(stderr, "fuzz_ibv_msg: %s\n", st->fatal_text);
+    if (st->fatal.pending && getenv("FUZZ_IBV_VERBOSE") != NULL) /* what a seed provokes */
+        fprintf(stderr, "fuzz_ibv_msg: %s\n", st->fatal.text);
     state_free(st);
     struct ptl_event event;
     while (ptl_eq_get(ni, eq, &event) != PTL_EQ_EMPTY)

@@ -93,7 +93,7 @@ void ibv_state_free_peers(struct ibv_state *st)
     free(st->qpn_rank);
     st->qpn_rank = NULL;
     st->qpn_count = 0;
-    free(st->bbuf_free);
+    msg_pool_fini(&st->bbufs);
     free(st->owing);
     free(st->sctx);
     st->peers = NULL;
@@ -102,6 +102,7 @@ void ibv_state_free_peers(struct ibv_state *st)
 int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
+    st->proto = (struct msg_proto){ st->ni, "ibv", 1 };
     st->peers = calloc((size_t)size, sizeof *st->peers);
     if (st->peers == NULL)
         return PTL_NO_SPACE;
@@ -137,11 +138,10 @@ int ibv_state_alloc_peers(struct ibv_state *st)
         contexts = cq_room;
     st->sctx_count = (unsigned)contexts + 64;
     st->sctx = calloc(st->sctx_count, sizeof *st->sctx);
-    st->bbuf_free = calloc(st->bbuf_count, sizeof *st->bbuf_free);
     st->owing = calloc((size_t)size, sizeof *st->owing);
     if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->rbuf_next == NULL ||
         st->rbuf_free == NULL || st->credit_due == NULL || st->sctx == NULL ||
-        st->bbuf_free == NULL || st->owing == NULL)
+        st->owing == NULL || msg_pool_init(&st->bbufs, st->bbuf_count) != PTL_OK)
         return PTL_NO_SPACE;
     for (size_t i = 0; i < st->rbuf_count; i++) /* the lowest index on top */
         st->rbuf_free[i] = (uint32_t)(st->rbuf_count - 1 - i);
@@ -149,9 +149,6 @@ int ibv_state_alloc_peers(struct ibv_state *st)
     for (unsigned i = 0; i < st->sctx_count; i++)
         st->sctx[i].next_free = i + 2 <= st->sctx_count ? i + 2 : 0;
     st->sctx_free = 1;
-    for (unsigned i = 0; i < st->bbuf_count; i++)
-        st->bbuf_free[i] = (int)(st->bbuf_count - 1 - i);
-    st->bbuf_free_count = st->bbuf_count;
     return PTL_OK;
 }
 
@@ -224,7 +221,7 @@ void ibv_state_progress(struct ibv_state *st)
     ibv_msg_flush_credits(st);
     ibv_cq_poll(st);
     gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
 }
 
 /*
@@ -241,7 +238,7 @@ static int start_op(struct ibv_state *st, const struct nal_op *op, int is_put)
     if (rc == 1)
         rc = is_put ? ibv_msg_put(st, op) : ibv_msg_get(st, op);
     gp_mutex_unlock(&st->lock);
-    ibv_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -296,8 +293,8 @@ void ibv_state_close(struct ibv_state *st)
     int64_t deadline = now_ms() + 2000;
     while (st->nports && sends_outstanding(st) && now_ms() < deadline)
         ibv_cq_poll(st);
-    st->fatal_pending = 1; /* from here on a failure is the job ending, not news */
-    st->fatal_raised = 1;
+    st->fatal.pending = 1; /* from here on a failure is the job ending, not news */
+    st->fatal.raised = 1;
     ibv_qp_destroy_all(st);
     gp_mutex_unlock(&st->lock);
 }

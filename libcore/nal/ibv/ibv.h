@@ -19,7 +19,8 @@
  *   ibv_cq.c          completion reaping and the failed-completion path
  *   ibv_verbs.c       libibverbs, loaded (dlopen) when a job first wants verbs
  *   ibv_host.c        gp-check's "rdma" line: the devices here and their ports
- * (the registration cache for out-of-region local memory is nal/firehose.c, shared
+ * (the registration cache for out-of-region local memory is nal/firehose.c, and the
+ * protocol's Portals steps -- matching, events, answers' fields -- nal/msg/, both shared
  * with ofi)
  *
  * Locking: one mutex (PAR builds only) guards all of it, as on tcp.
@@ -36,6 +37,7 @@
 #include "nal/firehose.h"
 #include "nal/ibv/ibv_verbs.h"    /* <infiniband/verbs.h>, its library calls onto a table */
 #include "nal/inflight.h"
+#include "nal/msg/msg.h"
 #include "nal/rcv_thread.h"
 #include "nal/upcalls.h"
 #include "util/thread.h"
@@ -49,29 +51,14 @@ struct ibv_state;
 #define IBV_MAX_QPS 64          /* GASNET_NUM_QPS upper bound */
 #define IBV_MAX_PIN_MRS 64      /* memory regions the region may be split into (GASNET_PIN_MAXSZ) */
 #define IBV_BUF_BYTES 4096      /* a receive buffer, a bounce buffer (the seed's 4 KiB bbuf) */
-#define IBV_WINDOW_PTS 16       /* portal entries whose windows a peer caches */
 #define IBV_SRQ_CREDIT_SLACK 8  /* SRQ buffers beyond requests and answers (CREDIT messages) */
 #define IBV_SRQ_MIN_GRANT 2     /* request credits a peer gets however many peers share the SRQ */
 #define IBV_SRQ_BATCH 32        /* receive buffers posted to the SRQ by one call */
 
 /* ---- messages (ibv_msg.c) ------------------------------------------------------------ */
 
-enum ibv_msg_type {
-    IBV_MSG_PUT = 1,   /* request: header + data in the same buffer */
-    IBV_MSG_PUT_RNDV,  /* request: header naming the source (addr, rkey); the target reads it */
-    IBV_MSG_GET,       /* request: small ones come back in the REPLY, large ones are written to (addr, rkey) */
-    IBV_MSG_ACK,       /* answer to a PUT / PUT_RNDV */
-    IBV_MSG_REPLY,     /* answer to a GET, with the data when it was small */
-    IBV_MSG_CREDIT,    /* only returns credits */
-    IBV_MSG_TYPE_END
-};
-
-#define IBV_FLAG_ANSWER  0x01u  /* PUT: the initiator holds a slot and awaits an ACK */
-#define IBV_FLAG_ACK_REQ 0x10u  /* PUT: the initiator wants the ACK event */
-#define IBV_FLAG_EVENT   0x02u  /* ACK / REPLY: post the initiator's event (else only release the op) */
-#define IBV_FLAG_DATA    0x04u  /* REPLY: data follows the header */
-#define IBV_FLAG_WINDOW  0x08u  /* ACK / REPLY: win_offset / win_length describe a window */
-
+/* The message types, flags and the protocol's steps are nal/msg/'s; this is where ibv lays
+ * the fields out on its wire (no sender: the QP a message arrives on names it). */
 struct ibv_msg_hdr {
     uint8_t type;
     uint8_t flags;
@@ -171,11 +158,6 @@ struct ibv_inflight {
     unsigned pinned_hca;
 };
 
-struct ibv_window {
-    uint64_t region_offset;       /* 0 length: not known */
-    uint64_t length;
-};
-
 struct ibv_peer {
     int rank;
     int reached;                  /* this transport reaches it */
@@ -198,7 +180,7 @@ struct ibv_peer {
     unsigned reads_pending;
     uint32_t deferred_head, deferred_tail; /* receive buffers, index + 1, FIFO through rbuf_next */
     unsigned deferred_count;
-    struct ibv_window window[IBV_WINDOW_PTS];
+    struct msg_window window[MSG_WINDOW_PTS];
 };
 
 /* ---- send contexts: what a send completion finishes ------------------------------------ */
@@ -212,17 +194,6 @@ enum ibv_send_kind {
     IBV_SEND_GET_REPLY            /* the REPLY that follows it: GET_END then */
 };
 
-/* Target-side facts a rendezvous read or a served get needs at its completion. */
-struct ibv_served {
-    struct ptl_match match;
-    uint64_t match_bits;
-    uint64_t hdr_data;
-    uint64_t rlength;
-    uint32_t pt_index;
-    uint32_t op_id;
-    uint8_t flags;
-};
-
 struct ibv_send_ctx {
     uint8_t kind;                 /* enum ibv_send_kind */
     uint8_t qp_index;
@@ -232,7 +203,7 @@ struct ibv_send_ctx {
     struct firehose_region *pinned;
     void *copy_to;                /* a bounced get part: where the bytes go at completion */
     uint64_t copy_len;
-    struct ibv_served served;
+    struct msg_served served;
     uint32_t next_free;
 };
 
@@ -240,6 +211,7 @@ struct ibv_send_ctx {
 
 struct ibv_state {
     struct nal_ni *ni;
+    struct msg_proto proto;       /* the shared protocol steps' view of it (nal/msg/) */
     struct ibv_settings set;
     const uint8_t *wanted;        /* wanted[rank]: reached through ibv (NULL: every peer) */
     struct ibv_hca hca[IBV_MAX_HCAS];
@@ -280,8 +252,7 @@ struct ibv_state {
     /* bounce buffers: messages out, bounced RDMA parts */
     uint8_t *bbuf;
     unsigned bbuf_count;
-    int *bbuf_free;               /* stack */
-    unsigned bbuf_free_count;
+    struct msg_pool bbufs;        /* which of the bbuf_count are free */
     /* send contexts */
     struct ibv_send_ctx *sctx;
     unsigned sctx_count;
@@ -290,9 +261,7 @@ struct ibv_state {
      * to get a CREDIT message once more than GASNET_AM_CREDITS_SLACK are owed */
     int *owing;
     unsigned owing_count;
-    int fatal_pending;            /* a failed completion was logged: the graceful exit starts */
-    char fatal_text[256];
-    int fatal_raised;
+    struct msg_fatal fatal;       /* a failed completion was logged: the graceful exit starts */
     /* the receive thread (ibv_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
     int rcv_wanted;
     struct nal_rcv_thread rcv;
@@ -426,10 +395,9 @@ void ibv_rcv_stop(struct ibv_state *st);
 int ibv_cq_poll(struct ibv_state *st);
 /* Progress (locked) until cond(st, arg) holds or the job is failing. */
 void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg);
-/* Logs a failure once; the graceful exit starts when the lock is dropped. */
+/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
 void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void ibv_raise_if_failed(struct ibv_state *st);
 
 /* Send contexts and bounce buffers (ibv_cq.c). */
 struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st);

@@ -6,7 +6,6 @@
  * then the graceful exit once the transport's lock is dropped.
  */
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "boot/boot.h"
@@ -41,7 +40,7 @@ struct ibv_send_ctx *ibv_sctx_take(struct ibv_state *st)
 static int bbuf_available(struct ibv_state *st, void *arg)
 {
     (void)arg;
-    return st->bbuf_free_count != 0;
+    return st->bbufs.free_count != 0;
 }
 
 int ibv_bbuf_take(struct ibv_state *st)
@@ -59,33 +58,22 @@ void ibv_sctx_put(struct ibv_state *st, struct ibv_send_ctx *ctx)
 
 int ibv_bbuf_get(struct ibv_state *st)
 {
-    return st->bbuf_free_count ? st->bbuf_free[--st->bbuf_free_count] : -1;
+    return msg_pool_get(&st->bbufs);
 }
 
 void ibv_bbuf_put(struct ibv_state *st, int index)
 {
-    st->bbuf_free[st->bbuf_free_count++] = index;
+    msg_pool_put(&st->bbufs, index);
 }
 
 void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
 {
     if (peer >= 0 && peer < st->ni->size)
         st->peers[peer].failed = 1;
-    if (st->fatal_pending)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(st->fatal_text, sizeof st->fatal_text, fmt, ap);
+    msg_fatal_vset(&st->fatal, fmt, ap);
     va_end(ap);
-    st->fatal_pending = 1;
-}
-
-void ibv_raise_if_failed(struct ibv_state *st)
-{
-    if (!__atomic_load_n(&st->fatal_pending, __ATOMIC_ACQUIRE) ||
-        __atomic_exchange_n(&st->fatal_raised, 1, __ATOMIC_ACQ_REL))
-        return;
-    gp_fatal("%s", st->fatal_text);
 }
 
 static const char *send_kind_str(const struct ibv_send_ctx *ctx)
@@ -178,7 +166,7 @@ int ibv_cq_poll(struct ibv_state *st)
         total += n > 0 ? n : 0;
     }
     /* The handled buffers go back to the SRQ in batches; then the credits they stand for. */
-    if (st->rbuf_count && !st->fatal_pending) {
+    if (st->rbuf_count && !st->fatal.pending) {
         ibv_srq_refill(st);
         ibv_msg_settle_credits(st);
     }
@@ -187,7 +175,7 @@ int ibv_cq_poll(struct ibv_state *st)
 
 void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg)
 {
-    while (!cond(st, arg) && !st->fatal_pending)
+    while (!cond(st, arg) && !st->fatal.pending)
         ibv_cq_poll(st);
 }
 

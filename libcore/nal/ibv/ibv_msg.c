@@ -55,7 +55,7 @@ static void wait_saying(struct ibv_state *st, struct ibv_peer *peer,
                         int (*cond)(struct ibv_state *, void *), int records)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (!cond(st, peer) && !st->fatal_pending) {
+    while (!cond(st, peer) && !st->fatal.pending) {
         if (records)
             nal_inflight_wait_note(&wait, "ibv", &peer->inflight, peer->rank);
         else
@@ -71,7 +71,7 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
     wait_saying(st, peer, record_available, 1);
     if (answered(kind))
         wait_saying(st, peer, answer_room, 0);
-    if (peer->failed || st->fatal_pending)
+    if (peer->failed || st->fatal.pending)
         return NULL;
     struct nal_inflight_rec *rec = nal_inflight_take(&peer->inflight, kind, op);
     if (rec == NULL)
@@ -85,7 +85,7 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
 
 /* The record an answer's op id names, or NULL after failing the peer (it broke the protocol). */
 static struct ibv_inflight *answered_record(struct ibv_state *st, struct ibv_peer *peer,
-                                            const struct ibv_msg_hdr *in, unsigned kind,
+                                            const struct msg_fields *in, unsigned kind,
                                             const char *answer)
 {
     const char *why = NULL;
@@ -151,7 +151,7 @@ static uint16_t take_owed(struct ibv_peer *peer)
  */
 static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_msg_hdr *hdr,
                         const void *data, uint64_t len, int is_request,
-                        const struct ibv_served *served)
+                        const struct msg_served *served)
 {
     if (is_request) {
         ibv_wait_locked(st, has_credit, peer);
@@ -192,10 +192,11 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
     return ibv_post_send_wr(st, peer, 0, &wr, ctx);
 }
 
-static int send_answer(struct ibv_state *st, struct ibv_peer *peer, struct ibv_msg_hdr *hdr,
-                       const void *data, uint64_t len, const struct ibv_served *served)
+static int send_answer(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *answer,
+                       const void *data, uint64_t len, const struct msg_served *served)
 {
-    return send_message(st, peer, hdr, data, len, 0, served);
+    struct ibv_msg_hdr hdr = MSG_HDR_OF(struct ibv_msg_hdr, answer);
+    return send_message(st, peer, &hdr, data, len, 0, served);
 }
 
 /* The local buffer of a rendezvous put or a large get, reachable by the peer. */
@@ -234,8 +235,8 @@ int ibv_msg_put(struct ibv_state *st, const struct nal_op *op)
         return PTL_FAIL;
     int eager = op->length <= IBV_EAGER_BYTES;
     struct ibv_msg_hdr hdr = {
-        .type = eager ? IBV_MSG_PUT : IBV_MSG_PUT_RNDV,
-        .flags = op->ack_req == PTL_ACK_REQ ? IBV_FLAG_ACK_REQ : 0,
+        .type = eager ? MSG_PUT : MSG_PUT_RNDV,
+        .flags = op->ack_req == PTL_ACK_REQ ? MSG_FLAG_ACK_REQ : 0,
         .pt_index = op->pt_index, .match_bits = op->match_bits, .offset = op->remote_offset,
         .hdr_data = op->hdr_data, .length = op->length,
     };
@@ -245,7 +246,7 @@ int ibv_msg_put(struct ibv_state *st, const struct nal_op *op)
         slot = ibv_inflight_take(st, peer, IBV_OP_PUT, op);
         if (slot == NULL)
             return PTL_FAIL;
-        hdr.flags |= IBV_FLAG_ANSWER;
+        hdr.flags |= MSG_FLAG_ANSWER;
         hdr.op_id = ibv_inflight_id(peer, slot);
     }
     if (!eager) {
@@ -280,7 +281,7 @@ int ibv_msg_get(struct ibv_state *st, const struct nal_op *op)
     if (slot == NULL)
         return PTL_FAIL;
     struct ibv_msg_hdr hdr = {
-        .type = IBV_MSG_GET, .op_id = ibv_inflight_id(peer, slot), .pt_index = op->pt_index,
+        .type = MSG_GET, .op_id = ibv_inflight_id(peer, slot), .pt_index = op->pt_index,
         .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,
     };
     if (op->length > IBV_EAGER_BYTES) {
@@ -298,56 +299,26 @@ int ibv_msg_get(struct ibv_state *st, const struct nal_op *op)
 
 /* ---- the target side ---------------------------------------------------------------------- */
 
-static void grant_window(struct ibv_state *st, const struct ibv_msg_hdr *in, struct ibv_msg_hdr *out)
-{
-    uint64_t offset, length;
-    if (in->pt_index < IBV_WINDOW_PTS &&
-        ptl_target_window(st->ni->region, in->pt_index, in->match_bits, &offset, &length)) {
-        out->flags |= IBV_FLAG_WINDOW;
-        out->win_offset = offset;
-        out->win_length = length;
-    }
-}
-
-static void answer_put(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+static void answer_put(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
                        int matched, const struct ptl_match *match)
 {
-    if (!(in->flags & IBV_FLAG_ANSWER))
-        return;
-    int event = matched && (in->flags & IBV_FLAG_ACK_REQ) && !(match->options & PTL_MD_ACK_DISABLE);
-    struct ibv_msg_hdr ack = {
-        .type = IBV_MSG_ACK, .flags = event ? IBV_FLAG_EVENT : 0, .op_id = in->op_id,
-        .pt_index = in->pt_index, .match_bits = in->match_bits,
-        .offset = matched ? match->md_offset : 0, .length = matched ? match->mlength : 0,
-    };
-    grant_window(st, in, &ack);
-    send_answer(st, peer, &ack, NULL, 0, NULL);
+    struct msg_fields ack;
+    if (msg_ack(&st->proto, in, matched, match, &ack))
+        send_answer(st, peer, &ack, NULL, 0, NULL);
 }
 
-static void take_put(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+static void take_put(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
                      const uint8_t *data, uint64_t bytes)
 {
     struct ptl_match match;
-    int matched = bytes >= in->length &&
-                  ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    if (matched) {
-        if (match.mlength)
-            memcpy((char *)st->ni->region + match.data_offset, data, match.mlength);
-        ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
-                         in->match_bits, in->hdr_data, in->length, in->pt_index);
-    } else {
-        gp_debug("ibv", "put of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
-                 (unsigned long long)in->length, peer->rank, in->pt_index,
-                 (unsigned long long)in->match_bits);
-    }
+    int matched = msg_take_put(&st->proto, peer->rank, in, data, bytes, &match);
     answer_put(st, peer, in, matched, &match);
 }
 
 /* Posts the reads (or writes) moving mlength bytes between the region and the peer's buffer. */
 static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enum ibv_wr_opcode opcode,
                                 const struct ptl_match *match, uint64_t remote_addr, uint32_t rkey,
-                                unsigned kind, const struct ibv_served *served, unsigned *parts)
+                                unsigned kind, const struct msg_served *served, unsigned *parts)
 {
     unsigned hca = st->port[0].hca;
     char *local = (char *)st->ni->region + match->data_offset;
@@ -380,138 +351,109 @@ static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enu
     return PTL_OK;
 }
 
-static void take_put_rndv(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+static void take_put_rndv(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
+                          uint64_t addr, uint32_t rkey)
 {
     struct ptl_match match;
-    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    if (!matched || match.mlength == 0) {
-        if (matched)
-            ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
-                             in->match_bits, in->hdr_data, in->length, in->pt_index);
+    int matched;
+    if (!msg_match_rndv(&st->proto, peer->rank, in, &match, &matched)) {
         answer_put(st, peer, in, matched, &match);
         return;
     }
-    struct ibv_served served = { match, in->match_bits, in->hdr_data, in->length, in->pt_index,
-                                 in->op_id, in->flags };
+    struct msg_served served;
+    msg_served_init(&served, in, &match);
     unsigned parts;
     gp_log(GP_LOG_TRACE, "ibv", "rendezvous put from %d: pt %u, reading %llu bytes at 0x%llx",
-           peer->rank, in->pt_index, (unsigned long long)match.mlength,
-           (unsigned long long)in->addr);
+           peer->rank, in->pt_index, (unsigned long long)match.mlength, (unsigned long long)addr);
     peer->reads_pending++;
-    if (post_region_transfer(st, peer, IBV_WR_RDMA_READ, &match, in->addr, in->rkey,
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_READ, &match, addr, rkey,
                              IBV_SEND_RNDV_READ, &served, &parts) != PTL_OK && parts == 0)
         peer->reads_pending--;
 }
 
-static void serve_get(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+static void serve_get(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
+                      uint64_t addr, uint32_t rkey)
 {
     struct ptl_match match;
-    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_GET, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    struct ibv_msg_hdr reply = {
-        .type = IBV_MSG_REPLY, .flags = matched ? IBV_FLAG_EVENT : 0, .op_id = in->op_id,
-        .pt_index = in->pt_index, .match_bits = in->match_bits,
-        .offset = matched ? match.md_offset : 0, .length = matched ? match.mlength : 0,
-    };
-    grant_window(st, in, &reply);
-    if (!matched) {
-        gp_debug("ibv", "get of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
-                 (unsigned long long)in->length, peer->rank, in->pt_index,
-                 (unsigned long long)in->match_bits);
+    struct msg_fields reply;
+    if (!msg_match_get(&st->proto, peer->rank, in, &match, &reply)) {
         send_answer(st, peer, &reply, NULL, 0, NULL);
         return;
     }
-    struct ibv_served served = { match, in->match_bits, 0, in->length, in->pt_index, in->op_id,
-                                 in->flags };
+    struct msg_served served;
+    msg_served_init(&served, in, &match);
     if (match.mlength <= IBV_EAGER_BYTES) {
-        reply.flags |= IBV_FLAG_DATA;
+        reply.flags |= MSG_FLAG_DATA;
         send_answer(st, peer, &reply, (char *)st->ni->region + match.data_offset, match.mlength,
                     NULL);
-        ptl_target_event(st->ni->region, &match, PTL_EVENT_GET_END, (unsigned)peer->rank,
-                         in->match_bits, 0, in->length, in->pt_index);
+        msg_get_done(&st->proto, peer->rank, &served);
         return;
     }
     unsigned parts;
-    if (post_region_transfer(st, peer, IBV_WR_RDMA_WRITE, &match, in->addr, in->rkey,
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_WRITE, &match, addr, rkey,
                              IBV_SEND_GET_WRITE, &served, &parts) == PTL_OK)
         send_answer(st, peer, &reply, NULL, 0, &served); /* GET_END at its completion */
 }
 
-static void record_window(struct ibv_peer *peer, const struct ibv_msg_hdr *in)
-{
-    if ((in->flags & IBV_FLAG_WINDOW) && in->pt_index < IBV_WINDOW_PTS)
-        peer->window[in->pt_index] = (struct ibv_window){ in->win_offset, in->win_length };
-}
-
-static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in)
+static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in)
 {
     struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_PUT, "an ACK");
     if (slot == NULL)
         return;
-    record_window(peer, in);
-    const struct nal_op *op = &slot->rec.op;
-    if (ptl_md_still_valid(st->ni, op)) {
-        if (slot->rndv) /* the target has read the source: it may be reused */
-            ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-        if (in->flags & IBV_FLAG_EVENT)
-            ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, in->length, in->offset);
-    }
+    msg_record_window(peer->window, in);
+    msg_take_ack(st->ni, &slot->rec.op, slot->rndv, in);
     ibv_inflight_release(st, peer, slot);
 }
 
-static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct ibv_msg_hdr *in,
+static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
                        const uint8_t *data, uint64_t bytes)
 {
     struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_GET, "a REPLY");
     if (slot == NULL)
         return;
     const struct nal_op *op = &slot->rec.op;
-    if (in->length > op->length || ((in->flags & IBV_FLAG_DATA) && bytes < in->length)) {
+    if (in->length > op->length || ((in->flags & MSG_FLAG_DATA) && bytes < in->length)) {
         ibv_fail(st, peer->rank, "node %d sent a REPLY (op id 0x%x) of %llu bytes%s for a get of "
                  "%llu", peer->rank, in->op_id, (unsigned long long)in->length,
-                 (in->flags & IBV_FLAG_DATA) && bytes < in->length ? ", not all of them there" : "",
+                 (in->flags & MSG_FLAG_DATA) && bytes < in->length ? ", not all of them there" : "",
                  (unsigned long long)op->length);
         return;
     }
-    record_window(peer, in);
-    if ((in->flags & IBV_FLAG_EVENT) && ptl_md_still_valid(st->ni, op)) {
-        if (in->flags & IBV_FLAG_DATA)
-            memcpy(op->local_addr, data, in->length);
-        ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, in->length, in->offset);
-    }
+    msg_record_window(peer->window, in);
+    msg_take_reply(st->ni, op, in, data);
     ibv_inflight_release(st, peer, slot);
 }
 
 static void send_credits_back(struct ibv_state *st, struct ibv_peer *peer)
 {
-    struct ibv_msg_hdr credit = { .type = IBV_MSG_CREDIT };
-    send_answer(st, peer, &credit, NULL, 0, NULL);
+    struct ibv_msg_hdr credit = { .type = MSG_CREDIT };
+    send_message(st, peer, &credit, NULL, 0, 0, NULL);
 }
 
 static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
 {
     struct ibv_peer *peer = &st->peers[st->rbuf_owner[index]];
-    struct ibv_msg_hdr in;
+    struct ibv_msg_hdr hdr;
     const uint8_t *buf = ibv_rbuf_addr(st, index);
-    if (bytes < sizeof in) {
+    if (bytes < sizeof hdr) {
         ibv_fail(st, peer->rank, "node %d sent a %u-byte message, shorter than a header",
                  peer->rank, bytes);
         ibv_srq_release(st, index);
         return;
     }
-    memcpy(&in, buf, sizeof in);
-    const uint8_t *data = buf + sizeof in;
-    uint64_t data_bytes = bytes - sizeof in;
-    peer->send_credits += in.credits;
-    int request = in.type == IBV_MSG_PUT || in.type == IBV_MSG_PUT_RNDV || in.type == IBV_MSG_GET;
+    memcpy(&hdr, buf, sizeof hdr);
+    struct msg_fields in = MSG_FIELDS_OF(&hdr);
+    const uint8_t *data = buf + sizeof hdr;
+    uint64_t data_bytes = bytes - sizeof hdr;
+    peer->send_credits += hdr.credits;
+    int request = in.type == MSG_PUT || in.type == MSG_PUT_RNDV || in.type == MSG_GET;
     switch (in.type) {
-    case IBV_MSG_PUT: take_put(st, peer, &in, data, data_bytes); break;
-    case IBV_MSG_PUT_RNDV: take_put_rndv(st, peer, &in); break;
-    case IBV_MSG_GET: serve_get(st, peer, &in); break;
-    case IBV_MSG_ACK: take_ack(st, peer, &in); break;
-    case IBV_MSG_REPLY: take_reply(st, peer, &in, data, data_bytes); break;
-    case IBV_MSG_CREDIT: break;
+    case MSG_PUT: take_put(st, peer, &in, data, data_bytes); break;
+    case MSG_PUT_RNDV: take_put_rndv(st, peer, &in, hdr.addr, hdr.rkey); break;
+    case MSG_GET: serve_get(st, peer, &in, hdr.addr, hdr.rkey); break;
+    case MSG_ACK: take_ack(st, peer, &in); break;
+    case MSG_REPLY: take_reply(st, peer, &in, data, data_bytes); break;
+    case MSG_CREDIT: break;
     default:
         ibv_fail(st, peer->rank, "node %d sent a message of unknown type %u", peer->rank, in.type);
         break;
@@ -546,7 +488,7 @@ void ibv_msg_settle_credits(struct ibv_state *st)
     if (st->settling)
         return;
     st->settling = 1;
-    while (st->credit_due_count > 0 && st->srq_posted >= ibv_srq_target(st) && !st->fatal_pending) {
+    while (st->credit_due_count > 0 && st->srq_posted >= ibv_srq_target(st) && !st->fatal.pending) {
         struct ibv_peer *peer = &st->peers[st->credit_due[--st->credit_due_count]];
         if (!peer->failed)
             owe_credit(st, peer);
@@ -605,18 +547,15 @@ void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes)
 void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx)
 {
     struct ibv_peer *peer = &st->peers[ctx->peer];
-    const struct ibv_served *s = &ctx->served;
+    const struct msg_served *s = &ctx->served;
     if (ctx->kind == IBV_SEND_GET_REPLY) {
-        ptl_target_event(st->ni->region, &s->match, PTL_EVENT_GET_END, (unsigned)peer->rank,
-                         s->match_bits, 0, s->rlength, s->pt_index);
+        msg_get_done(&st->proto, peer->rank, s);
         return;
     }
     /* the last part of a rendezvous read: the put is in */
-    ptl_target_event(st->ni->region, &s->match, PTL_EVENT_PUT_END, (unsigned)peer->rank,
-                     s->match_bits, s->hdr_data, s->rlength, s->pt_index);
-    struct ibv_msg_hdr in = { .type = IBV_MSG_PUT_RNDV, .flags = s->flags, .op_id = s->op_id,
-                              .pt_index = s->pt_index, .match_bits = s->match_bits };
-    answer_put(st, peer, &in, 1, &s->match);
+    struct msg_fields ack;
+    if (msg_rndv_done(&st->proto, peer->rank, s, &ack))
+        send_answer(st, peer, &ack, NULL, 0, NULL);
     if (peer->reads_pending > 0)
         peer->reads_pending--;
     drain_deferred(st, peer);

@@ -88,9 +88,9 @@ static void ibv_rcv_pass(void *state, const struct pollfd *pfds, unsigned count)
     unsigned failed = 0;
     gp_mutex_lock(&st->lock);
     int err = arm(st, &failed);
-    if (!st->fatal_pending) {
+    if (!st->fatal.pending) {
         ibv_msg_flush_credits(st);
-        while (ibv_cq_poll(st) > 0 && !st->fatal_pending)
+        while (ibv_cq_poll(st) > 0 && !st->fatal.pending)
             ;
     }
     gp_mutex_unlock(&st->lock);

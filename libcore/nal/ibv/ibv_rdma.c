@@ -48,7 +48,7 @@ uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uin
 }
 
 /* Where remote_offset of the peer's window lies, and the bytes to the end of its memory region. */
-static uint64_t remote_piece(const struct ibv_peer *peer, const struct ibv_window *win,
+static uint64_t remote_piece(const struct ibv_peer *peer, const struct msg_window *win,
                              uint64_t remote_offset, uint64_t *addr, unsigned *piece)
 {
     uint64_t region_offset = win->region_offset + remote_offset;
@@ -57,30 +57,11 @@ static uint64_t remote_piece(const struct ibv_peer *peer, const struct ibv_windo
     return (uint64_t)(*piece + 1) * peer->pin_maxsz - region_offset;
 }
 
-static const struct ibv_window *window_for(const struct ibv_peer *peer, const struct nal_op *op)
-{
-    if (op->pt_index >= IBV_WINDOW_PTS)
-        return NULL;
-    const struct ibv_window *win = &peer->window[op->pt_index];
-    if (win->length == 0 || op->remote_offset > win->length ||
-        op->length > win->length - op->remote_offset)
-        return NULL;
-    return win;
-}
-
 static void finish(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
 {
-    const struct nal_op *op = &slot->rec.op;
-    if (!slot->failed && ptl_md_still_valid(st->ni, op)) {
-        if (slot->rec.kind == IBV_OP_RDMA_PUT) {
-            if (!slot->rndv) /* rndv here means "SEND_END already posted" (inline) */
-                ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-            if (op->ack_req == PTL_ACK_REQ)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, op->length, op->remote_offset);
-        } else {
-            ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, op->length, op->remote_offset);
-        }
-    }
+    /* rndv here means "SEND_END already posted" (inline) */
+    if (!slot->failed)
+        msg_window_op_done(st->ni, &slot->rec.op, slot->rec.kind == IBV_OP_RDMA_PUT, slot->rndv);
     ibv_inflight_release(st, peer, slot);
 }
 
@@ -106,7 +87,7 @@ void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
 /* Posts one part; PTL_OK or PTL_FAIL (the context is given back either way on failure). */
 static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot,
                      enum ibv_wr_opcode opcode, char *local, uint64_t remote_offset,
-                     const struct ibv_window *win, int bounce, uint64_t *len_inout)
+                     const struct msg_window *win, int bounce, uint64_t *len_inout)
 {
     unsigned q = peer->next_qp++ % peer->nqps;
     unsigned hca = st->port[q % st->nports].hca;
@@ -176,7 +157,7 @@ static int rdma_op(struct ibv_state *st, const struct nal_op *op, unsigned kind,
                    enum ibv_wr_opcode opcode)
 {
     struct ibv_peer *peer = &st->peers[op->target];
-    const struct ibv_window *win = window_for(peer, op);
+    const struct msg_window *win = msg_window_for(peer->window, op);
     if (win == NULL || peer->nqps == 0)
         return 1;
     if (peer->failed)

@@ -72,6 +72,8 @@ void ofi_state_free(struct ofi_state *st)
     free(st->ctx);
     free(st->done_served);
     free(st->owing);
+    msg_pool_fini(&st->tx);
+    msg_pool_fini(&st->bounce);
     gp_mutex_destroy(&st->lock);
     free(st);
 }
@@ -114,14 +116,9 @@ static int alloc_pools(struct ofi_state *st)
         st->ctx[i].next_free = i + 1 < st->ctx_count ? i + 2 : 0;
     st->ctx_free = 1;
     /* Fewer than the arrays hold where the rows say so (tests: waits for buffers). */
-    st->tx_bufs = (unsigned)ofi_cfg.ofi_tx_bufs;
-    st->bounce_bufs = (unsigned)ofi_cfg.ofi_bounce_bufs;
-    for (unsigned i = 0; i < st->tx_bufs; i++)
-        st->tx_free[i] = (int)(st->tx_bufs - 1 - i);
-    st->tx_free_count = st->tx_bufs;
-    for (unsigned i = 0; i < st->bounce_bufs; i++)
-        st->bounce_free[i] = (int)(st->bounce_bufs - 1 - i);
-    st->bounce_free_count = st->bounce_bufs;
+    if (msg_pool_init(&st->tx, (unsigned)ofi_cfg.ofi_tx_bufs) != PTL_OK ||
+        msg_pool_init(&st->bounce, (unsigned)ofi_cfg.ofi_bounce_bufs) != PTL_OK)
+        return PTL_NO_SPACE;
     for (int rank = 0; rank < st->ni->size; rank++) {
         st->peers[rank].send_credits = st->credits_pp;
         if (ofi_wants(st, rank) &&
@@ -139,6 +136,7 @@ struct ofi_state *ofi_state_new(struct nal_ni *ni)
         return NULL;
     gp_mutex_init(&st->lock);
     st->ni = ni;
+    st->proto = (struct msg_proto){ ni, "ofi", ofi_cfg.ofi_windows };
     return st;
 }
 
@@ -225,7 +223,7 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
         rc = ofi_msg_put(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -240,7 +238,7 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
         rc = ofi_msg_get(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
     return rc;
 }
 
@@ -253,7 +251,7 @@ void ofi_state_progress(struct ofi_state *st)
         return;
     ofi_progress_locked(st);
     gp_mutex_unlock(&st->lock);
-    ofi_raise_if_failed(st);
+    msg_fatal_raise(&st->fatal);
 }
 
 /* Messages still queued go out (a provider with manual progress, such as sockets, moves
@@ -262,8 +260,8 @@ static void drain(struct ofi_state *st)
 {
     uint64_t until = now_ns() + OFI_DRAIN_NS;
     while (st->ep != NULL &&
-           (st->tx_free_count < st->tx_bufs || st->bounce_free_count < st->bounce_bufs) &&
-           !st->fatal_pending &&
+           (!msg_pool_all_free(&st->tx) || !msg_pool_all_free(&st->bounce)) &&
+           !st->fatal.pending &&
            now_ns() < until)
         ofi_progress_locked(st);
 }

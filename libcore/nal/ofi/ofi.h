@@ -16,7 +16,8 @@
  *                 the buffers' registrations (the MR modes); the address exchange
  *   ofi_mr.c      registrations of memory outside the region: through the firehose
  *                 cache (nal/firehose.c, shared with ibv), else one operation long
- *   ofi_msg.c     messages: requests, ACK / REPLY, credits, the target side
+ *   ofi_msg.c     messages: requests, ACK / REPLY, credits, the target side (its Portals
+ *                 steps -- matching, events, answers' fields -- are nal/msg/'s, shared with ibv)
  *   ofi_rma.c     RMA straight into a peer's window (the RAR segment)
  *   ofi_cq.c      completion reaping, tx buffers, send contexts, the failure path
  *   ofi_rcv_thread.c  the receive thread (GASNET_RCV_THREAD): CQs with wait fds
@@ -37,13 +38,13 @@
 
 #include "nal/firehose.h"
 #include "nal/inflight.h"
+#include "nal/msg/msg.h"
 #include "nal/ofi/ofi_fabric.h"
 #include "nal/rcv_thread.h"
 #include "nal/upcalls.h"
 #include "util/thread.h"
 
 #define OFI_BUF_BYTES 8192        /* a receive buffer, a tx buffer */
-#define OFI_WINDOW_PTS 16         /* portal entries whose windows a peer caches */
 #define OFI_ADDR_MAX 128          /* an endpoint name, as fi_getname gives it */
 #define OFI_PROV_NAME_MAX 48
 #define OFI_TX_BUFS 256           /* tx buffers (messages out, bounced RMA parts) */
@@ -59,22 +60,8 @@
 
 /* ---- messages (ofi_msg.c) ---------------------------------------------------------------- */
 
-enum ofi_msg_type {
-    OFI_MSG_PUT = 1,   /* request: header + data */
-    OFI_MSG_PUT_RNDV,  /* request: header naming the source (addr, key); the target reads it */
-    OFI_MSG_GET,       /* request: small ones come back in the REPLY, large ones are written to (addr, key) */
-    OFI_MSG_ACK,       /* answer to a PUT / PUT_RNDV */
-    OFI_MSG_REPLY,     /* answer to a GET, with the data when it was small */
-    OFI_MSG_CREDIT,    /* only returns credits */
-    OFI_MSG_TYPE_END
-};
-
-#define OFI_FLAG_ANSWER  0x01u  /* PUT: the initiator holds a record and awaits an ACK */
-#define OFI_FLAG_EVENT   0x02u  /* ACK / REPLY: post the initiator's event */
-#define OFI_FLAG_DATA    0x04u  /* REPLY: data follows the header */
-#define OFI_FLAG_WINDOW  0x08u  /* ACK / REPLY: win_offset / win_length describe a window */
-#define OFI_FLAG_ACK_REQ 0x10u  /* PUT: the initiator wants the ACK event */
-
+/* The message types, flags and the protocol's steps are nal/msg/'s; this is where ofi lays
+ * the fields out on its wire. */
 struct ofi_msg_hdr {
     uint8_t type;
     uint8_t flags;
@@ -105,16 +92,10 @@ enum ofi_ctx_kind {
     OFI_CTX_LATE_WRITE       /* a put part written late (GP_OFI_TEST_LATE_WRITES) */
 };
 
-/* Target-side facts a rendezvous read or a served get needs at its completion. */
+/* A rendezvous read or a large get's write in progress: the request's facts, its parts. */
 struct ofi_served {
-    struct ptl_match match;
-    uint64_t match_bits;
-    uint64_t hdr_data;
-    uint64_t rlength;
-    uint32_t pt_index;
-    uint32_t op_id;
+    struct msg_served req;
     uint32_t parts_left;
-    uint8_t flags;
     uint8_t failed;
     uint8_t is_read;         /* a rendezvous put's read (else a large get's write) */
     int peer;
@@ -153,11 +134,6 @@ struct ofi_inflight {
     struct firehose_region *pinned; /* or borrowed from the cache, released at the end */
 };
 
-struct ofi_window {
-    uint64_t region_offset;       /* 0 length: not known */
-    uint64_t length;
-};
-
 /* What one process tells every other (the bootstrap allgather). */
 struct ofi_wire {
     char prov_name[OFI_PROV_NAME_MAX];
@@ -177,11 +153,12 @@ struct ofi_peer {
     int owing_listed;             /* on st->owing */
     uint64_t messages_in;         /* messages from it handled (GP_OFI_TEST_LATE_WRITES) */
     struct nal_inflight inflight; /* records of struct ofi_inflight */
-    struct ofi_window window[OFI_WINDOW_PTS];
+    struct msg_window window[MSG_WINDOW_PTS];
 };
 
 struct ofi_state {
     struct nal_ni *ni;
+    struct msg_proto proto;       /* the shared protocol steps' view of it (nal/msg/) */
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -216,10 +193,8 @@ struct ofi_state {
     int op_may_yield;             /* a put or get holds the lock, outside progress (PAR waits) */
     int rx_read_since_tx;         /* GP_OFI_TEST_RX_PROGRESS: the receive CQ was read */
     /* tx buffers and send contexts (GP_OFI_TX_BUFS, GP_OFI_BOUNCE_BUFS of the arrays) */
-    int tx_free[OFI_TX_BUFS];
-    unsigned tx_free_count, tx_bufs;
-    int bounce_free[OFI_BOUNCE_COUNT];
-    unsigned bounce_free_count, bounce_bufs;
+    struct msg_pool tx;           /* of the OFI_TX_BUFS the allocation holds */
+    struct msg_pool bounce;       /* of the OFI_BOUNCE_COUNT */
     struct ofi_late_write *late_writes; /* GP_OFI_TEST_LATE_WRITES: parts not written yet */
     struct ofi_ctx *ctx;
     unsigned ctx_count;
@@ -230,9 +205,7 @@ struct ofi_state {
     unsigned done_count, done_cap;
     int *owing;                   /* peers owed credits past the threshold */
     unsigned owing_count;
-    int fatal_pending;
-    char fatal_text[512];
-    int fatal_raised;
+    struct msg_fatal fatal;
     uint64_t rma_puts, rma_gets, messages_sent, rma_started;
     uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
     gp_mutex_t lock;
@@ -398,10 +371,9 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key);
 int ofi_cq_alloc(struct ofi_state *st);
 /* One pass: the CQs, finished served ops, credits. Lock held. */
 void ofi_progress_locked(struct ofi_state *st);
-/* Logs a failure once; the job's graceful exit starts when the lock is dropped. */
+/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
 void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void ofi_raise_if_failed(struct ofi_state *st);
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
 void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
 /* Between two passes of a wait: in a put or a get of a PAR build, outside the progress pass,

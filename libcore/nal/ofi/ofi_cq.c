@@ -30,7 +30,6 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,21 +45,10 @@ void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
 {
     if (peer >= 0 && peer < st->ni->size)
         st->peers[peer].failed = 1;
-    if (st->fatal_pending)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(st->fatal_text, sizeof st->fatal_text, fmt, ap);
+    msg_fatal_vset(&st->fatal, fmt, ap);
     va_end(ap);
-    __atomic_store_n(&st->fatal_pending, 1, __ATOMIC_RELEASE);
-}
-
-void ofi_raise_if_failed(struct ofi_state *st)
-{
-    if (!__atomic_load_n(&st->fatal_pending, __ATOMIC_ACQUIRE) ||
-        __atomic_exchange_n(&st->fatal_raised, 1, __ATOMIC_ACQ_REL))
-        return;
-    gp_fatal("%s", st->fatal_text);
 }
 
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st)
@@ -86,7 +74,7 @@ void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx)
 
 void ofi_tx_put(struct ofi_state *st, int tx)
 {
-    st->tx_free[st->tx_free_count++] = tx;
+    msg_pool_put(&st->tx, tx);
 }
 
 static const char *ctx_kind_str(unsigned kind)
@@ -122,7 +110,7 @@ static void tx_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
     if (ctx->buf >= 0)
         ofi_tx_put(st, ctx->buf);
     if (ctx->bounce >= 0)
-        st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+        msg_pool_put(&st->bounce, ctx->bounce);
     ofi_ctx_put(st, ctx);
 }
 
@@ -280,26 +268,26 @@ static void wait_pass(struct ofi_state *st)
 int ofi_tx_take(struct ofi_state *st)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (st->tx_free_count == 0) {
-        if (st->fatal_pending)
+    while (st->tx.free_count == 0) {
+        if (st->fatal.pending)
             return -1;
         wait_pass(st);
-        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %u are in flight)", st->tx_bufs);
+        gp_slow_wait_check(&wait, "ofi", "a tx buffer (all %u are in flight)", st->tx.size);
     }
-    return st->tx_free[--st->tx_free_count];
+    return msg_pool_get(&st->tx);
 }
 
 int ofi_bounce_take(struct ofi_state *st)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (st->bounce_free_count == 0) {
-        if (st->fatal_pending)
+    while (st->bounce.free_count == 0) {
+        if (st->fatal.pending)
             return -1;
         wait_pass(st);
         gp_slow_wait_check(&wait, "ofi", "a bounce buffer (all %u are in flight)",
-                           st->bounce_bufs);
+                           st->bounce.size);
     }
-    return st->bounce_free[--st->bounce_free_count];
+    return msg_pool_get(&st->bounce);
 }
 
 int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
@@ -315,7 +303,7 @@ int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
                      what, peer, st->info->fabric_attr->prov_name, fi_strerror((int)-rc));
             return PTL_FAIL;
         }
-        if (st->fatal_pending)
+        if (st->fatal.pending)
             return PTL_FAIL;
         wait_pass(st);
         gp_slow_wait_check(&wait, "ofi", "room in the provider's queue for a %s to node %d",
@@ -329,7 +317,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
     struct ofi_peer *peer = &st->peers[peer_rank];
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     for (;;) {
-        if (peer->failed || st->fatal_pending)
+        if (peer->failed || st->fatal.pending)
             return NULL;
         struct nal_inflight_rec *rec = nal_inflight_take(&peer->inflight, kind, op);
         if (rec != NULL)
@@ -349,7 +337,7 @@ void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *r
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal_pending) {
+    while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal.pending) {
         ofi_progress_locked(st);
         ofi_wait_yield(st);
         gp_slow_wait_check(&wait, "ofi", "the completion of an operation to node %d", peer);

@@ -48,7 +48,7 @@ static int send_msg(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr, con
                     uint64_t len)
 {
     struct ofi_peer *peer = &st->peers[rank];
-    if (peer->failed || st->fatal_pending)
+    if (peer->failed || st->fatal.pending)
         return PTL_FAIL;
     int tx = ofi_tx_take(st);
     if (tx < 0)
@@ -88,7 +88,7 @@ static int send_request(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr,
     if (peer->send_credits == 0)
         st->credit_waits++;
     while (peer->send_credits == 0) {
-        if (peer->failed || st->fatal_pending)
+        if (peer->failed || st->fatal.pending)
             return PTL_FAIL;
         ofi_progress_locked(st);
         ofi_wait_yield(st);
@@ -126,7 +126,7 @@ int ofi_msg_put(struct ofi_state *st, const struct nal_op *op)
 {
     int rank = (int)op->target;
     struct ofi_msg_hdr hdr = {
-        .type = OFI_MSG_PUT, .pt_index = op->pt_index, .match_bits = op->match_bits,
+        .type = MSG_PUT, .pt_index = op->pt_index, .match_bits = op->match_bits,
         .offset = op->remote_offset, .hdr_data = op->hdr_data, .length = op->length,
     };
     int ack = op->ack_req == PTL_ACK_REQ;
@@ -136,7 +136,7 @@ int ofi_msg_put(struct ofi_state *st, const struct nal_op *op)
             rec = ofi_inflight_take(st, rank, OFI_OP_PUT, op);
             if (rec == NULL)
                 return PTL_FAIL;
-            hdr.flags = OFI_FLAG_ANSWER | OFI_FLAG_ACK_REQ;
+            hdr.flags = MSG_FLAG_ANSWER | MSG_FLAG_ACK_REQ;
             hdr.op_id = ofi_inflight_id(&st->peers[rank], rec);
         }
         int rc = send_request(st, rank, &hdr, op->local_addr, op->length);
@@ -153,8 +153,8 @@ int ofi_msg_put(struct ofi_state *st, const struct nal_op *op)
     if (rec == NULL)
         return PTL_FAIL;
     rec->rndv = 1;
-    hdr.type = OFI_MSG_PUT_RNDV;
-    hdr.flags = OFI_FLAG_ANSWER | (ack ? OFI_FLAG_ACK_REQ : 0);
+    hdr.type = MSG_PUT_RNDV;
+    hdr.flags = MSG_FLAG_ANSWER | (ack ? MSG_FLAG_ACK_REQ : 0);
     hdr.op_id = ofi_inflight_id(&st->peers[rank], rec);
     if (remote_key(st, rec, op->local_addr, op->length, FI_REMOTE_READ, &hdr.addr, &hdr.key) !=
             PTL_OK ||
@@ -173,7 +173,7 @@ int ofi_msg_get(struct ofi_state *st, const struct nal_op *op)
     if (rec == NULL)
         return PTL_FAIL;
     struct ofi_msg_hdr hdr = {
-        .type = OFI_MSG_GET, .op_id = ofi_inflight_id(&st->peers[rank], rec),
+        .type = MSG_GET, .op_id = ofi_inflight_id(&st->peers[rank], rec),
         .pt_index = op->pt_index, .match_bits = op->match_bits, .offset = op->remote_offset,
         .length = op->length,
     };
@@ -197,7 +197,7 @@ void ofi_msg_flush_credits(struct ofi_state *st)
         int rank = st->owing[i];
         st->peers[rank].owing_listed = 0;
         if (st->peers[rank].owed_credits > 0) {
-            struct ofi_msg_hdr hdr = { .type = OFI_MSG_CREDIT };
+            struct ofi_msg_hdr hdr = { .type = MSG_CREDIT };
             if (send_msg(st, rank, &hdr, NULL, 0) == PTL_OK)
                 st->credit_messages++;
         }
@@ -215,57 +215,28 @@ static void owe_credit(struct ofi_state *st, int rank)
     }
 }
 
-static void grant_window(struct ofi_state *st, uint32_t pt_index, uint64_t match_bits,
-                         struct ofi_msg_hdr *out)
+/* An answer: its fields into ofi's header, sent with the credits owed. */
+static void send_answer(struct ofi_state *st, int rank, const struct msg_fields *answer,
+                        const void *data, uint64_t len)
 {
-    uint64_t offset, length;
-    if (ofi_cfg.ofi_windows && pt_index < OFI_WINDOW_PTS &&
-        ptl_target_window(st->ni->region, pt_index, match_bits, &offset, &length)) {
-        out->flags |= OFI_FLAG_WINDOW;
-        out->win_offset = offset;
-        out->win_length = length;
-    }
+    struct ofi_msg_hdr hdr = MSG_HDR_OF(struct ofi_msg_hdr, answer);
+    send_msg(st, rank, &hdr, data, len);
 }
 
-static void answer_put(struct ofi_state *st, int rank, uint8_t in_flags, uint32_t op_id,
-                       uint32_t pt_index, uint64_t match_bits, int matched,
+static void answer_put(struct ofi_state *st, int rank, const struct msg_fields *in, int matched,
                        const struct ptl_match *match)
 {
-    if (!(in_flags & OFI_FLAG_ANSWER))
-        return;
-    int event = matched && (in_flags & OFI_FLAG_ACK_REQ) && !(match->options & PTL_MD_ACK_DISABLE);
-    struct ofi_msg_hdr ack = {
-        .type = OFI_MSG_ACK, .flags = event ? OFI_FLAG_EVENT : 0, .op_id = op_id,
-        .pt_index = pt_index, .match_bits = match_bits,
-        .offset = matched ? match->md_offset : 0, .length = matched ? match->mlength : 0,
-    };
-    grant_window(st, pt_index, match_bits, &ack);
-    send_msg(st, rank, &ack, NULL, 0);
+    struct msg_fields ack;
+    if (msg_ack(&st->proto, in, matched, match, &ack))
+        send_answer(st, rank, &ack, NULL, 0);
 }
 
-static void dropped(int rank, const char *what, const struct ofi_msg_hdr *in)
-{
-    gp_debug("ofi", "%s of %llu bytes from rank %d pt %u match 0x%llx matched no MD: dropped",
-             what, (unsigned long long)in->length, rank, in->pt_index,
-             (unsigned long long)in->match_bits);
-}
-
-static void take_put(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in,
+static void take_put(struct ofi_state *st, int rank, const struct msg_fields *in,
                      const uint8_t *data, uint64_t bytes)
 {
     struct ptl_match match;
-    int matched = bytes >= in->length &&
-                  ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    if (matched) {
-        if (match.mlength)
-            memcpy((char *)st->ni->region + match.data_offset, data, match.mlength);
-        ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)rank,
-                         in->match_bits, in->hdr_data, in->length, in->pt_index);
-    } else {
-        dropped(rank, "put", in);
-    }
-    answer_put(st, rank, in->flags, in->op_id, in->pt_index, in->match_bits, matched, &match);
+    int matched = msg_take_put(&st->proto, rank, in, data, bytes, &match);
+    answer_put(st, rank, in, matched, &match);
 }
 
 struct rma_args {
@@ -292,8 +263,8 @@ static ssize_t post_region_rma(struct ofi_state *st, void *arg)
 static void region_transfer(struct ofi_state *st, int rank, struct ofi_served *served,
                             uint64_t remote_addr, uint64_t key)
 {
-    char *local = (char *)st->ni->region + served->match.data_offset;
-    uint64_t left = served->match.mlength, done = 0;
+    char *local = (char *)st->ni->region + served->req.match.data_offset;
+    uint64_t left = served->req.match.mlength, done = 0;
     served->parts_left = 1; /* the posting's own count: parts may complete meanwhile */
     while (left > 0) {
         uint64_t chunk = left < st->max_msg ? left : st->max_msg;
@@ -327,26 +298,20 @@ void ofi_msg_served(struct ofi_state *st, struct ofi_served *s)
 {
     int rank = s->peer;
     if (!s->failed && !st->peers[rank].failed) {
+        struct msg_fields answer;
         if (s->is_read) {
-            ptl_target_event(st->ni->region, &s->match, PTL_EVENT_PUT_END, (unsigned)rank,
-                             s->match_bits, s->hdr_data, s->rlength, s->pt_index);
-            answer_put(st, rank, s->flags, s->op_id, s->pt_index, s->match_bits, 1, &s->match);
+            if (msg_rndv_done(&st->proto, rank, &s->req, &answer))
+                send_answer(st, rank, &answer, NULL, 0);
         } else {
-            struct ofi_msg_hdr reply = {
-                .type = OFI_MSG_REPLY, .flags = OFI_FLAG_EVENT, .op_id = s->op_id,
-                .pt_index = s->pt_index, .match_bits = s->match_bits,
-                .offset = s->match.md_offset, .length = s->match.mlength,
-            };
-            grant_window(st, s->pt_index, s->match_bits, &reply);
-            ptl_target_event(st->ni->region, &s->match, PTL_EVENT_GET_END, (unsigned)rank,
-                             s->match_bits, 0, s->rlength, s->pt_index);
-            send_msg(st, rank, &reply, NULL, 0);
+            msg_reply_written(&st->proto, &s->req, &answer);
+            msg_get_done(&st->proto, rank, &s->req);
+            send_answer(st, rank, &answer, NULL, 0);
         }
     }
     free(s);
 }
 
-static struct ofi_served *served_new(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in,
+static struct ofi_served *served_new(struct ofi_state *st, int rank, const struct msg_fields *in,
                                      const struct ptl_match *match, int is_read)
 {
     struct ofi_served *s = calloc(1, sizeof *s);
@@ -355,63 +320,50 @@ static struct ofi_served *served_new(struct ofi_state *st, int rank, const struc
                  is_read ? "rendezvous put" : "get", rank);
         return NULL;
     }
-    *s = (struct ofi_served){ .match = *match, .match_bits = in->match_bits,
-                              .hdr_data = in->hdr_data, .rlength = in->length,
-                              .pt_index = in->pt_index, .op_id = in->op_id, .flags = in->flags,
-                              .is_read = (uint8_t)is_read, .peer = rank };
+    msg_served_init(&s->req, in, match);
+    s->is_read = (uint8_t)is_read;
+    s->peer = rank;
     return s;
 }
 
-static void take_put_rndv(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in)
+static void take_put_rndv(struct ofi_state *st, int rank, const struct msg_fields *in,
+                          uint64_t addr, uint64_t key)
 {
     struct ptl_match match;
-    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_PUT, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    if (!matched || match.mlength == 0) {
-        if (matched)
-            ptl_target_event(st->ni->region, &match, PTL_EVENT_PUT_END, (unsigned)rank,
-                             in->match_bits, in->hdr_data, in->length, in->pt_index);
-        else
-            dropped(rank, "rendezvous put", in);
-        answer_put(st, rank, in->flags, in->op_id, in->pt_index, in->match_bits, matched, &match);
+    int matched;
+    if (!msg_match_rndv(&st->proto, rank, in, &match, &matched)) {
+        answer_put(st, rank, in, matched, &match);
         return;
     }
     struct ofi_served *s = served_new(st, rank, in, &match, 1);
     if (s != NULL)
-        region_transfer(st, rank, s, in->addr, in->key);
+        region_transfer(st, rank, s, addr, key);
 }
 
-static void serve_get(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in)
+static void serve_get(struct ofi_state *st, int rank, const struct msg_fields *in, uint64_t addr,
+                      uint64_t key)
 {
     struct ptl_match match;
-    int matched = ptl_target_match(st->ni->region, in->pt_index, PTL_OP_GET, in->match_bits,
-                                   in->offset, in->length, &match) == PTL_OK;
-    struct ofi_msg_hdr reply = {
-        .type = OFI_MSG_REPLY, .flags = matched ? OFI_FLAG_EVENT : 0, .op_id = in->op_id,
-        .pt_index = in->pt_index, .match_bits = in->match_bits,
-        .offset = matched ? match.md_offset : 0, .length = matched ? match.mlength : 0,
-    };
-    grant_window(st, in->pt_index, in->match_bits, &reply);
-    if (!matched) {
-        dropped(rank, "get", in);
-        send_msg(st, rank, &reply, NULL, 0);
+    struct msg_fields reply;
+    if (!msg_match_get(&st->proto, rank, in, &match, &reply)) {
+        send_answer(st, rank, &reply, NULL, 0);
         return;
     }
     if (match.mlength <= OFI_EAGER_BYTES) {
-        reply.flags |= OFI_FLAG_DATA;
-        send_msg(st, rank, &reply, (char *)st->ni->region + match.data_offset, match.mlength);
+        reply.flags |= MSG_FLAG_DATA;
+        send_answer(st, rank, &reply, (char *)st->ni->region + match.data_offset, match.mlength);
         ptl_target_event(st->ni->region, &match, PTL_EVENT_GET_END, (unsigned)rank,
                          in->match_bits, 0, in->length, in->pt_index);
         return;
     }
     struct ofi_served *s = served_new(st, rank, in, &match, 0);
     if (s != NULL)
-        region_transfer(st, rank, s, in->addr, in->key);
+        region_transfer(st, rank, s, addr, key);
 }
 
 /* ---- answers at the initiator --------------------------------------------------------------- */
 
-static struct ofi_inflight *answered(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in,
+static struct ofi_inflight *answered(struct ofi_state *st, int rank, const struct msg_fields *in,
                                      unsigned kind, const char *answer)
 {
     const char *why = NULL;
@@ -423,51 +375,32 @@ static struct ofi_inflight *answered(struct ofi_state *st, int rank, const struc
     return (struct ofi_inflight *)rec;
 }
 
-static void record_window(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in)
-{
-    if ((in->flags & OFI_FLAG_WINDOW) && in->pt_index < OFI_WINDOW_PTS)
-        st->peers[rank].window[in->pt_index] = (struct ofi_window){ in->win_offset, in->win_length };
-}
-
-static void take_ack(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in)
+static void take_ack(struct ofi_state *st, int rank, const struct msg_fields *in)
 {
     struct ofi_inflight *rec = answered(st, rank, in, OFI_OP_PUT, "an ACK");
     if (rec == NULL)
         return;
-    record_window(st, rank, in);
-    const struct nal_op *op = &rec->rec.op;
-    if (ptl_md_still_valid(st->ni, op)) {
-        if (rec->rndv) /* the target has read the source: it may be reused */
-            ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-        if (in->flags & OFI_FLAG_EVENT)
-            ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, in->length, in->offset);
-    }
+    msg_record_window(st->peers[rank].window, in);
+    msg_take_ack(st->ni, &rec->rec.op, rec->rndv, in);
     ofi_inflight_release(st, rank, rec);
 }
 
-static void take_reply(struct ofi_state *st, int rank, const struct ofi_msg_hdr *in,
+static void take_reply(struct ofi_state *st, int rank, const struct msg_fields *in,
                        const uint8_t *data, uint64_t bytes)
 {
     struct ofi_inflight *rec = answered(st, rank, in, OFI_OP_GET, "a REPLY");
     if (rec == NULL)
         return;
-    record_window(st, rank, in);
+    msg_record_window(st->peers[rank].window, in);
     const struct nal_op *op = &rec->rec.op;
-    int valid = ptl_md_still_valid(st->ni, op);
-    if (in->flags & OFI_FLAG_DATA) {
-        uint64_t len = in->length;
-        if (len > bytes || len > op->length) {
-            ofi_fail(st, rank, "node %d replied with %llu bytes to a get of %llu (%llu arrived)",
-                     rank, (unsigned long long)len, (unsigned long long)op->length,
-                     (unsigned long long)bytes);
-            ofi_inflight_release(st, rank, rec);
-            return;
-        }
-        if (valid && len > 0)
-            memcpy(op->local_addr, data, len);
+    if ((in->flags & MSG_FLAG_DATA) && (in->length > bytes || in->length > op->length)) {
+        ofi_fail(st, rank, "node %d replied with %llu bytes to a get of %llu (%llu arrived)",
+                 rank, (unsigned long long)in->length, (unsigned long long)op->length,
+                 (unsigned long long)bytes);
+        ofi_inflight_release(st, rank, rec);
+        return;
     }
-    if (valid && (in->flags & OFI_FLAG_EVENT))
-        ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, in->length, in->offset);
+    msg_take_reply(st->ni, op, in, data);
     ofi_inflight_release(st, rank, rec);
 }
 
@@ -504,42 +437,43 @@ int ofi_msg_post_receives(struct ofi_state *st)
 void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
 {
     const uint8_t *buf = ofi_buf_addr(st, index);
-    struct ofi_msg_hdr in;
-    if (bytes < sizeof in) {
+    struct ofi_msg_hdr hdr;
+    if (bytes < sizeof hdr) {
         ofi_fail(st, -1, "aborting: a message of %llu bytes arrived, shorter than a header (%zu)",
-                 (unsigned long long)bytes, sizeof in);
+                 (unsigned long long)bytes, sizeof hdr);
         return;
     }
-    memcpy(&in, buf, sizeof in);
-    int rank = (int)in.src;
-    if (in.src >= (uint32_t)st->ni->size || !ofi_wants(st, rank) || in.type == 0 ||
-        in.type >= OFI_MSG_TYPE_END) {
+    memcpy(&hdr, buf, sizeof hdr);
+    int rank = (int)hdr.src;
+    if (hdr.src >= (uint32_t)st->ni->size || !ofi_wants(st, rank) || hdr.type == 0 ||
+        hdr.type >= MSG_TYPE_END) {
         ofi_fail(st, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
                  "nodes, of which this process reaches %u through ofi; types 1 to %d)",
-                 in.type, in.src, st->ni->size, st->peers_reached, OFI_MSG_TYPE_END - 1);
+                 hdr.type, hdr.src, st->ni->size, st->peers_reached, MSG_TYPE_END - 1);
         return;
     }
+    struct msg_fields in = MSG_FIELDS_OF(&hdr);
     struct ofi_peer *peer = &st->peers[rank];
-    peer->send_credits += in.credits;
-    const uint8_t *data = buf + sizeof in;
-    uint64_t data_bytes = bytes - sizeof in;
-    switch (in.type) {
-    case OFI_MSG_PUT:
+    peer->send_credits += hdr.credits;
+    const uint8_t *data = buf + sizeof hdr;
+    uint64_t data_bytes = bytes - sizeof hdr;
+    switch (hdr.type) {
+    case MSG_PUT:
         owe_credit(st, rank); /* the answer, if any, carries it back */
         take_put(st, rank, &in, data, data_bytes);
         break;
-    case OFI_MSG_PUT_RNDV:
+    case MSG_PUT_RNDV:
         owe_credit(st, rank); /* the answer, if any, carries it back */
-        take_put_rndv(st, rank, &in);
+        take_put_rndv(st, rank, &in, hdr.addr, hdr.key);
         break;
-    case OFI_MSG_GET:
+    case MSG_GET:
         owe_credit(st, rank); /* the answer, if any, carries it back */
-        serve_get(st, rank, &in);
+        serve_get(st, rank, &in, hdr.addr, hdr.key);
         break;
-    case OFI_MSG_ACK:
+    case MSG_ACK:
         take_ack(st, rank, &in);
         break;
-    case OFI_MSG_REPLY:
+    case MSG_REPLY:
         take_reply(st, rank, &in, data, data_bytes);
         break;
     default:

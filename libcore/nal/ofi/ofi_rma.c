@@ -38,30 +38,10 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
     return key;
 }
 
-static const struct ofi_window *window_for(const struct ofi_peer *peer, const struct nal_op *op)
-{
-    if (op->pt_index >= OFI_WINDOW_PTS)
-        return NULL;
-    const struct ofi_window *win = &peer->window[op->pt_index];
-    if (win->length == 0 || op->remote_offset > win->length ||
-        op->length > win->length - op->remote_offset)
-        return NULL;
-    return win;
-}
-
 static void finish(struct ofi_state *st, int rank, struct ofi_inflight *rec)
 {
-    const struct nal_op *op = &rec->rec.op;
-    if (!rec->failed && ptl_md_still_valid(st->ni, op)) {
-        if (rec->rec.kind == OFI_OP_RMA_PUT) {
-            if (!rec->rndv)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-            if (op->ack_req == PTL_ACK_REQ)
-                ptl_initiator_event(st->ni, op, PTL_EVENT_ACK, op->length, op->remote_offset);
-        } else {
-            ptl_initiator_event(st->ni, op, PTL_EVENT_REPLY_END, op->length, op->remote_offset);
-        }
-    }
+    if (!rec->failed)
+        msg_window_op_done(st->ni, &rec->rec.op, rec->rec.kind == OFI_OP_RMA_PUT, rec->rndv);
     ofi_inflight_release(st, rank, rec);
 }
 
@@ -144,7 +124,7 @@ void ofi_rma_late_writes(struct ofi_state *st)
         }
         *at = late->next;
         if (ofi_post_retry(st, ctx->peer, "late RMA write", post_part, &late->args) != PTL_OK) {
-            st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+            msg_pool_put(&st->bounce, ctx->bounce);
             ofi_ctx_put(st, ctx);
         }
         free(late);
@@ -186,12 +166,12 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
 {
     int rank = (int)op->target;
     struct ofi_peer *peer = &st->peers[rank];
-    const struct ofi_window *told = window_for(peer, op);
+    const struct msg_window *told = msg_window_for(peer->window, op);
     if (told == NULL)
         return OFI_NO_WINDOW;
     /* A copy: in a PAR build a wait below lets other threads handle answers, which may
      * tell this peer's window anew while the parts are being posted. */
-    const struct ofi_window win = *told;
+    const struct msg_window win = *told;
     int is_put = kind == OFI_OP_RMA_PUT;
     struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
     if (rec == NULL)
@@ -265,7 +245,7 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
             if (ctx->buf >= 0)
                 ofi_tx_put(st, ctx->buf);
             if (ctx->bounce >= 0)
-                st->bounce_free[st->bounce_free_count++] = ctx->bounce;
+                msg_pool_put(&st->bounce, ctx->bounce);
             ofi_ctx_put(st, ctx);
         }
         done += len;

@@ -1,0 +1,200 @@
+/*
+ * The reliable message protocol that ibv and ofi both speak (doc/wire-ibv.md,
+ * doc/wire-ofi.md): requests (PUT, PUT_RNDV, GET), answers (ACK, REPLY) and
+ * CREDIT, the Portals steps each of them takes at the target and at the
+ * initiator, and the failure latch both transports raise through.
+ *
+ *   msg.h            the message types and flags (the same values on both wires),
+ *                    the protocol's fields of a header, windows, served requests
+ *   msg_target.c     the target side: matching, deposits, the events, the ACK and
+ *                    REPLY a request gets
+ *   msg_initiator.c  the initiator side: what an ACK or a REPLY posts, windows told
+ *   msg_fatal.c      the first failure's text, raised once the transport's lock is dropped
+ *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
+ *
+ * Each transport lays the fields out in a header of its own (ibv's names a 32-bit
+ * rkey and no sender, its QP tells it; ofi's a 64-bit key and the sender's rank),
+ * and converts between that header and struct msg_fields on the way in and out;
+ * what moves the bytes (sends, receive buffers, RDMA / RMA, completions, credits
+ * against the NIC's receive queue) stays the transport's.
+ */
+#ifndef GP_NAL_MSG_H
+#define GP_NAL_MSG_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "nal/upcalls.h"
+
+enum msg_type {
+    MSG_PUT = 1,   /* request: header + data in the same buffer */
+    MSG_PUT_RNDV,  /* request: header naming the source (addr, key); the target reads it */
+    MSG_GET,       /* request: small ones come back in the REPLY, large ones are written to (addr, key) */
+    MSG_ACK,       /* answer to a PUT / PUT_RNDV */
+    MSG_REPLY,     /* answer to a GET, with the data when it was small */
+    MSG_CREDIT,    /* only returns credits */
+    MSG_TYPE_END
+};
+
+#define MSG_FLAG_ANSWER  0x01u  /* PUT: the initiator holds a record and awaits an ACK */
+#define MSG_FLAG_EVENT   0x02u  /* ACK / REPLY: post the initiator's event (else only release the op) */
+#define MSG_FLAG_DATA    0x04u  /* REPLY: data follows the header */
+#define MSG_FLAG_WINDOW  0x08u  /* ACK / REPLY: win_offset / win_length describe a window */
+#define MSG_FLAG_ACK_REQ 0x10u  /* PUT: the initiator wants the ACK event */
+
+#define MSG_WINDOW_PTS 16       /* portal entries whose windows a peer caches */
+
+/* What the protocol reads of a header and writes into one. */
+struct msg_fields {
+    uint8_t type;
+    uint8_t flags;
+    uint32_t op_id;          /* the initiator's record, echoed by ACK / REPLY */
+    uint32_t pt_index;
+    uint64_t match_bits;
+    uint64_t offset;         /* request: remote offset; ACK / REPLY: offset in the target MD */
+    uint64_t hdr_data;
+    uint64_t length;         /* request: bytes; ACK / REPLY: mlength */
+    uint64_t win_offset;     /* WINDOW: the MD's start, from the target region's base */
+    uint64_t win_length;
+};
+
+/* A transport's header to the fields and back.  Each header names these fields alike, and
+ * the macros touch those names only: what else it holds (credits, the sender, the source's
+ * or destination's address and key) is the transport's to read and write. */
+#define MSG_FIELDS_OF(hdr)                                                                      \
+    ((struct msg_fields){ .type = (hdr)->type, .flags = (hdr)->flags, .op_id = (hdr)->op_id,     \
+                          .pt_index = (hdr)->pt_index, .match_bits = (hdr)->match_bits,         \
+                          .offset = (hdr)->offset, .hdr_data = (hdr)->hdr_data,                 \
+                          .length = (hdr)->length, .win_offset = (hdr)->win_offset,             \
+                          .win_length = (hdr)->win_length })
+#define MSG_HDR_OF(hdr_type, f)                                                                 \
+    ((hdr_type){ .type = (f)->type, .flags = (f)->flags, .op_id = (f)->op_id,                    \
+                 .pt_index = (f)->pt_index, .match_bits = (f)->match_bits, .offset = (f)->offset, \
+                 .hdr_data = (f)->hdr_data, .length = (f)->length,                              \
+                 .win_offset = (f)->win_offset, .win_length = (f)->win_length })
+
+/* A peer's window on one portal entry, as its answers told it. */
+struct msg_window {
+    uint64_t region_offset;  /* 0 length: not known */
+    uint64_t length;
+};
+
+/* Target-side facts a rendezvous read or a served get needs at its completion. */
+struct msg_served {
+    struct ptl_match match;
+    uint64_t match_bits;
+    uint64_t hdr_data;
+    uint64_t rlength;
+    uint32_t pt_index;
+    uint32_t op_id;
+    uint8_t flags;
+};
+
+/* What the shared steps need of the transport that runs them. */
+struct msg_proto {
+    struct nal_ni *ni;
+    const char *nal;         /* "ibv", "ofi": the log lines' tag */
+    int grant_windows;       /* answers tell windows (GP_OFI_WINDOWS=0 keeps RMA in messages) */
+};
+
+/* ---- msg_target.c ----------------------------------------------------------------------- */
+
+/* A PUT's data into the MD it matches (PUT_END), or a debug line when none does; whether it
+ * matched (match filled then). */
+int msg_take_put(const struct msg_proto *p, int rank, const struct msg_fields *in,
+                 const uint8_t *data, uint64_t bytes, struct ptl_match *match);
+/* A PUT_RNDV's matching: 1 when the target must read match->mlength bytes from the source;
+ * 0 when the put ends here (PUT_END posted when it matched, *matched says) and is answered. */
+int msg_match_rndv(const struct msg_proto *p, int rank, const struct msg_fields *in,
+                   struct ptl_match *match, int *matched);
+/* A GET's matching, and its REPLY's fields (the data not flagged yet); whether it matched. */
+int msg_match_get(const struct msg_proto *p, int rank, const struct msg_fields *in,
+                  struct ptl_match *match, struct msg_fields *reply);
+/* The ACK a put request gets, when it asked for an answer (0: none is sent). */
+int msg_ack(const struct msg_proto *p, const struct msg_fields *in, int matched,
+            const struct ptl_match *match, struct msg_fields *ack);
+/* The REPLY of a get served by a write, once written. */
+void msg_reply_written(const struct msg_proto *p, const struct msg_served *s,
+                       struct msg_fields *reply);
+/* The request's facts kept until its read or write completes. */
+void msg_served_init(struct msg_served *s, const struct msg_fields *in,
+                     const struct ptl_match *match);
+/* A rendezvous put's read completed: PUT_END; its ACK's fields (0: none is sent). */
+int msg_rndv_done(const struct msg_proto *p, int rank, const struct msg_served *s,
+                  struct msg_fields *ack);
+/* A get's data is written and its REPLY gone: GET_END. */
+void msg_get_done(const struct msg_proto *p, int rank, const struct msg_served *s);
+
+/* ---- msg_initiator.c -------------------------------------------------------------------- */
+
+/* An ACK for op: SEND_END when it was a rendezvous (the source was read), the ACK event. */
+void msg_take_ack(struct nal_ni *ni, const struct nal_op *op, int rndv,
+                  const struct msg_fields *in);
+/* A REPLY that fits op (the caller checked): its data into the get's buffer, REPLY_END. */
+void msg_take_reply(struct nal_ni *ni, const struct nal_op *op, const struct msg_fields *in,
+                    const uint8_t *data);
+/* A put or get done through a window has completed (not failed): SEND_END unless posted
+ * already, the ACK event when asked for, or REPLY_END. */
+void msg_window_op_done(struct nal_ni *ni, const struct nal_op *op, int is_put,
+                        int send_end_posted);
+/* The window an answer tells, into the peer's table of MSG_WINDOW_PTS. */
+void msg_record_window(struct msg_window *windows, const struct msg_fields *in);
+
+/* The peer's window that holds all of op, or NULL: the op goes by messages (every RDMA / RMA
+ * put and get asks, hence inline). */
+static inline const struct msg_window *msg_window_for(const struct msg_window *windows,
+                                                      const struct nal_op *op)
+{
+    if (op->pt_index >= MSG_WINDOW_PTS)
+        return NULL;
+    const struct msg_window *win = &windows[op->pt_index];
+    if (win->length == 0 || op->remote_offset > win->length ||
+        op->length > win->length - op->remote_offset)
+        return NULL;
+    return win;
+}
+
+/* ---- msg_pool.c ------------------------------------------------------------------------- */
+
+/* Numbered buffers, the free ones a stack: the one freed last is taken first (its lines are
+ * still in cache), the lowest number on top at the start.  Waiting for one (and what a wait
+ * progresses) is the transport's. */
+struct msg_pool {
+    int *free;               /* [size] */
+    unsigned free_count;
+    unsigned size;
+};
+
+/* PTL_OK, or PTL_NO_SPACE. */
+int msg_pool_init(struct msg_pool *pool, unsigned size);
+void msg_pool_fini(struct msg_pool *pool);
+/* A free buffer's number, or -1 when all are taken. */
+static inline int msg_pool_get(struct msg_pool *pool)
+{
+    return pool->free_count ? pool->free[--pool->free_count] : -1;
+}
+static inline void msg_pool_put(struct msg_pool *pool, int index)
+{
+    pool->free[pool->free_count++] = index;
+}
+static inline int msg_pool_all_free(const struct msg_pool *pool)
+{
+    return pool->free_count == pool->size;
+}
+
+/* ---- msg_fatal.c ------------------------------------------------------------------------ */
+
+/* The first failure of a transport's state: kept under its lock, raised once it is dropped. */
+struct msg_fatal {
+    int pending;             /* a failure was logged: the graceful exit starts */
+    int raised;
+    char text[512];
+};
+
+/* Keeps the first failure's text (later ones are dropped). */
+void msg_fatal_vset(struct msg_fatal *f, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* gp_fatal with the text, once, when a failure is pending. */
+void msg_fatal_raise(struct msg_fatal *f);
+
+#endif
