@@ -302,15 +302,23 @@ static const int abort_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
  * ends what is left.  Returns with the alarm cancelled; only the first
  * thread gets here, the others wait for the process to end.
  */
+/* Set on the thread that runs the exit's work: a fatal error raised inside that work (a
+ * transport's, while the coordination polls) comes back here on the same thread. */
+static _Thread_local int running_exit_body;
+
 static void exit_body(void)
 {
     int expected = 0;
     /* Sequentially consistent: arm_stop_timer reads it after arming. */
     if (!__atomic_compare_exchange_n(&body_entered, &expected, 1, 0, __ATOMIC_SEQ_CST,
                                      __ATOMIC_SEQ_CST)) {
+        /* Waiting for itself would hold the process until the launcher's SIGKILL. */
+        if (running_exit_body)
+            gp_boot_abort(exit_code, "a fatal error came during the exit's coordination");
         for (;;)
             pause(); /* the first thread ends the process */
     }
+    running_exit_body = 1;
     stop_timer_set(0); /* this process runs its exit: no stop timer cuts it short */
     double timeout = exit_timeout();
     signal(SIGQUIT, SIG_IGN);

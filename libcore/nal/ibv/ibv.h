@@ -398,6 +398,10 @@ void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void 
 /* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
 void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same for an operation to or from node peer that failed: once the job's exit is under
+ * way the peer has left in it, and that is a debug line, not the job's end. */
+void ibv_fail_op(struct ibv_state *st, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Send contexts and bounce buffers (ibv_cq.c). */
 struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st);

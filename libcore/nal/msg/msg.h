@@ -194,6 +194,10 @@ struct msg_fatal {
 /* Keeps the first failure's text (later ones are dropped). */
 void msg_fatal_vset(struct msg_fatal *f, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* A failure that concerns node peer (-1: none): the same, unless the job's exit is under
+ * way (nal_job_ending), when the peer has left in it: then only a debug line under tag. */
+void msg_fatal_vset_peer(struct msg_fatal *f, const char *tag, int peer, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 4, 0)));
 /* gp_fatal with the text, once, when a failure is pending. */
 void msg_fatal_raise(struct msg_fatal *f);
 

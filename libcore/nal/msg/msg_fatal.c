@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "nal/msg/msg.h"
+#include "nal/nal.h"
 #include "util/log.h"
 
 void msg_fatal_vset(struct msg_fatal *f, const char *fmt, va_list ap)
@@ -23,4 +24,18 @@ void msg_fatal_raise(struct msg_fatal *f)
         __atomic_exchange_n(&f->raised, 1, __ATOMIC_ACQ_REL))
         return;
     gp_fatal("%s", f->text);
+}
+
+void msg_fatal_vset_peer(struct msg_fatal *f, const char *tag, int peer, const char *fmt,
+                         va_list ap)
+{
+    if (peer < 0 || !nal_job_ending()) {
+        msg_fatal_vset(f, fmt, ap);
+        return;
+    }
+    /* The job's exit is under way: the peer left in it, which is no news (as tcp's
+     * tcp_conn_gone); what is sent to it fails quietly from now on (its failed flag). */
+    char text[sizeof f->text];
+    vsnprintf(text, sizeof text, fmt, ap);
+    gp_debug(tag, "node %d has left in the job's exit: %s", peer, text);
 }

@@ -374,6 +374,10 @@ void ofi_progress_locked(struct ofi_state *st);
 /* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
 void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same for an operation to or from node peer that failed: once the job's exit is under
+ * way the peer has left in it, and that is a debug line, not the job's end. */
+void ofi_fail_op(struct ofi_state *st, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
 void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
 /* Between two passes of a wait: in a put or a get of a PAR build, outside the progress pass,

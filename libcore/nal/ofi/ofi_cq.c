@@ -41,13 +41,29 @@
 
 #define OFI_CQ_BATCH 32
 
-void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
+static void fail_v(struct ofi_state *st, int peer, int an_operation, const char *fmt, va_list ap)
 {
     if (peer >= 0 && peer < st->ni->size)
         st->peers[peer].failed = 1;
+    if (an_operation)
+        msg_fatal_vset_peer(&st->fatal, "ofi", peer, fmt, ap);
+    else
+        msg_fatal_vset(&st->fatal, fmt, ap);
+}
+
+void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    msg_fatal_vset(&st->fatal, fmt, ap);
+    fail_v(st, peer, 0, fmt, ap);
+    va_end(ap);
+}
+
+void ofi_fail_op(struct ofi_state *st, int peer, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(st, peer, 1, fmt, ap);
     va_end(ap);
 }
 
@@ -126,7 +142,7 @@ static void reap_error(struct ofi_state *st, struct fid_cq *cq)
     const char *text = fi_cq_strerror(cq, err.prov_errno, err.err_data, prov, sizeof prov);
     int peer = ctx != NULL ? ctx->peer : -1;
     if (err.err != FI_ECANCELED)
-        ofi_fail(st, peer, "aborting on a failed %s %s node %d (host %s) on provider %s: %s "
+        ofi_fail_op(st, peer, "aborting on a failed %s %s node %d (host %s) on provider %s: %s "
                  "(%s, provider error %d)", ctx != NULL ? ctx_kind_str(ctx->kind) : "operation",
                  ctx != NULL && ctx->kind == OFI_CTX_RECV ? "from" : "to", peer,
                  gp_boot_host_name(peer), st->info->fabric_attr->prov_name, fi_strerror(err.err),
@@ -299,7 +315,7 @@ int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
         if (rc == 0)
             return PTL_OK;
         if (rc != -FI_EAGAIN) {
-            ofi_fail(st, peer, "aborting: posting a %s to node %d failed on provider %s: %s",
+            ofi_fail_op(st, peer, "aborting: posting a %s to node %d failed on provider %s: %s",
                      what, peer, st->info->fabric_attr->prov_name, fi_strerror((int)-rc));
             return PTL_FAIL;
         }
