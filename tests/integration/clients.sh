@@ -10,6 +10,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(mktemp -d /tmp/gp-clients.XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
+install_started=$(date +%s)
 if ! make -s -C "$top" install PREFIX="$prefix/inst" >"$prefix/install.log" 2>&1; then
     fail clients/make_install "$(tail -5 "$prefix/install.log")"; end_tests
 fi
@@ -25,7 +26,9 @@ for f in include/gasnet.h include/gasnet_tools.h include/gasnet_coll.h include/g
          bin/gasnetrun_portals bin/gp-run; do
     [ -e "$inst/$f" ] || missing="$missing $f"
 done
-[ -z "$missing" ] && pass clients/layout || fail clients/layout "missing:$missing"
+# The install's seconds ride on the line: make check once took a minute more here than alone.
+[ -z "$missing" ] && pass "clients/layout (make install: $(($(date +%s) - install_started)) s)" ||
+    fail clients/layout "missing:$missing"
 
 # What build systems grep for: the release lines, and each fragment's variables.
 bad=
@@ -55,9 +58,10 @@ expect_rc clients/gasnetrun_no_n 2 30 "$run" /bin/true &&
 
 # build NAME MODE: tests/clients/NAME with portals-MODE.mak into $prefix/MODE.
 build() {
+    build_started=$(date +%s)
     if make -s -C "$top/tests/clients/$1" GASNET_MAK="$mak/portals-$2.mak" OUT="$prefix/$2" \
         >"$prefix/build.log" 2>&1; then
-        pass "clients/build_$1_$2"; return 0
+        pass "clients/build_$1_$2 ($(($(date +%s) - build_started)) s)"; return 0
     fi
     fail "clients/build_$1_$2" "$(tail -5 "$prefix/build.log")"; return 1
 }

@@ -306,10 +306,27 @@ int ofi_bounce_take(struct ofi_state *st)
     return msg_pool_get(&st->bounce);
 }
 
+/*
+ * For a wait on one peer: whether it has failed, looking every 1024th turn whether its
+ * process has ended, which a provider may never report (a send to it is refused with
+ * FI_EAGAIN for ever, nothing in flight fails).  In the job's exit that is the peer
+ * leaving in it (ofi_fail_op); before, the job's end.
+ */
+static int peer_gone(struct ofi_state *st, int peer, unsigned *turns)
+{
+    if (peer < 0 || peer >= st->ni->size)
+        return 0;
+    if (!st->peers[peer].failed && ++*turns % 1024 == 0 && gp_boot_rank_ended(peer))
+        ofi_fail_op(st, peer, "aborting: node %d (host %s)'s process has ended with an "
+                    "operation to it unfinished", peer, gp_boot_host_name(peer));
+    return st->peers[peer].failed;
+}
+
 int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
                    ssize_t (*post)(struct ofi_state *st, void *arg), void *arg)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
+    unsigned turns = 0;
     for (;;) {
         ssize_t rc = post(st, arg);
         if (rc == 0)
@@ -319,7 +336,7 @@ int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
                      what, peer, st->info->fabric_attr->prov_name, fi_strerror((int)-rc));
             return PTL_FAIL;
         }
-        if (st->fatal.pending)
+        if (st->fatal.pending || peer_gone(st, peer, &turns))
             return PTL_FAIL;
         wait_pass(st);
         gp_slow_wait_check(&wait, "ofi", "room in the provider's queue for a %s to node %d",
@@ -353,7 +370,11 @@ void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *r
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal.pending) {
+    /* A failed peer answers nothing more: in the job's exit that is no fatal error
+     * (ofi_fail_op), and the wait must end all the same. */
+    unsigned turns = 0;
+    while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal.pending &&
+           !peer_gone(st, peer, &turns)) {
         ofi_progress_locked(st);
         ofi_wait_yield(st);
         gp_slow_wait_check(&wait, "ofi", "the completion of an operation to node %d", peer);
