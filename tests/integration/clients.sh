@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(mktemp -d /tmp/gp-clients.XXXXXX)
 trap 'rm -rf "$prefix"' EXIT
 install_started=$(date +%s)
-if ! make -s -C "$top" install PREFIX="$prefix/inst" >"$prefix/install.log" 2>&1; then
+if ! make -s --trace -C "$top" install PREFIX="$prefix/inst" >"$prefix/install.log" 2>&1; then
     fail clients/make_install "$(tail -5 "$prefix/install.log")"; end_tests
 fi
 inst="$prefix/inst"
@@ -27,7 +27,10 @@ for f in include/gasnet.h include/gasnet_tools.h include/gasnet_coll.h include/g
     [ -e "$inst/$f" ] || missing="$missing $f"
 done
 # The install's seconds ride on the line: make check once took a minute more here than alone.
-[ -z "$missing" ] && pass "clients/layout (make install: $(($(date +%s) - install_started)) s)" ||
+# (--trace: what make remade and why, the first two named here, as "update target X due to: Y".)
+remade=$(grep -c "update target" "$prefix/install.log")
+why=$(grep "update target" "$prefix/install.log" | grep -v "target 'install'" | head -2 | sed 's/.*update target //' | tr '\n' ';')
+[ -z "$missing" ] && pass "clients/layout (make install: $(($(date +%s) - install_started)) s, $remade targets remade${why:+: $why})" ||
     fail clients/layout "missing:$missing"
 
 # What build systems grep for: the release lines, and each fragment's variables.
