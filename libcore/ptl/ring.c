@@ -43,10 +43,10 @@ int ptl_ring_push(struct ptl_ring *ring, const struct ptl_event *event)
  * descheduled between the two steps of a pop, in PAR builds or across
  * processes) leaves the ring with room: while it sleeps, the other
  * consumers go on, and a whole capacity of events may pass before the
- * producers come round to its cell again.  Counting that as a drop lost no
- * event but made the job fatal (a SAFE_EQ "overflow" with a handful of
- * events queued, seen once under PAR + ASan); the producer waits for the
- * release instead, which comes as soon as that thread runs again.
+ * producers come round to its cell again.  Counting that as a drop would
+ * lose no event but make the job fatal (an EQ "overflow" with a handful of
+ * events queued); the producer waits for the release instead, which comes
+ * as soon as that thread runs again.
  */
 static int cell_held_by_consumer(struct ptl_ring *ring, uint64_t pos)
 {

@@ -166,7 +166,9 @@ static void fill_target_event(struct ptl_event *event_out, const struct ptl_matc
     *event_out = event;
 }
 
-/* The region's owner may doze (doze.c) waiting for the event just posted. */
+/* The region's owner may doze (doze.c) waiting for the event just posted.  The event's
+ * release store (ptl_ring_publish) comes before this plain load with no fence: doze.c says
+ * what a load that passes it costs. */
 static void wake_owner(void *region)
 {
     ptl_wake(&((struct ptl_region_header *)region)->doze);

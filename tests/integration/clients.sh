@@ -26,7 +26,8 @@ for f in include/gasnet.h include/gasnet_tools.h include/gasnet_coll.h include/g
          bin/gasnetrun_portals bin/gp-run; do
     [ -e "$inst/$f" ] || missing="$missing $f"
 done
-# The install's seconds ride on the line: make check once took a minute more here than alone.
+# The install's seconds ride on the line: inside make check it has taken far longer than
+# alone (doc/decisions.md, "make check's time").
 # (--trace: what make remade and why, the first two named here, as "update target X due to: Y".)
 remade=$(grep -c "update target" "$prefix/install.log")
 why=$(grep "update target" "$prefix/install.log" | grep -v "target 'install'" | head -2 | sed 's/.*update target //' | tr '\n' ';')

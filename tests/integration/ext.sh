@@ -12,7 +12,8 @@ if slow_run; then barriers=2000; else barriers=10000; fi
 # max_size N: ext_core's largest transfer at N nodes (empty: 16 MiB).  Under the sanitizers 4
 # and 8 nodes move up to 1 MiB: 16 MiB takes the same paths at 1 and 2 nodes (a transfer is
 # split only past 1 GiB), and 4 or 8 ranks on two cores spent most of the suite's time copying
-# and checking it (16 s a case); the SEQ and PAR builds move 16 MiB at every size of job.
+# and checking it (doc/decisions.md, "make check's time"); the SEQ and PAR builds move 16 MiB
+# at every size of job.
 max_size() { if slow_run && [ "$1" -ge 4 ]; then echo 1M; fi; }
 
 for n in 1 2 4 8; do

@@ -193,7 +193,7 @@ expect_rc "$T/stranger_refused" 0 60 "$GP_RUN" -n 2 sh -c \
 }
 
 # More ranks dialling at once than may prove the key at once (64; 1 here, through the test
-# variable): the rest wait in the listen backlog, none is refused (a 66-rank job lost ranks so).
+# variable): the rest wait in the listen backlog, none is refused (refused ranks fail to start).
 expect_rc "$T/proofs_queued" 0 60 env GP_RUN_TEST_MAX_UNPROVEN=1 "$GP_RUN" -n 12 \
     "$GPTEST_ITEST/boot_collectives" 12 && {
     if printf '%s\n' "$out" | grep -q "refused\|no challenge"; then

@@ -42,7 +42,8 @@ run() {
 for layout in "2 1" "3 2" "4 2" "6 3" "4 4"; do
     set -- $layout
     n=$1 per=$2
-    # 16 MiB once, at 4 nodes of 2 hosts (under the sanitizers 1 MiB: 18 s a run there).
+    # 16 MiB once, at 4 nodes of 2 hosts (under the sanitizers 1 MiB: the copy and its check
+    # are most of such a run there).
     case $layout in "4 2") if slow_run; then max_size=1M; else max_size=; fi ;; *) max_size=1M ;; esac
     run "$T/exchange_n${n}_per$per" $n $per "ptl_exchange: $n processes, every byte verified" \
         "$GPTEST_ITEST/ptl_exchange"

@@ -59,8 +59,8 @@ everywhere() { # NAME: whether a case that one thread drives runs in this varian
     return 0
 }
 
-# 8 ranks on two cores take the paths 4 do, at several times the cost (am_core over shm:
-# 10 s): under make check they run over the first provider of the list only.
+# 8 ranks on two cores take the paths 4 do, at several times the cost: under make check they
+# run over the first provider of the list only.
 at_eight() { # NAME: whether an 8-rank case runs over this provider
     first_provider=${default_providers%% *}
     [ -n "$GP_OFI_TEST_PROVIDERS" ] || [ "$GP_OFI_PROVIDER" = "$first_provider" ] && return 0

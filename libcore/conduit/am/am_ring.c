@@ -372,6 +372,9 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
     __atomic_store_n(&p->req_sent, n + 1, __ATOMIC_RELAXED);
     produce_unlock(&p->req_lock);
     ring_doorbell(p->doorbell);
+    /* A plain load after post's release store of the slot, no fence between: a load that
+     * passes that store can miss a receiver just going to sleep, which then sleeps out its
+     * sleep's length (ptl/doze.c says why no fence, and what bounds it). */
     ptl_wake(p->doze);
     return 1;
 }
@@ -391,7 +394,7 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
     atomic_store_explicit(&p->rep_out->produced, n + 1, memory_order_release);
     produce_unlock(&p->rep_lock);
     ring_doorbell(p->doorbell);
-    ptl_wake(p->doze);
+    ptl_wake(p->doze); /* as after a request */
     return GASNET_OK;
 }
 
