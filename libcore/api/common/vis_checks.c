@@ -88,6 +88,23 @@ void gp_api_vis_check_sizes(const char *call, size_t dst_bytes, size_t src_bytes
 }
 
 /* Runs the transfer with the completion the form asks for. */
+size_t gp_api_vis_indexed_sides(const char *call, int is_put, gasnet_node_t node, size_t dstcount,
+                                void *const dstlist[], size_t dstlen, size_t srccount,
+                                void *const srclist[], size_t srclen, struct gpc_vis_side *dst,
+                                struct gpc_vis_side *src)
+{
+    size_t dst_bytes =
+        gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, node, is_put);
+    size_t src_bytes =
+        gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, node, !is_put);
+    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
+    *dst = (struct gpc_vis_side){ .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
+                                  .len = dstlen };
+    *src = (struct gpc_vis_side){ .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
+                                  .len = srclen };
+    return dst_bytes;
+}
+
 gasnet_handle_t gp_api_vis_run(int is_put, gasnet_node_t node, const struct gpc_vis_side *dst,
                                const struct gpc_vis_side *src, size_t nbytes,
                                enum gp_vis_sync sync)

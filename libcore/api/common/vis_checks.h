@@ -24,6 +24,12 @@ size_t gp_api_vis_vector_bytes(const char *call, const char *list_name, size_t c
 size_t gp_api_vis_indexed_bytes(const char *call, const char *list_name, size_t count,
                                 void *const *list, size_t len, gasnet_node_t remote_node,
                                 int remote);
+/* Both lists of an indexed transfer checked (the remote one against node: dst for a put,
+ * src for a get; equal byte counts) and described as the conduit's sides: the bytes moved. */
+size_t gp_api_vis_indexed_sides(const char *call, int is_put, gasnet_node_t node, size_t dstcount,
+                                void *const dstlist[], size_t dstlen, size_t srccount,
+                                void *const srclist[], size_t srclen, struct gpc_vis_side *dst,
+                                struct gpc_vis_side *src);
 void gp_api_vis_check_dst_overlap(const char *call, size_t count, const gasnet_memvec_t *list,
                                   size_t total);
 void gp_api_vis_check_sizes(const char *call, size_t dst_bytes, size_t src_bytes);

@@ -197,15 +197,10 @@ static gex_Event_t puti(const char *call, enum gp_vis_sync sync, gex_TM_t tm, ge
     check_flags(call, flags, 1);
     gpx_check_callable(call);
     gasnet_node_t node = gpx_tm_jobrank(call, tm, rank);
-    size_t dst_bytes =
-        gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, node, 1);
-    size_t src_bytes = gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, 0, 0);
-    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
-    struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
-                                .len = dstlen };
-    struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
-                                .len = srclen };
-    return run_put(node, &dst, &src, dst_bytes, sync, flags);
+    struct gpc_vis_side dst, src;
+    size_t bytes = gp_api_vis_indexed_sides(call, 1, node, dstcount, dstlist, dstlen, srccount,
+                                            srclist, srclen, &dst, &src);
+    return run_put(node, &dst, &src, bytes, sync, flags);
 }
 
 static gex_Event_t geti(const char *call, enum gp_vis_sync sync, gex_TM_t tm, size_t dstcount,
@@ -215,15 +210,10 @@ static gex_Event_t geti(const char *call, enum gp_vis_sync sync, gex_TM_t tm, si
     check_flags(call, flags, 0);
     gpx_check_callable(call);
     gasnet_node_t node = gpx_tm_jobrank(call, tm, rank);
-    size_t dst_bytes = gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, 0, 0);
-    size_t src_bytes =
-        gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, node, 1);
-    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
-    struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
-                                .len = dstlen };
-    struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
-                                .len = srclen };
-    return gp_api_vis_run(0, node, &dst, &src, dst_bytes, sync);
+    struct gpc_vis_side dst, src;
+    size_t bytes = gp_api_vis_indexed_sides(call, 0, node, dstcount, dstlist, dstlen, srccount,
+                                            srclist, srclen, &dst, &src);
+    return gp_api_vis_run(0, node, &dst, &src, bytes, sync);
 }
 
 GP_EXPORT int gex_VIS_IndexedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,

@@ -145,15 +145,10 @@ static gasnet_handle_t puti(const char *call, enum gp_vis_sync sync, gasnet_node
                             size_t srccount, void *const srclist[], size_t srclen)
 {
     check_callable(call, dstnode);
-    size_t dst_bytes =
-        gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, dstnode, 1);
-    size_t src_bytes = gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, 0, 0);
-    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
-    struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
-                                .len = dstlen };
-    struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
-                                .len = srclen };
-    return gp_api_vis_run(1, dstnode, &dst, &src, dst_bytes, sync);
+    struct gpc_vis_side dst, src;
+    size_t bytes = gp_api_vis_indexed_sides(call, 1, dstnode, dstcount, dstlist, dstlen, srccount,
+                                            srclist, srclen, &dst, &src);
+    return gp_api_vis_run(1, dstnode, &dst, &src, bytes, sync);
 }
 
 static gasnet_handle_t geti(const char *call, enum gp_vis_sync sync, size_t dstcount,
@@ -161,15 +156,10 @@ static gasnet_handle_t geti(const char *call, enum gp_vis_sync sync, size_t dstc
                             size_t srccount, void *const srclist[], size_t srclen)
 {
     check_callable(call, srcnode);
-    size_t dst_bytes = gp_api_vis_indexed_bytes(call, "dstlist", dstcount, dstlist, dstlen, 0, 0);
-    size_t src_bytes =
-        gp_api_vis_indexed_bytes(call, "srclist", srccount, srclist, srclen, srcnode, 1);
-    gp_api_vis_check_sizes(call, dst_bytes, src_bytes);
-    struct gpc_vis_side dst = { .form = GPC_VIS_INDEXED, .count = dstcount, .addrs = dstlist,
-                                .len = dstlen };
-    struct gpc_vis_side src = { .form = GPC_VIS_INDEXED, .count = srccount, .addrs = srclist,
-                                .len = srclen };
-    return gp_api_vis_run(0, srcnode, &dst, &src, dst_bytes, sync);
+    struct gpc_vis_side dst, src;
+    size_t bytes = gp_api_vis_indexed_sides(call, 0, srcnode, dstcount, dstlist, dstlen, srccount,
+                                            srclist, srclen, &dst, &src);
+    return gp_api_vis_run(0, srcnode, &dst, &src, bytes, sync);
 }
 
 GP_EXPORT void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlist[],
