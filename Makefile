@@ -186,6 +186,10 @@ $(1): $$($(1)_ALIB) $$($(1)_SOLIB) $$($(1)_TOOLSLIB) $$($(1)_BINS) $$($(1)_UNITS
 # The library and the test programs alone, none of the commands (which link popt and ncurses):
 # what make check-arm cross-compiles.
 $(1)-tests: $$($(1)_ALIB) $$($(1)_UNITS) $$($(1)_ITESTS)
+# Kept: in a fresh tree (no .d files yet) the test programs' objects are intermediate, which
+# make deletes after the build; the next make reads their .d files, so they are targets then,
+# missing, and every test program is built again (make check's make install did that).
+.SECONDARY: $$(patsubst %.c,$$($(1)_DIR)/obj/%.o,$(UNIT_SRC) $(ITEST_SRC))
 
 -include $$($(1)_LIBOBJ:.o=.d) $$($(1)_DIR)/obj/libcore/tools/standalone/boot_rank.d \
          $$($(1)_DIR)/obj/libcore/tools/standalone/nal_config_groups.d

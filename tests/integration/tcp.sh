@@ -138,6 +138,24 @@ if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp
     fi
 fi
 
+# --- reading first ----------------------------------------------------------------------------
+# A 2-node AM ping-pong: each node has one hot connection and nothing to write
+# between messages, so its passes read the socket first and poll only every
+# 16th time; most messages must be found by those reads (each node receives
+# 2000).  Polling first on every pass would leave the read-first counts at 0.
+name=$T/pingpong_reads_first
+if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp-bench" \
+        --test am-lat-short --iters 2000 --warmup 10 --no-progress; then
+    counts=$(printf '%s\n' "$out" | sed -n 's#^gp\[[01]/2\] debug tcp: progress: \([0-9]*\) passes polled first, \([0-9]*\) read first (\([0-9]*\) of their reads found data)#\1 \2 \3#p')
+    if [ "$(printf '%s\n' "$counts" | grep -c .)" -ne 2 ]; then
+        fail "$name" "no 'progress:' line from both nodes: $(printf '%s\n' "$out" | grep 'tcp: progress')"
+    elif ! printf '%s\n' "$counts" | awk '{ if (!($3 >= 1000 && $2 > $1)) bad = 1 } END { exit bad }'; then
+        fail "$name" "polled, read first, found (per node): $(printf '%s' "$counts" | tr '\n' ';') (want >= 1000 found, more passes reading than polling)"
+    else
+        pass "$name (polled, read first, found: $(printf '%s' "$counts" | tr '\n' ';'))"
+    fi
+fi
+
 # --- connections made on first use (GP_TCP_CONNECT) --------------------------------------------
 # tcp_lazy counts each node's sockets (/proc/self/fd) after its exchange: node
 # i asks node i+1 (i even), nothing else.  Lazy: every node holds the same

@@ -283,37 +283,78 @@ static void service_cold(struct tcp_state *st, int count)
     }
 }
 
+/*
+ * A pass over one or two hot connections with nothing to write reads them
+ * at once: the read that finds data saves the poll() before it, which is a
+ * system call on every message a ping-pong receives, and the one that finds
+ * nothing costs what that poll() would have.  The epoll set (the listener,
+ * handshakes, cold connections) waits for the next pass that polls, at most
+ * TCP_POLL_EVERY passes away.
+ */
+static int read_first(struct tcp_state *st, const int *hot, int nhot)
+{
+    if (nhot == 0 || nhot > TCP_READ_FIRST_MAX ||
+        __atomic_load_n(&st->pass, __ATOMIC_RELAXED) % TCP_POLL_EVERY == 0)
+        return 0;
+    for (int i = 0; i < nhot; i++)
+        if (st->hot_pfds[i].events & POLLOUT)
+            return 0; /* a full socket's POLLOUT needs the poll() */
+    for (int i = 0; i < nhot; i++) {
+        struct tcp_conn *conn = &st->conns[hot[i]];
+        gp_mutex_lock(&conn->lock);
+        if (conn->hot && conn->status == TCP_CONN_UP) {
+            if (tcp_recv(st, conn)) {
+                st->reads_first_found++;
+                conn->quiet_passes = 0;
+                service_conn(st, conn, 0, 0);
+            } else {
+                conn->quiet_passes++;
+            }
+        }
+        gp_mutex_unlock(&conn->lock);
+    }
+    st->passes_read_first++;
+    return 1;
+}
+
 /* One poll() over the hot sockets and the epoll set; then whatever is ready. */
+static void poll_first(struct tcp_state *st, const int *hot, int nhot, nfds_t count)
+{
+    st->passes_polled++;
+    if (poll(st->hot_pfds, count, 0) <= 0) {
+        for (int i = 0; i < nhot; i++)
+            st->conns[hot[i]].quiet_passes++;
+        return;
+    }
+    for (int i = 0; i < nhot; i++) {
+        struct tcp_conn *conn = &st->conns[hot[i]];
+        short revents = st->hot_pfds[i].revents;
+        if (revents == 0) {
+            conn->quiet_passes++;
+            continue;
+        }
+        gp_mutex_lock(&conn->lock);
+        if (conn->hot && conn->status == TCP_CONN_UP) {
+            conn->quiet_passes = 0;
+            service_conn(st, conn, (revents & (POLLIN | POLLHUP | POLLERR)) != 0,
+                         (revents & POLLOUT) != 0);
+        }
+        gp_mutex_unlock(&conn->lock);
+    }
+    if (st->hot_pfds[nhot].revents) {
+        int ready = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
+        if (ready > 0)
+            service_cold(st, ready);
+    }
+}
+
 static void service(struct tcp_state *st)
 {
     int hot[TCP_HOT_MAX];
     nfds_t count = hot_pollfds(st, st->hot_pfds, hot);
     int nhot = (int)count - 1;
-    if (poll(st->hot_pfds, count, 0) <= 0) {
-        for (int i = 0; i < nhot; i++)
-            st->conns[hot[i]].quiet_passes++;
-    } else {
-        for (int i = 0; i < nhot; i++) {
-            struct tcp_conn *conn = &st->conns[hot[i]];
-            short revents = st->hot_pfds[i].revents;
-            if (revents == 0) {
-                conn->quiet_passes++;
-                continue;
-            }
-            gp_mutex_lock(&conn->lock);
-            if (conn->hot && conn->status == TCP_CONN_UP) {
-                conn->quiet_passes = 0;
-                service_conn(st, conn, (revents & (POLLIN | POLLHUP | POLLERR)) != 0,
-                             (revents & POLLOUT) != 0);
-            }
-            gp_mutex_unlock(&conn->lock);
-        }
-        if (st->hot_pfds[nhot].revents) {
-            int ready = epoll_wait(st->epfd, st->events, TCP_EPOLL_BATCH, 0);
-            if (ready > 0)
-                service_cold(st, ready);
-        }
-    }
+    if (!read_first(st, hot, nhot))
+        poll_first(st, hot, nhot, count);
     /* A hot connection quiet for long goes back to the set. */
     for (int i = 0; i < nhot; i++)
         if (st->conns[hot[i]].quiet_passes > TCP_HOT_IDLE_PASSES)
@@ -606,6 +647,9 @@ void tcp_state_report(struct tcp_state *st)
     gp_debug("tcp", "wrote %llu frames in %llu sendmsg calls; %llu ACKs in %llu frames",
              (unsigned long long)frames, (unsigned long long)writes, (unsigned long long)acks,
              (unsigned long long)ack_frames);
+    gp_debug("tcp", "progress: %llu passes polled first, %llu read first (%llu of their reads "
+             "found data)", (unsigned long long)st->passes_polled,
+             (unsigned long long)st->passes_read_first, (unsigned long long)st->reads_first_found);
 }
 
 static void tcp_report(struct nal_ni *ni)

@@ -25,8 +25,10 @@
  * services what is ready, the connections whose stage still holds frames
  * (the staged list) and those with frames to write (the dirty list).  A
  * pass with nothing to do is one poll() over at most TCP_HOT_MAX + 1
- * descriptors, whatever the number of connections.  POLLOUT is asked for
- * only while a connection's socket is full.
+ * descriptors, whatever the number of connections, or, with at most
+ * TCP_READ_FIRST_MAX hot connections, a read of each (a ping-pong then
+ * costs a read and a write per message, as a raw socket's does).  POLLOUT
+ * is asked for only while a connection's socket is full.
  *
  * Locking (PAR builds only; in SEQ every gp_mutex_t compiles to nothing,
  * and the atomics below are plain loads and stores on x86):
@@ -157,6 +159,11 @@ const char *tcp_frame_type_str(unsigned type);
  * the passes a hot connection may go without news before it goes back. */
 #define TCP_HOT_MAX 8
 #define TCP_HOT_IDLE_PASSES 4096
+/* Up to this many hot connections, with nothing waiting to be written, a
+ * pass reads them at once instead of asking poll() first; every
+ * TCP_POLL_EVERY-th pass still polls, which looks at the epoll set too. */
+#define TCP_READ_FIRST_MAX 2
+#define TCP_POLL_EVERY 16
 /* Incoming connections proving the key at once (more wait in the backlog). */
 #define TCP_MAX_PENDING 16
 /* Time for each step of eager set-up at attach, where every process is in
@@ -359,6 +366,9 @@ struct tcp_state {
     int listen_armed;           /* the listener is in the set with EPOLLIN */
     struct epoll_event events[TCP_EPOLL_BATCH];
     int sleeper_busy;           /* a thread sleeps in poll (PAR) */
+    /* Passes that polled first and that read first, and the reads first that
+     * found data (the close line; written under progress_lock). */
+    uint64_t passes_polled, passes_read_first, reads_first_found;
     /* Hot connections: the few that had news lately, polled directly with the
      * epoll set's fd in one poll() a pass.  A socket in an epoll set costs each
      * arriving segment a callback into the set, from the sender's CPU, on the
@@ -489,8 +499,9 @@ void tcp_conn_drain(struct tcp_state *st, struct tcp_conn *conn);
 
 /* ---- tcp_recv.c ------------------------------------------------------------ */
 
-/* Reads and handles what the socket holds; returns when it would block. */
-void tcp_recv(struct tcp_state *st, struct tcp_conn *conn);
+/* Reads and handles what the socket holds; returns when it would block:
+ * 1 if it read or handled anything, 0 if the socket had nothing. */
+int tcp_recv(struct tcp_state *st, struct tcp_conn *conn);
 /* Frames (or body bytes) wait in the connection's stage: poll() won't say so,
  * the socket may be empty, but tcp_recv has work. */
 int tcp_recv_staged(const struct tcp_conn *conn);

@@ -429,12 +429,14 @@ int tcp_recv_staged(const struct tcp_conn *conn)
 /* After a short read the next readv would find nothing: read_header and
  * read_body then go on only with what the stage holds, and return 0 once
  * it is used up; the next progress pass polls the socket first. */
-void tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
+int tcp_recv(struct tcp_state *st, struct tcp_conn *conn)
 {
     conn->rx.drained = 0;
-    for (int steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
+    int steps;
+    for (steps = 0; conn->status == TCP_CONN_UP && steps < RECV_FRAME_BUDGET; steps++) {
         int rc = conn->rx.in_body ? read_body(st, conn) : read_header(st, conn);
         if (rc <= 0)
-            return;
+            break;
     }
+    return steps > 0;
 }
