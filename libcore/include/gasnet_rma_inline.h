@@ -55,16 +55,26 @@ static inline char *_gasnet_rma_local(gasnet_node_t node, const void *addr, size
  * copy of a thread calls the library, which looks at the rings and, every
  * so many such calls, runs the whole poll (doc/progress.md).  The countdown
  * is the thread's own: a shared one would put every put's store on one line.
+ * A SEQ client has one thread in GASNet, so its countdown is a plain global:
+ * one read-modify-write of memory and a branch on the sign, with no thread
+ * pointer to load first (libgp resets both countdowns, so a client built
+ * against either form runs with either library).
  */
 #define _GASNET_RMA_CALLS_PER_PROGRESS 64
 extern __thread unsigned _gasnet_rma_calls_left_v1;
+extern int _gasnet_rma_seq_calls_left_v1;
 extern void _gasnet_rma_progress_v1(void);
 static inline void _gasnet_rma_count_call(void)
 {
+#if defined(GASNET_SEQ)
+    if (__builtin_expect(--_gasnet_rma_seq_calls_left_v1 < 0, 0))
+        _gasnet_rma_progress_v1();
+#else
     if (__builtin_expect(_gasnet_rma_calls_left_v1 == 0, 0))
         _gasnet_rma_progress_v1();
     else
         _gasnet_rma_calls_left_v1--;
+#endif
 }
 
 /*

@@ -33,8 +33,11 @@ void gpc_rma_map_publish(void)
  * (gasnet_rma_inline.h); the library's own plain copies count down with it. */
 GP_EXPORT __thread unsigned _gasnet_rma_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS;
 
+GP_EXPORT int _gasnet_rma_seq_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS - 1;
+
 GP_EXPORT void _gasnet_rma_progress_v1(void)
 {
     _gasnet_rma_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS;
+    _gasnet_rma_seq_calls_left_v1 = _GASNET_RMA_CALLS_PER_PROGRESS - 1;
     gpc_call_progress(); /* which a handler's copy, unknown to the inline path, skips */
 }
