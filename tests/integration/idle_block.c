@@ -15,15 +15,32 @@
  * mode) while every other node waits in a GASNET_WAIT_BLOCK barrier; node 0
  * prints the median, for the issue's figure (not checked here: timings are
  * for benchmarks).  Every reply is checked.
+ *
+ * threads ROUNDS (PAR, 2 nodes): node 0's main thread, in GASNET_WAIT_BLOCK,
+ * sends node 1 a request and waits for node 1's answer, which comes as a
+ * request of node 1's main loop about a millisecond later, so that the wait
+ * dozes; meanwhile a second thread of node 0 polls without pause and takes
+ * most answers itself.  No post follows an answer that thread took, so a
+ * dozer it left asleep would sleep the whole GP_DOZE_MAX_US: the script
+ * sets a long one and checks that no doze slept it.  (The window in which
+ * the taker could leave it asleep is a few instructions wide, between the
+ * waiter's last test and its announcement; progress.c's taken_epoch closes
+ * it, and this run rarely lands in it: what it shows every time is that PAR
+ * waits doze beside a polling thread and that every answer ends one.)
  */
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#ifdef GASNET_PAR
+#include <pthread.h>
+#endif
 
 #include "amtest.h"
 
 #define H_PING 201
 #define H_PONG 202
+#define H_ASK 203
+#define H_ANSWER 204
 
 static volatile int pongs;
 
@@ -39,9 +56,28 @@ static void pong(gasnet_token_t token, gasnet_handlerarg_t value)
     pongs++;
 }
 
+/* threads: node 1 counts the questions; node 0 the answers, which must come in order. */
+static volatile int asked, answered, polling_done;
+
+static void ask(gasnet_token_t token, gasnet_handlerarg_t round)
+{
+    (void)token;
+    CHECK(round == asked, "question %d is numbered %d", asked, (int)round);
+    asked++;
+}
+
+static void answer(gasnet_token_t token, gasnet_handlerarg_t round)
+{
+    (void)token;
+    CHECK(round == answered, "answer %d is numbered %d", answered, (int)round);
+    answered++;
+}
+
 static gasnet_handlerentry_t table[] = {
     { H_PING, (void (*)(void))ping },
     { H_PONG, (void (*)(void))pong },
+    { H_ASK, (void (*)(void))ask },
+    { H_ANSWER, (void (*)(void))answer },
 };
 
 static double now_ms(void)
@@ -125,11 +161,45 @@ static void pair_round_trips(gasnet_node_t me, gasnet_node_t nodes, int count)
     barrier();
 }
 
+#ifdef GASNET_PAR
+static void *poll_until_done(void *unused)
+{
+    (void)unused;
+    while (!polling_done)
+        gasnet_AMPoll();
+    return NULL;
+}
+
+static void threads_rounds(gasnet_node_t me, int rounds)
+{
+    if (me == 0) {
+        CHECK(gasnet_set_waitmode(GASNET_WAIT_BLOCK) == GASNET_OK, "set_waitmode");
+        pthread_t poller;
+        CHECK(pthread_create(&poller, NULL, poll_until_done, NULL) == 0, "pthread_create");
+        for (int r = 0; r < rounds; r++) {
+            gasnet_AMRequestShort1(1, H_ASK, r);
+            GASNET_BLOCKUNTIL(answered == r + 1);
+        }
+        polling_done = 1;
+        pthread_join(poller, NULL);
+        printf("idle_block: node 0 had %d answers, each in order\n", answered);
+    } else if (me == 1) {
+        for (int r = 0; r < rounds; r++) {
+            GASNET_BLOCKUNTIL(asked == r + 1);
+            struct timespec pause = { 0, 1000000 };
+            nanosleep(&pause, NULL);
+            gasnet_AMRequestShort1(0, H_ANSWER, r);
+        }
+    }
+    fflush(stdout);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     amtest_name = "idle_block";
     CHECK(gasnet_init(&argc, &argv) == GASNET_OK, "init");
-    CHECK(gasnet_attach(table, 2, 0, 0) == GASNET_OK, "attach");
+    CHECK(gasnet_attach(table, sizeof table / sizeof table[0], 0, 0) == GASNET_OK, "attach");
     gasnet_node_t me = gasnet_mynode(), nodes = gasnet_nodes();
     barrier();
     if (argc > 1 && strcmp(argv[1], "cpu") == 0) {
@@ -137,8 +207,13 @@ int main(int argc, char **argv)
     } else if (argc > 1 && strcmp(argv[1], "pair") == 0) {
         CHECK(nodes >= 2, "pair needs 2 nodes or more");
         pair_round_trips(me, nodes, argc > 2 ? atoi(argv[2]) : 20000);
+#ifdef GASNET_PAR
+    } else if (argc > 1 && strcmp(argv[1], "threads") == 0) {
+        CHECK(nodes == 2, "threads needs 2 nodes");
+        threads_rounds(me, argc > 2 ? atoi(argv[2]) : 200);
+#endif
     } else {
-        CHECK(0, "usage: idle_block cpu MS ROUNDS | idle_block pair ROUNDTRIPS");
+        CHECK(0, "usage: idle_block cpu MS ROUNDS | idle_block pair ROUNDTRIPS | idle_block threads ROUNDS (PAR)");
     }
     barrier();
     gasnet_exit(0);

@@ -23,6 +23,7 @@
  * rule a client can count on and its bounds.
  */
 #include <sched.h>
+#include <stdatomic.h>
 
 #include "conduit/am/am.h"
 #include "conduit/am/am_ring.h"
@@ -186,6 +187,8 @@ static _Thread_local struct {
     unsigned ring_messages;
 } since_pass;
 
+static void after_taking(void);
+
 /* Most polls find nothing: each queue is looked at with a few loads before
  * it is taken from.  Returns the number of events taken. */
 static int poll_pass(void)
@@ -209,6 +212,8 @@ static int poll_pass(void)
         taken += (int)counted;
     }
     gpc_stats_pass();
+    if (taken > 0)
+        after_taking();
     return taken;
 }
 
@@ -223,6 +228,8 @@ static int ring_look(void)
 {
     int taken = gpc_ring_poll();
     since_pass.ring_messages += (unsigned)taken;
+    if (taken > 0)
+        after_taking();
     return taken;
 }
 
@@ -304,9 +311,17 @@ void gpc_rcv_poll_setup(void)
  * that yield still take a turn of the CPU each time the scheduler comes
  * round to them, and a pair doing round trips waits behind every one.
  *
- * Only in SEQ builds, where the waiting thread is the only one that could
- * take what arrives, and only when every peer maps this node's region
- * (ptl_doze_possible): a message over tcp, ibv or ofi would not wake it.
+ * Only when every peer maps this node's region (ptl_doze_possible): a
+ * message over tcp, ibv or ofi would not wake it.  In PAR builds another
+ * thread of the process may take what a dozer waits for (its reply, the
+ * message that ends its barrier), and no peer's post follows to wake it:
+ * a thread whose pass took messages wakes the process's dozers, and bumps
+ * taken_epoch before it looks at the doze word; a thread about to doze
+ * announces, then compares taken_epoch with what it saw at the end of its
+ * previous turn, before its caller last tested what it waits for.  Each
+ * side stores and then loads the other's word with a full fence between
+ * (the store-buffering pattern, as in ptl/doze.c), so either the dozer sees
+ * the bump and polls on, or the taker sees the announcement and wakes it.
  *
  * Some ends wake nobody: a flag a peer stores into this node's segment with
  * a put (GASNET_BLOCKUNTIL on it), a wake-up missed in the window doze.c
@@ -320,25 +335,48 @@ void gpc_rcv_poll_setup(void)
 #define DOZE_FIRST_US 50u
 
 static struct {
-    int checked, possible;       /* whether this node may doze, found once after attach */
+    int possible;                /* whether this node may doze: 0 not known yet (before attach), 1 yes, 2 no */
     uint64_t dozes, woken, capped_sleeps;   /* woken by a peer; capped: slept the whole cap */
 } doze_state;
+#if GP_PAR
+static _Atomic uint64_t taken_epoch;      /* passes of any thread that took messages */
+static _Thread_local uint64_t seen_epoch; /* taken_epoch at the end of this thread's last turn */
+#endif
 /* Whole passes in a row of this thread's waits that found nothing, and the length of its
  * next doze (0: DOZE_FIRST_US). */
 static _Thread_local unsigned empty_passes, next_doze_us;
 
 static int doze_allowed(void)
 {
-#if GP_PAR
-    return 0;
-#else
     if (gpc.wait_mode != GASNET_WAIT_BLOCK && gpc.wait_mode != GASNET_WAIT_SPINBLOCK)
         return 0;
-    if (!doze_state.checked) {
-        doze_state.possible = gpc.attached && ptl_doze_possible(gpc.ni);
-        doze_state.checked = gpc.attached;
+    int possible = __atomic_load_n(&doze_state.possible, __ATOMIC_RELAXED);
+    if (possible == 0 && gpc.attached) {
+        possible = ptl_doze_possible(gpc.ni) ? 1 : 2;
+        __atomic_store_n(&doze_state.possible, possible, __ATOMIC_RELAXED);
     }
-    return doze_state.possible;
+    return possible == 1;
+}
+
+/* A pass took messages: in PAR, what a dozing thread of this process waits for may be among
+ * them (see "Dozing" above). */
+static void after_taking(void)
+{
+#if GP_PAR
+    if (doze_allowed()) {
+        atomic_fetch_add_explicit(&taken_epoch, 1, memory_order_seq_cst);
+        ptl_wake(ptl_doze_word(gpc.ni, gpc.rank)); /* this node's own word: never NULL once attached */
+    }
+#endif
+}
+
+/* In PAR, whether another thread took messages since this one's caller last looked. */
+static int others_took(void)
+{
+#if GP_PAR
+    return atomic_load_explicit(&taken_epoch, memory_order_seq_cst) != seen_epoch;
+#else
+    return 0;
 #endif
 }
 
@@ -351,17 +389,18 @@ static void after_empty_pass(void)
     }
     ptl_doze_announce(gpc.ni);
     /* The last look, after the announcement: a post it misses sees the announcement. */
-    if (poll_pass() == 0 && gpc_shutdown_signal == 0) {
+    if (poll_pass() == 0 && gpc_shutdown_signal == 0 && !others_took()) {
         unsigned max_us = (unsigned)gp_cfg.gp_doze_max_us;
         unsigned sleep_us = next_doze_us ? next_doze_us : DOZE_FIRST_US;
         if (sleep_us > max_us)
             sleep_us = max_us;
-        doze_state.dozes++;
+        __atomic_fetch_add(&doze_state.dozes, 1, __ATOMIC_RELAXED);
         if (ptl_doze(gpc.ni, sleep_us)) {
-            doze_state.woken++;
+            __atomic_fetch_add(&doze_state.woken, 1, __ATOMIC_RELAXED);
             next_doze_us = 0;
         } else {
-            doze_state.capped_sleeps += sleep_us == max_us;
+            if (sleep_us == max_us)
+                __atomic_fetch_add(&doze_state.capped_sleeps, 1, __ATOMIC_RELAXED);
             next_doze_us = sleep_us <= max_us / 2 ? 2 * sleep_us : max_us;
         }
     } else {
@@ -373,9 +412,9 @@ static void after_empty_pass(void)
 
 void gpc_doze_counts(uint64_t *dozes, uint64_t *woken, uint64_t *capped_sleeps)
 {
-    *dozes = doze_state.dozes;
-    *woken = doze_state.woken;
-    *capped_sleeps = doze_state.capped_sleeps;
+    *dozes = __atomic_load_n(&doze_state.dozes, __ATOMIC_RELAXED);
+    *woken = __atomic_load_n(&doze_state.woken, __ATOMIC_RELAXED);
+    *capped_sleeps = __atomic_load_n(&doze_state.capped_sleeps, __ATOMIC_RELAXED);
 }
 
 /*
@@ -418,6 +457,10 @@ static void wait_turn(int may_doze)
 void gpc_wait_turn(void)
 {
     wait_turn(1);
+#if GP_PAR
+    /* Acquire: before the caller's test of what it waits for, which a taker's bump follows. */
+    seen_epoch = atomic_load_explicit(&taken_epoch, memory_order_acquire);
+#endif
 }
 
 void gpc_wait_turn_awake(void)
