@@ -217,7 +217,8 @@ check: deps
 
 # scale: the figures of doc/scale.md (per-host sizing, tcp progress at 64 ranks,
 # ssh fan-out, receive memory, segment commit, footprint, credits at 20,000 nodes,
-# start-up); minutes, so not part of check.  SCALE_TESTS=... runs only those scripts.
+# start-up, AM rings per host); minutes, so not part of check.  SCALE_TESTS=... runs
+# only those scripts.
 .PHONY: scale
 SCALE_TESTS ?=
 scale: seq

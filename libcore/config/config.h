@@ -134,6 +134,7 @@ struct gp_config {
     const char *gp_log_level;
     int     gp_direct_rma;
     int     gp_shm_am_ring;
+    int     gp_shm_am_ring_ranks;
     int64_t gp_doze_max_us;            /* GP_DOZE_MAX_US: a doze's longest sleep */
     int64_t packedlong_limit;          /* 0: header and payload always apart */
     const char *gp_exit_fault;         /* GP_EXIT_FAULT: tests only; "none" or "abort" */

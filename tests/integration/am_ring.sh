@@ -9,6 +9,8 @@
 # the rings carried the traffic and that senders waited, the live statistics
 # page (gp-top) counts it as AM events; GP_SHM_AM_RING=0
 # sends the same through the Portals protocol, and the rings carry nothing.
+# With pretended hosts, the rings serve each host of at most GP_SHM_AM_RING_RANKS
+# nodes, whatever the job's size, and a mailbox holds its host's nodes' rings.
 . "$(dirname "$0")/../lib.sh"
 
 work=$(mktemp -d /tmp/gp-am-ring.XXXXXX)
@@ -71,6 +73,40 @@ elif [ "$rc" -ne 0 ] || [ -z "$am" ] || [ "$am" -lt 2000 ]; then
     fail am_ring/stats_page "exit status $rc, node 0's page shows am_events='$am' (expected >= 2000)"
 else
     pass "am_ring/stats_page (node 0 counted $am AM events)"
+fi
+
+# Rings per host, not per job: two pretended hosts (GP_HOST_ID), a of nodes 0-5 and b of nodes
+# 6-10, and GP_SHM_AM_RING_RANKS=5.  Host b's five nodes use rings to each other in a job of 11
+# (a doorbell, by their local numbers 0-4, not their ranks), each mailbox sized for its host's
+# five; host a's six, one over the limit, and every message between hosts go the Portals way.
+cat >"$work/two-hosts" <<'WRAP'
+#!/bin/sh
+if [ "$GP_RANK" -lt 6 ]; then GP_HOST_ID=a; else GP_HOST_ID=b; fi
+export GP_HOST_ID
+exec "$@"
+WRAP
+chmod +x "$work/two-hosts"
+rm -f "$work"/gp-credits.*
+name=am_ring/per_host_limit
+if expect_rc $name 0 180 env GP_SHM_AM_RING_RANKS=5 GP_LOG_LEVEL=debug GASNET_PORTAL_CREDIT_STATS=1 \
+        "$GP_RUN" -n 11 "$work/two-hosts" "$GPTEST_ITEST/am_ring" 20 1 0; then
+    check_line $name "am_ring: 11 nodes x 1 threads x 20 requests to each peer, every reply back"
+    # "AM mailbox: B bytes (10 rings of R bytes) for the 5 nodes of this host (11 in the job)",
+    # B no more than the 10 rings and a line
+    boxes=0
+    for box in $(printf '%s\n' "$out" | sed -n 's/.*AM mailbox: \([0-9]*\) bytes (10 rings of \([0-9]*\) bytes) for the 5 nodes of this host (11 in the job).*/\1:\2/p'); do
+        b=${box%:*} r=${box#*:}
+        [ "$b" -ge $((10 * r)) ] && [ "$b" -le $((10 * r + 64)) ] && boxes=$((boxes + 1))
+    done
+    others=$(printf '%s\n' "$out" | grep -c "AM mailbox:")
+    on_b=$(ring 10 6 ring_sent) got_b=$(ring 6 10 ring_received)
+    on_a=$(ring 1 0 ring_sent) a_to_b=$(ring 0 6 ring_sent) b_to_a=$(ring 6 0 ring_sent)
+    if [ "$boxes" -eq 5 ] && [ "$others" -eq 5 ] && [ "$on_b" -ge 40 ] && [ "$got_b" -eq "$on_b" ] &&
+       [ "$on_a" = 0 ] && [ "$a_to_b" = 0 ] && [ "$b_to_a" = 0 ]; then
+        pass "$name/stats (host b: 5 mailboxes for 5 nodes, node 10 to 6 ring_sent=$on_b; host a and between hosts: none)"
+    else
+        fail "$name/stats" "mailboxes for 5 nodes: $boxes of $others (expected 5 of 5); node 10 to 6: ring_sent=$on_b received=$got_b (expected >= 40, equal); node 1 to 0: $on_a, node 0 to 6: $a_to_b, node 6 to 0: $b_to_a (expected 0)"
+    fi
 fi
 
 # The switch: the same traffic through the Portals protocol, none through the rings.

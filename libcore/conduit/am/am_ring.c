@@ -1,25 +1,32 @@
 /*
  * Active messages between processes that map each other's regions (shm):
- * per ordered pair of nodes, a request ring and a reply ring of fixed slots
- * living in the receiver's region, written by the sender with plain stores
- * and read by the receiver's polls.  doc/decisions.md ("On-node AMs: slot
- * rings") says where this departs from the Portals protocol of seed 000 and
- * why; the Portals path (am.c) carries everything else: peers not mapped
- * here, this node itself, and every message when GP_SHM_AM_RING=0 or
- * GASNET_PORTAL_FLOW_CONTROL=0.
+ * per ordered pair of nodes of one host, a request ring and a reply ring of
+ * fixed slots living in the receiver's region, written by the sender with
+ * plain stores and read by the receiver's polls.  doc/decisions.md ("On-node
+ * AMs: slot rings") says where this departs from the Portals protocol of
+ * seed 000 and why; the Portals path (am.c) carries everything else: peers
+ * on other hosts or not mapped here, this node itself, every message of a
+ * host of more than GP_SHM_AM_RING_RANKS nodes, and every message when
+ * GP_SHM_AM_RING=0 or GASNET_PORTAL_FLOW_CONTROL=0.
  *
- * Each node's mailbox (allocated in its region at attach, and found by its
- * peers as a plain MD on PT_MBOX through ptl_direct_address, so the conduit
- * never names the transport) holds, for every sender s, two rings: s's
- * requests to this node, and s's replies to this node's requests.
+ * The rings belong to the host, not the job: the host's nodes are numbered
+ * 0, 1, ... in rank order (their local numbers, the same on each of them),
+ * and each node's mailbox (allocated in its region at attach, and found by
+ * its peers as a plain MD on PT_MBOX through ptl_direct_address, so the
+ * conduit never names the transport) holds, for every sender s of its host,
+ * under s's local number, two rings: s's requests to this node, and s's
+ * replies to this node's requests.  So a mailbox grows with the host's
+ * nodes, whatever the job's size, and peers on other hosts cost nothing.
  * A ring is RING_SLOTS slots and two counters on lines of their own:
  * `consumed` (written by the receiver) and `produced` (written by the
  * sender).  A slot is published by storing its sequence number (message
  * index + 1) last, with release; the receiver polls the next slot's
  * sequence number, so an empty ring costs one load of a line in its cache.
- * Jobs of more than RING_SCAN_NODES nodes add a doorbell word to the mailbox
+ * Hosts of more than RING_SCAN_NODES nodes add a doorbell word to the mailbox
  * (gpc_ring_poll says how), so that an empty poll is one load whatever the
- * number of peers.
+ * number of peers.  Its bit b stands for the senders whose local number is
+ * b modulo 64: on a host of more than 64 nodes a rung bit sends the receiver
+ * to up to four senders' rings, which it looks at before it locks.
  *
  * Flow control: the slots are the credits.  A requester may send a request
  * to T only while
@@ -38,7 +45,7 @@
  *
  * Long: the payload is copied straight into the target's segment (mapped
  * here), then the header is posted; no LID join.  SEQ takes no lock.  In
- * polled mode (jobs of up to RING_SCAN_NODES nodes) it takes no atomic
+ * polled mode (hosts of up to RING_SCAN_NODES nodes) it takes no atomic
  * read-modify-write either; in doorbell mode a sender sets its doorbell bit
  * with an atomic OR (only when it finds the bit clear) and a receiver takes
  * a non-zero doorbell with an atomic exchange (ring_doorbell, gpc_ring_poll).
@@ -53,6 +60,7 @@
 #include "conduit/am/am.h"
 #include "conduit/am/am_ring.h"
 #include "conduit/am/am_wire.h"
+#include "conduit/attach/nodeinfo.h"
 #include "conduit/core/progress.h"
 #include "conduit/core/state.h"
 #include "config/config.h"
@@ -63,8 +71,8 @@
 #include "util/slowwait.h"
 
 #define RING_SLOTS 16u
-#define RING_MAX_NODES 64u   /* mailboxes cost nodes x 2 x 17.5 KiB per node; one doorbell word */
-#define RING_SCAN_NODES 4u   /* jobs up to this size poll every ring; larger ones a doorbell */
+#define RING_SCAN_NODES 4u   /* hosts up to this size poll every ring; larger ones a doorbell */
+#define DOORBELL_BITS 64u
 
 /*
  * One message: the first line holds a Short's header and 12 arguments, the
@@ -100,7 +108,8 @@ enum { RING_REQUEST = 0, RING_REPLY = 1 };
 
 /* The mailbox: this header, then the rings, [sender][kind]. */
 struct mailbox {
-    _Atomic uint64_t doorbell;   /* bit s: sender s posted since the receiver last looked */
+    _Atomic uint64_t doorbell;   /* bit b: a sender of local number b modulo 64 posted since
+                                  * the receiver last looked */
     char pad[56];
     struct ring ring[];
 };
@@ -163,6 +172,7 @@ struct ring_peer {
     ring_lock_t rep_lock;
     char pad1[64];
     /* receiving from the peer */
+    gasnet_node_t node;          /* the peer's rank: its handlers' token source */
     struct ring *req_in;         /* in this node's mailbox */
     struct ring *rep_in;
     uint64_t req_head;           /* requests handled (H) */
@@ -177,20 +187,24 @@ static struct {
     struct mailbox *mailbox;     /* this node's */
     _Atomic uint64_t *doorbell;  /* this node's, in doorbell mode, else NULL */
     ptl_handle_md_t md;
-    struct ring_peer *peer;      /* [node]; NULL when no ring is in use */
-    gasnet_node_t *active;       /* nodes with rings, in polling order */
+    uint32_t me;                 /* this node's local number */
+    /* [node]: its local number; for a node of another host, gpc.local_nodes, whose entry of
+     * peer[] has no rings, so that one lookup answers both "which" and "whether" */
+    uint32_t *local_of;
+    struct ring_peer *peer;      /* [local number], gpc.local_nodes + 1; NULL when no ring is in use */
+    uint32_t *active;            /* local numbers of the peers with rings, in polling order */
     uint32_t nactive;
 } ring_state;
 
 static int ring_wanted(void)
 {
-    return gp_cfg.gp_shm_am_ring && gp_cfg.portal_flow_control && gpc.nodes > 1 &&
-           gpc.nodes <= RING_MAX_NODES;
+    return gp_cfg.gp_shm_am_ring && gp_cfg.portal_flow_control && gpc.local_nodes > 1 &&
+           gpc.local_nodes <= (gasnet_node_t)gp_cfg.gp_shm_am_ring_ranks;
 }
 
 static uint64_t mailbox_bytes(void)
 {
-    return sizeof(struct mailbox) + (uint64_t)gpc.nodes * 2 * sizeof(struct ring);
+    return sizeof(struct mailbox) + (uint64_t)gpc.local_nodes * 2 * sizeof(struct ring);
 }
 
 uint64_t gpc_ring_region_bytes(void)
@@ -219,7 +233,27 @@ int gpc_ring_setup(void)
         gp_error("attach", "cannot attach the AM mailbox: %s", ptl_strerror(rc));
         return GASNET_ERR_RESOURCE;
     }
+    gp_debug("attach", "AM mailbox: %llu bytes (%u rings of %zu bytes) for the %u nodes of this "
+             "host (%u in the job)", (unsigned long long)bytes, 2 * gpc.local_nodes,
+             sizeof(struct ring), gpc.local_nodes, gpc.nodes);
     return GASNET_OK;
+}
+
+/* Numbers this host's nodes in rank order; returns this node's number.  Every node of the host
+ * numbers them alike, so a sender finds its rings in a receiver's mailbox under its own. */
+static uint32_t number_host_nodes(uint32_t *local_of)
+{
+    uint32_t next = 0, me = 0;
+    for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
+        if (!gpc_shares_host(node)) {
+            local_of[node] = gpc.local_nodes;
+            continue;
+        }
+        if (node == gpc.rank)
+            me = next;
+        local_of[node] = next++;
+    }
+    return me;
 }
 
 /* After the attach barrier: every peer's mailbox is in place. */
@@ -228,15 +262,20 @@ void gpc_ring_connect(void)
     if (ring_state.mailbox == NULL)
         return;
     uint64_t bytes = mailbox_bytes();
-    int doorbell = gpc.nodes > RING_SCAN_NODES;   /* the same choice on every node */
+    uint32_t local_nodes = gpc.local_nodes;
+    int doorbell = local_nodes > RING_SCAN_NODES;   /* the same choice on every node of the host */
     struct ring_peer *peer = NULL;
-    gasnet_node_t *active = calloc(gpc.nodes, sizeof *active);
-    if (posix_memalign((void **)&peer, 64, gpc.nodes * sizeof *peer) != 0 || active == NULL)
-        gp_fatal("attach: no memory for the AM rings of %u nodes", gpc.nodes);
-    memset(peer, 0, gpc.nodes * sizeof *peer);
+    uint32_t *active = calloc(local_nodes, sizeof *active);
+    uint32_t *local_of = calloc(gpc.nodes, sizeof *local_of);
+    size_t peer_bytes = (local_nodes + 1) * sizeof *peer;
+    if (posix_memalign((void **)&peer, 64, peer_bytes) != 0 || active == NULL || local_of == NULL)
+        gp_fatal("attach: no memory for the AM rings of %u nodes", local_nodes);
+    memset(peer, 0, peer_bytes);
+    uint32_t me = number_host_nodes(local_of);
     uint32_t nactive = 0;
     for (gasnet_node_t node = 0; node < gpc.nodes; node++) {
-        if (node == gpc.rank)
+        uint32_t local = local_of[node];
+        if (node == gpc.rank || local == local_nodes)
             continue;   /* this node's own messages take the loopback path (am.c) */
         struct mailbox *theirs = ptl_direct_address(gpc.ni, node, PT_MBOX, PTL_ACCESS_PUT, 0, 0,
                                                     bytes);
@@ -247,22 +286,31 @@ void gpc_ring_connect(void)
         uint32_t *doze = ptl_doze_word(gpc.ni, node);  /* mapped, as the mailbox is */
         if (theirs == NULL || (gpc.seginfo[node].size > 0 && segment == NULL) || doze == NULL)
             continue;
-        struct ring_peer *p = &peer[node];
-        p->req_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REQUEST];
-        p->rep_out = &theirs->ring[2 * (uint64_t)gpc.rank + RING_REPLY];
+        struct ring_peer *p = &peer[local];
+        p->req_out = &theirs->ring[2 * (uint64_t)me + RING_REQUEST];
+        p->rep_out = &theirs->ring[2 * (uint64_t)me + RING_REPLY];
         p->doorbell = doorbell ? &theirs->doorbell : NULL;
         p->doze = doze;
         p->segment = segment;
-        p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REQUEST];
-        p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)node + RING_REPLY];
-        active[nactive++] = node;
+        p->node = node;
+        p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)local + RING_REQUEST];
+        p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)local + RING_REPLY];
+        active[nactive++] = local;
     }
+    ring_state.me = me;
+    ring_state.local_of = local_of;
     ring_state.active = active;
     ring_state.nactive = nactive;
     ring_state.doorbell = doorbell ? &ring_state.mailbox->doorbell : NULL;
     ring_state.peer = peer;
-    gp_debug("attach", "AM rings to %u of %u nodes (%u slots each way, %s)", nactive, gpc.nodes,
-             RING_SLOTS, doorbell ? "doorbell" : "polled");
+    gp_debug("attach", "AM rings to %u of %u nodes (%u on this host, local number %u; %u slots "
+             "each way, %s)", nactive, gpc.nodes, local_nodes, me, RING_SLOTS,
+             doorbell ? "doorbell" : "polled");
+}
+
+static inline struct ring_peer *peer_of(gasnet_node_t node)
+{
+    return &ring_state.peer[ring_state.local_of[node]];
 }
 
 int gpc_ring_in_use(void)
@@ -272,7 +320,7 @@ int gpc_ring_in_use(void)
 
 int gpc_ring_to(gasnet_node_t node)
 {
-    return ring_state.peer != NULL && ring_state.peer[node].req_out != NULL;
+    return ring_state.peer != NULL && peer_of(node)->req_out != NULL;
 }
 
 void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received, uint64_t *stalls)
@@ -280,7 +328,7 @@ void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received,
     *sent = *received = *stalls = 0;
     if (!gpc_ring_to(node))
         return;
-    struct ring_peer *p = &ring_state.peer[node];
+    struct ring_peer *p = peer_of(node);
     *sent = __atomic_load_n(&p->req_sent, __ATOMIC_RELAXED) +
             __atomic_load_n(&p->rep_sent, __ATOMIC_RELAXED);
     *received = (uint64_t)gp_count_get(&p->received);
@@ -332,7 +380,7 @@ static void ring_doorbell(_Atomic uint64_t *doorbell)
 {
     if (doorbell == NULL)
         return;
-    uint64_t bit = UINT64_C(1) << gpc.rank;
+    uint64_t bit = UINT64_C(1) << (ring_state.me % DOORBELL_BITS);
     gp_fence_full(); /* the slot's seq (post) before the doorbell load; pairs with gpc_ring_poll */
     if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit))
         atomic_fetch_or_explicit(doorbell, bit, memory_order_relaxed);
@@ -353,7 +401,7 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
 {
     if (!gpc_ring_to(dest))
         return 0;
-    struct ring_peer *p = &ring_state.peer[dest];
+    struct ring_peer *p = peer_of(dest);
     produce_lock(&p->req_lock);
     if (__builtin_expect(!request_fits(p), 0)) {
         struct gp_slow_wait slow = GP_SLOW_WAIT_INIT;
@@ -384,7 +432,7 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
                    const gasnet_handlerarg_t *args)
 {
     gasnet_node_t dest = token->source;
-    struct ring_peer *p = &ring_state.peer[dest];
+    struct ring_peer *p = peer_of(dest);
     token->replied = 1;
     produce_lock(&p->rep_lock);
     uint64_t n = p->rep_sent;   /* the requester's bound keeps this slot free */
@@ -418,7 +466,7 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
 
 /* Each returns the messages taken, and sets *more when the ring may hold others (it was busy,
  * or a pass's share was taken). */
-static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
+static int poll_requests(struct ring_peer *p, int *more)
 {
     if (!consume_trylock(&p->req_poll_lock)) {
         *more = 1;
@@ -426,7 +474,7 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
     }
     int taken = 0;
     uint64_t head = __atomic_load_n(&p->req_head, __ATOMIC_RELAXED);
-    while (taken < (int)RING_SLOTS && take(p->req_in, head, node, 1)) {
+    while (taken < (int)RING_SLOTS && take(p->req_in, head, p->node, 1)) {
         head++;
         taken++;
         /* after the handler and its reply: the requester may reuse the slot */
@@ -442,7 +490,7 @@ static int poll_requests(gasnet_node_t node, struct ring_peer *p, int *more)
     return taken;
 }
 
-static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
+static int poll_replies(struct ring_peer *p, int *more)
 {
     if (!consume_trylock(&p->rep_poll_lock)) {
         *more = 1;
@@ -450,7 +498,7 @@ static int poll_replies(gasnet_node_t node, struct ring_peer *p, int *more)
     }
     int taken = 0;
     uint64_t head = atomic_load_explicit(&p->rep_head, memory_order_relaxed);
-    while (taken < (int)RING_SLOTS && take(p->rep_in, head, node, 0)) {
+    while (taken < (int)RING_SLOTS && take(p->rep_in, head, p->node, 0)) {
         head++;
         taken++;
         atomic_store_explicit(&p->rep_head, head, memory_order_relaxed);
@@ -474,14 +522,14 @@ static inline int ready(const struct ring *ring, uint64_t head)
 /* Each ring's lock is taken only when the ring has a message: in PAR builds the lock is an
  * atomic exchange, and a round trip would pay two that take nothing (doc/decisions.md,
  * "Where gp polls", has the figures). */
-static int poll_peer(gasnet_node_t node, int *more)
+static int poll_peer(uint32_t local, int *more)
 {
-    struct ring_peer *p = &ring_state.peer[node];
+    struct ring_peer *p = &ring_state.peer[local];
     int taken = 0;
     if (ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)))
-        taken += poll_replies(node, p, more);   /* replies first: they free request slots */
+        taken += poll_replies(p, more);   /* replies first: they free request slots */
     if (ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED)))
-        taken += poll_requests(node, p, more);
+        taken += poll_requests(p, more);
     return taken;
 }
 
@@ -497,9 +545,9 @@ static __attribute__((noinline)) int poll_active_peers(void)
 
 /* Whether a peer's rings hold a message: the looks of poll_peer, in a loop that calls
  * nothing, so an empty poll (most of them) saves and restores no registers. */
-static inline int peer_has_messages(gasnet_node_t node)
+static inline int peer_has_messages(uint32_t local)
 {
-    const struct ring_peer *p = &ring_state.peer[node];
+    const struct ring_peer *p = &ring_state.peer[local];
     return ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
            ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED));
 }
@@ -517,7 +565,8 @@ int gpc_ring_poll(void)
     return 0;
 }
 
-/* The doorbell named senders: their rings, and the bit again for those that have more. */
+/* The doorbell named senders (by local number): their rings, and the bit again for those that
+ * have more. */
 static __attribute__((noinline)) int poll_doorbell(_Atomic uint64_t *doorbell)
 {
     int taken = 0, more = 0;
@@ -532,13 +581,14 @@ static __attribute__((noinline)) int poll_doorbell(_Atomic uint64_t *doorbell)
     gp_fence_full_after_rmw();
     uint64_t again = 0;
     while (senders != 0) {
-        gasnet_node_t node = (gasnet_node_t)__builtin_ctzll(senders);
+        uint32_t bit = (uint32_t)__builtin_ctzll(senders);
         senders &= senders - 1;
         more = 0;
-        if (gpc_ring_to(node))
-            taken += poll_peer(node, &more);
+        for (uint32_t local = bit; local < gpc.local_nodes; local += DOORBELL_BITS)
+            if (ring_state.peer[local].req_out != NULL)
+                taken += poll_peer(local, &more);   /* it looks before it locks */
         if (more)
-            again |= UINT64_C(1) << node;
+            again |= UINT64_C(1) << bit;
     }
     if (again != 0)
         atomic_fetch_or_explicit(doorbell, again, memory_order_relaxed);

@@ -16,5 +16,8 @@ const gasnet_nodeinfo_t *gpc_nodeinfo(void);
 /* After gpc_nodeinfo_init: gpc.local_nodes, the segment limit and
  * gpc.oversubscribed. */
 void gpc_sizing_init(void);
+/* After gpc_nodeinfo_init: does node share this host (this node does)?  The
+ * nodes gpc.local_nodes counts, by the rule sizing.c's header gives. */
+int gpc_shares_host(gasnet_node_t node);
 
 #endif

@@ -34,16 +34,21 @@
 /* Room left in the same /dev/shm object for the conduit's own buffers. */
 #define CONDUIT_BUFFER_ALLOWANCE ((uint64_t)8 << 20)
 
-/* The nodes that share this host (this one included). */
-static gasnet_node_t local_node_count(void)
+int gpc_shares_host(gasnet_node_t node)
 {
     /* Every peer mapped: all share this host's memory, whatever hosts they name. */
     if (ptl_transport_maps_peers(gp_cfg.gp_transport) == PTL_MAPS_EVERY_PEER)
-        return gpc.nodes;
+        return 1;
     const gasnet_nodeinfo_t *info = gpc_nodeinfo();
+    return info[node].host == info[gpc.rank].host;
+}
+
+/* The nodes that share this host (this one included). */
+static gasnet_node_t local_node_count(void)
+{
     gasnet_node_t count = 0;
     for (gasnet_node_t node = 0; node < gpc.nodes; node++)
-        count += info[node].host == info[gpc.rank].host;
+        count += (gasnet_node_t)gpc_shares_host(node);
     return count;
 }
 

@@ -184,9 +184,15 @@ static const struct gp_cfg_row conduit_rows[] = {
     { .name = "GP_SHM_AM_RING", .type = GP_CFG_BOOL, .default_text = "1", .transport = "shm",
       .offset = GP_CFG_FIELD(gp_shm_am_ring),
       .doc = "active messages to a peer whose region is mapped here go through a ring of "
-             "slots in the peer's memory (the slots are the credits; jobs of up to 64 nodes, "
-             "GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through the Portals protocol "
-             "(credits, ReqRB, events), for tests" },
+             "slots in the peer's memory (the slots are the credits; hosts of up to "
+             "GP_SHM_AM_RING_RANKS nodes, GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through "
+             "the Portals protocol (credits, ReqRB, events), for tests" },
+    { .name = "GP_SHM_AM_RING_RANKS", .type = GP_CFG_INT, .default_text = "64", .min = 2,
+      .max = 256, .transport = "shm", .offset = GP_CFG_FIELD(gp_shm_am_ring_ranks),
+      .doc = "the most nodes of one host whose active messages to each other take the rings "
+             "(GP_SHM_AM_RING): a host with more sends them through the Portals protocol, "
+             "whatever the job's size; a host's rings cost each of its nodes 2 x 17.5 KiB "
+             "per node of the host; lower it for tests" },
     { .name = "GP_DOZE_MAX_US", .type = GP_CFG_INT, .default_text = "10000", .min = 50,
       .max = 60000000, .transport = "all", .offset = GP_CFG_FIELD(gp_doze_max_us),
       .doc = "microseconds a doze sleeps at most: a wait in GASNET_WAIT_BLOCK or "
