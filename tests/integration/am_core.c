@@ -20,7 +20,8 @@
 #define REPLY_SLOTS 8          /* threads that may run request handlers: each builds its
                                   replies in its own slot, in the segment and in private memory */
 #define REPLY_SLOT (STAGING / 2 / REPLY_SLOTS)
-#define SMALL_LONG(m) ((m) == 0 ? 0 : (size_t)((m) * 41) % 900) /* fits a chunk with its header */
+/* Fits a chunk with its header; 20 and 40 bytes (M = 1, 2) ride in a ring slot's second line. */
+#define SMALL_LONG(m) ((m) == 0 ? 0 : (m) <= 2 ? (size_t)(m) * 20 : (size_t)((m) * 41) % 900)
 #define BIG_LONG_SIZE(m) (BIG_LONG + (size_t)(m) * 1001)
 _Static_assert(BIG_LONG + 16 * 1001 <= REPLY_SLOT, "a reply slot holds the largest Long");
 

@@ -79,7 +79,15 @@
  * second the other 4 and a Long's offset, and a Medium payload starts on
  * the third, so that 960 bytes take 15 lines and not 16 (doc/decisions.md,
  * "On-node AMs", has the figure).
+ *
+ * A Long of up to RING_LONG_IN_SLOT bytes rides in the rest of the second
+ * line, which a Long's offset brings to the receiver anyway, and the
+ * receiver copies it into its segment before the handler runs.  Copied
+ * straight into the receiver's segment it would cost a line the receiver
+ * owns: the sender takes it from the receiver's cache, and the receiver's
+ * handler, or its next reader, takes it back.
  */
+#define RING_LONG_IN_SLOT 40u
 struct ring_slot {
     _Atomic uint32_t seq;        /* message index + 1, stored last */
     uint8_t handler;
@@ -90,11 +98,13 @@ struct ring_slot {
     uint32_t unused32;
     gasnet_handlerarg_t args[GPC_MAX_ARGS];
     uint64_t dest_offset;        /* Long: where in the receiver's segment */
-    char unused[40];
+    char long_payload[RING_LONG_IN_SLOT]; /* a Long of at most this many bytes */
     char payload[GPC_MAX_MEDIUM];
 };
 _Static_assert(sizeof(struct ring_slot) % 64 == 0, "slots are whole cache lines");
 _Static_assert(offsetof(struct ring_slot, payload) % 64 == 0, "Medium payloads start a line");
+_Static_assert(offsetof(struct ring_slot, long_payload) + RING_LONG_IN_SLOT <= 128,
+               "a small Long rides in the line that holds its offset");
 
 struct ring {
     _Atomic uint64_t consumed;   /* written by the receiver */
@@ -354,7 +364,9 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
         uint64_t offset = gpc_long_offset(dest_addr, gpc.seginfo[dest].addr);
         slot->dest_offset = offset;
         slot->nbytes = (uint32_t)nbytes;
-        if (nbytes > 0)
+        if (nbytes <= RING_LONG_IN_SLOT)
+            memcpy(slot->long_payload, source, nbytes);
+        else
             memcpy(segment + offset, source, nbytes);
     }
     atomic_store_explicit(&slot->seq, (uint32_t)(n + 1), memory_order_release);
@@ -458,8 +470,11 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
     void *buf = NULL;
     if (category == GPC_MEDIUM)
         buf = slot->payload;
-    else if (category == GPC_LONG)
+    else if (category == GPC_LONG) {
         buf = gpc_long_at(gpc.segment, slot->dest_offset);
+        if (slot->nbytes <= RING_LONG_IN_SLOT)
+            memcpy(buf, slot->long_payload, slot->nbytes);
+    }
     gpc_run_handler(&token, slot->handler, category, buf, slot->nbytes, slot->nargs, slot->args);
     return 1;
 }
