@@ -449,6 +449,7 @@ static void queries_before_attach(void)
     CHECK(gex_TM_QueryRank(tm) == gasnet_mynode() && gex_TM_QuerySize(tm) == gasnet_nodes(),
           "TM0 rank/size against gasnet_mynode/nodes");
     CHECK(gex_System_QueryJobRank() == me && gex_System_QueryJobSize() == ranks, "job rank/size");
+    CHECK(gasneti_mynode == me, "gasneti_mynode, GASNet's internal name, is the jobrank");
     CHECK(gex_TM_QueryEP(tm) == ep && gex_EP_QueryClient(ep) == client &&
           gex_TM_QueryClient(tm) == client, "object links");
     CHECK(strcmp(gex_Client_QueryName(client), "ex_core") == 0, "client name");
