@@ -157,6 +157,9 @@ extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t pare
                             gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
                             size_t scratch_size, gex_Flags_t flags);
 extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+/* A TM-pair: for point-to-point calls only (RMA, AM Requests, VIS, gex_AM_Max*,
+ * gex_EP_QueryBoundSegmentNB), whose rank argument is then a jobrank. */
+extern gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
 
 /* System queries (§6). */
 extern gex_Rank_t gex_System_QueryJobRank(void);
@@ -322,14 +325,16 @@ extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_T
 /*
  * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
  * implicit and value forms): the primordial team's ranks are jobranks, so the
- * same table answers, and a plain copy is complete, with nothing to count or
- * to complete locally.  Other teams' ranks need translating, so their calls
+ * same table answers, as do a TM-pair's (gex_TM_Pair: the low bit set), and a
+ * plain copy is complete, with nothing to count or to complete locally.  Other
+ * teams' ranks need translating, so their calls
  * go to the exported functions, as do lc_opt and every other check.
  */
 #ifndef GP_NO_INLINE_RMA
 extern struct _gex_tm _gex_tm0; /* the primordial team */
 #define _gex_rma_local(tm, rank, addr, nbytes) \
-    ((tm) == &_gex_tm0 ? _gasnet_rma_local(rank, addr, nbytes) : (char *)0)
+    ((tm) == &_gex_tm0 || ((uintptr_t)(tm) & 1u) ? _gasnet_rma_local(rank, addr, nbytes) \
+                                                  : (char *)0)
 static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                               const void *src, size_t nbytes, gex_Flags_t flags)
 {

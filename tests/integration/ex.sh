@@ -1,8 +1,9 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
 # for collectives, ex_atomic for remote atomics, ex_npam for negotiated-payload
-# AMs, ex_vis for VIS): an EX client at 1, 2 and 4 ranks over shm (the default),
-# tcp, and the hybrid across two pretended hosts; then bad arguments, each
+# AMs, ex_vis for VIS, ex_tmpair for TM-pairs; ex_caffeine and ex_chapel use
+# the API as those clients do): an EX client at 1, 2 and 4
+# ranks over shm (the default), tcp, and the hybrid across two pretended hosts; then bad arguments, each
 # refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
 
@@ -138,6 +139,26 @@ npam_misuse commit_twice "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium
 npam_misuse least_over "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestMedium: least_payload 961 exceeds the Medium limit of 960"
 npam_misuse nbytes_over "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium: nbytes 200 is outside \\[least_payload 0, granted size 100\\]"
 npam_misuse lc_gp_buffer "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestLong: lc_opt 0x1 with client_buf NULL; gp's buffer takes lc_opt NULL"
+# TM-pairs (ex_tmpair): every point-to-point kind addressed by jobrank through gex_TM_Pair.
+tmpair_line="RMA, AM, VIS and queries by TM-pair verified"
+shm_tcp_jobs tmpair ex_tmpair "$tmpair_line"
+expect_rc "ex/tmpair_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_tmpair" && ranks_said "ex/tmpair_hybrid_n4" 4 ex_tmpair "$tmpair_line"
+tmpair_misuse() { fatal_case "ex/tmpair_misuse_$1" ex_tmpair "$1" "$2"; } # MODE PATTERN
+tmpair_misuse pair_index "FATAL ERROR on node [01]/2: gex_TM_Pair: remote_ep_index 1; a process has one endpoint (GASNET_MAXEPS 1), index 0"
+tmpair_misuse pair_query "FATAL ERROR on node [01]/2: gex_TM_QueryRank: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
+tmpair_misuse pair_barrier "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
+tmpair_misuse pair_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: jobrank 2 (addressed by a TM-pair) is not in the job (its ranks are 0..1)"
+# Clients shaped as Caffeine's runtime (EX only) and Chapel's GASNet layer (EX init and
+# registration, then GASNet-1 calls) use the API.
+caffeine_line="team split, strided puts, user reductions and remote fetch-add verified"
+shm_tcp_jobs caffeine ex_caffeine "$caffeine_line"
+expect_rc "ex/caffeine_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_caffeine" && ranks_said "ex/caffeine_hybrid_n4" 4 ex_caffeine "$caffeine_line"
+chapel_line="EX init and registration, host info, GASNet-1 AMs, puts and gets verified"
+shm_tcp_jobs chapel ex_chapel "$chapel_line"
+expect_rc "ex/chapel_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_chapel" && ranks_said "ex/chapel_hybrid_n4" 4 ex_chapel "$chapel_line"
 # VIS (ex_vis): every form and sync, transposed and negative strides, leaf and peer completion.
 vis_line="vector, indexed and strided puts and gets in every form, leaf and peer completion verified"
 shm_tcp_jobs vis ex_vis "$vis_line"
