@@ -83,6 +83,8 @@ misuse bad_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: rank 7 is not 
 misuse value_size "FATAL ERROR on node [01]/2: gex_RMA_PutBlockingVal: nbytes is 9; value operations take 1 to 8 bytes"
 misuse am_lc_defer "FATAL ERROR on node [01]/2: gex_AM_RequestMedium: lc_opt GEX_EVENT_DEFER; accepted are GEX_EVENT_NOW, GEX_EVENT_GROUP or a gex_Event_t pointer"
 misuse no_op_event "FATAL ERROR on node [01]/2: gex_Event_Wait: GEX_EVENT_NO_OP is not an event"
+misuse rma_offset "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
+misuse am_offset "FATAL ERROR on node [01]/2: gex_AM_RequestShort: flags 0x40 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 
 # Teams (ex_team): every rank says it verified its teams.
 team_line="splits, creates, destroys, queries and team-rank addressing verified"
@@ -100,6 +102,7 @@ team_misuse() { fatal_case "ex/team_misuse_$1" ex_team "$1" "$2"; } # MODE PATTE
 team_misuse destroy_tm0 "FATAL ERROR on node [01]/2: gex_TM_Destroy: the primordial team lives as long as the client"
 team_misuse split_flags "FATAL ERROR on node [01]/2: gex_TM_Split: flags 0x200; accepted are GEX_FLAG_TM_SCRATCH_SIZE_MIN, _SCRATCH_SIZE_RECOMMENDED, GEX_FLAG_TM_GLOBAL_SCRATCH, _LOCAL_SCRATCH, _SYMMETRIC_SCRATCH and _NO_SCRATCH"
 team_misuse create_not_member "FATAL ERROR on node [01]/2: gex_TM_Create: this caller (parent rank [01]) is not in its own args; a non-member passes numargs 0"
+team_misuse scratch_offset "FATAL ERROR on node [01]/2: gex_TM_Split: GEX_FLAG_SCRATCH_SEG_OFFSET is not supported (scratch is given by address)"
 team_misuse scratch_outside "FATAL ERROR on node [01]/2: gex_TM_Split: scratch 0x[0-9a-f]* + 64 bytes is outside this process's segment"
 
 # Collectives (ex_coll): on the primordial and a reversed team, every type and operation.
@@ -167,5 +170,6 @@ vis_misuse outside "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: dstli
 vis_misuse sizes "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: the destination pieces hold 8 bytes and the source pieces 16; the totals must agree"
 vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocking: dstaddr\\[0\\] (200 bytes at 0x[0-9a-f]*) lies outside node [01]'s segment"
 vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
+vis_misuse offset "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
 end_tests

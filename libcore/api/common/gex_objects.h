@@ -55,6 +55,9 @@ gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank);
 void gpx_tm_check_team(const char *call, gex_TM_t tm);
 /* The conduit team of tm, for a collective; fatal unless tm is a live team. */
 struct gpc_team *gpx_tm_team(const char *call, gex_TM_t tm);
+/* api/ex/rma.c.  Fatal if flags ask for offset addressing (GEX_FLAG_SELF_SEG_OFFSET,
+ * _PEER_SEG_OFFSET), which gp does not have: RMA, AM and VIS addresses are addresses. */
+void gpx_check_addressing(const char *call, gex_Flags_t flags);
 /* Fatal unless the segment is attached and the caller is not in a handler. */
 void gpx_check_callable(const char *call);
 #endif
