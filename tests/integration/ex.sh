@@ -149,6 +149,8 @@ expect_rc "ex/tmpair_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/a
     "$GPTEST_ITEST/ex_tmpair" && ranks_said "ex/tmpair_hybrid_n4" 4 ex_tmpair "$tmpair_line"
 tmpair_misuse() { fatal_case "ex/tmpair_misuse_$1" ex_tmpair "$1" "$2"; } # MODE PATTERN
 tmpair_misuse pair_index "FATAL ERROR on node [01]/2: gex_TM_Pair: remote_ep_index 1; a process has one endpoint (GASNET_MAXEPS 1), index 0"
+tmpair_misuse pair_ep "FATAL ERROR on node [01]/2: gex_TM_Pair: local_ep (nil) is not this process's endpoint (gex_Client_Init's, 0x[0-9a-f]*)"
+tmpair_misuse pair_ad "FATAL ERROR on node [01]/2: gex_AD_Create: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
 tmpair_misuse pair_query "FATAL ERROR on node [01]/2: gex_TM_QueryRank: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
 tmpair_misuse pair_barrier "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
 tmpair_misuse pair_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: jobrank 2 (addressed by a TM-pair) is not in the job (its ranks are 0..1)"

@@ -10,6 +10,7 @@
  *        ex_tmpair MODE   one misuse (see misuse() below)
  */
 #include <gasnetex.h>
+#include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
 #include <stdint.h>
 #include <string.h>
@@ -187,6 +188,12 @@ static int misuse(const char *mode)
     uint64_t v = 0;
     if (strcmp(mode, "pair_index") == 0)
         gex_TM_Pair(ep, 1);
+    else if (strcmp(mode, "pair_ep") == 0)
+        gex_TM_Pair(GEX_EP_INVALID, 0);
+    else if (strcmp(mode, "pair_ad") == 0) {
+        gex_AD_t ad;
+        gex_AD_Create(&ad, pair, GEX_DT_I32, GEX_OP_ADD, 0);
+    }
     else if (strcmp(mode, "pair_query") == 0)
         printf("%u\n", gex_TM_QueryRank(pair));
     else if (strcmp(mode, "pair_barrier") == 0)
