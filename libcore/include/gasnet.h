@@ -55,7 +55,8 @@ extern "C" {
 #define GASNET_PAGESIZE 4096
 /* Every process maps its own segment where the kernel chooses. */
 #define GASNET_ALIGNED_SEGMENTS 0
-#define SIZEOF_GASNET_REGISTER_VALUE_T SIZEOF_VOID_P /* a literal, as GASNet's */
+/* 64 bits on every platform, as GASNet-EX's, so that it is gex_RMA_Value_t. */
+#define SIZEOF_GASNET_REGISTER_VALUE_T 8
 #define GASNET_NULL_ARGV_OK 1
 
 /*
@@ -134,7 +135,7 @@ typedef gasnet_node_t gex_Rank_t;
 #endif
 typedef uint8_t gasnet_handler_t;
 typedef int32_t gasnet_handlerarg_t;
-typedef uintptr_t gasnet_register_value_t;
+typedef uint64_t gasnet_register_value_t;
 typedef void *gasnet_threadinfo_t;
 typedef struct _gasnet_valget_op *gasnet_valget_handle_t;
 
@@ -210,6 +211,8 @@ extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t
 extern void gasnet_exit(int exitcode) __attribute__((noreturn));
 extern gasnet_node_t gasnet_mynode(void);
 extern gasnet_node_t gasnet_nodes(void);
+/* GASNet's internal name for this process's jobrank, which GASNet's own tests read. */
+#define gasneti_mynode (gasnet_mynode())
 extern uintptr_t gasnet_getMaxLocalSegmentSize(void);
 extern uintptr_t gasnet_getMaxGlobalSegmentSize(void);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);

@@ -427,8 +427,12 @@ extern const char *gasnett_gethostname(void);
 extern int gasnett_cpu_count(void); /* 0 if unknown */
 extern uint64_t gasnett_getPhysMemSz(int failureIsFatal);
 extern int gasnett_sched_yield(void);
-/* Binds the calling thread to one processor, chosen by rank; best effort. */
-extern void gasnett_set_affinity(int rank);
+/* Binds the calling thread to one processor, chosen by rank; 0 when bound, else
+ * non-zero and the thread stays where it was (GASNETT_SET_AFFINITY_SUPPORT is left
+ * undefined: binding is best effort). */
+extern int gasnett_set_affinity(int rank);
+/* Sleeps at least ns nanoseconds (a signal does not cut it short). */
+extern void gasnett_nsleep(uint64_t ns);
 extern void gasnett_flush_streams(void);
 /* Raises soft resource limits to their hard limits; non-zero if all were raised. */
 extern int gasnett_maximize_rlimits(void);
@@ -479,6 +483,8 @@ GASNETT_INLINE(gasnett_count0s_uintptr_t) int gasnett_count0s_uintptr_t(uintptr_
 /* Prints "gp: FATAL ERROR on node N/M: <message>" and ends the job. */
 GASNETT_FORMAT_PRINTF(gasnett_fatalerror, 1, 2,
                       extern void gasnett_fatalerror(const char *msg, ...) GASNETT_NORETURN);
+/* GASNet-EX's name for the same line without a source position, which gp's never has. */
+#define gasnett_fatalerror_nopos gasnett_fatalerror
 
 typedef void (*gasnett_sighandlerfn_t)(int);
 /* Installs fp for sigtocatch (SIG_DFL and SIG_IGN allowed); returns the previous handler. */
@@ -534,6 +540,20 @@ GASNETT_INLINE(_gasnett_trace_printf_noop) void _gasnett_trace_printf_noop(const
 #define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
 #define GASNETT_STATS_GETMASK() ""
 #define GASNETT_STATS_SETMASK(mask) ((void)(mask))
+#define GASNETT_STATS_PRINTF_FORCE _gasnett_trace_printf_noop
+#define GASNETT_STATS_DUMP(reset) ((void)(reset))
+
+/* Each argument evaluated once and discarded, as an expression. */
+#define GASNETT_UNUSED_ARGS1(a) ((void)(a))
+#define GASNETT_UNUSED_ARGS2(a, b) ((void)(a), (void)(b))
+#define GASNETT_UNUSED_ARGS3(a, b, c) ((void)(a), GASNETT_UNUSED_ARGS2(b, c))
+#define GASNETT_UNUSED_ARGS4(a, b, c, d) ((void)(a), GASNETT_UNUSED_ARGS3(b, c, d))
+#define GASNETT_UNUSED_ARGS5(a, b, c, d, e) ((void)(a), GASNETT_UNUSED_ARGS4(b, c, d, e))
+#define GASNETT_UNUSED_ARGS6(a, b, c, d, e, f) ((void)(a), GASNETT_UNUSED_ARGS5(b, c, d, e, f))
+#define GASNETT_UNUSED_ARGS7(a, b, c, d, e, f, g) \
+    ((void)(a), GASNETT_UNUSED_ARGS6(b, c, d, e, f, g))
+#define GASNETT_UNUSED_ARGS8(a, b, c, d, e, f, g, h) \
+    ((void)(a), GASNETT_UNUSED_ARGS7(b, c, d, e, f, g, h))
 
 GASNETT_END_EXTERNC
 
@@ -546,7 +566,7 @@ GASNETT_END_EXTERNC
  * hence the block's own guard outside _GASNET_TOOLS_H).  The caller gives a
  * buffer of the matching _bufsz() bytes; the text always fits in it.
  */
-#if defined(_GASNET_H) && !defined(_GASNETT_VIS_FORMAT)
+#if defined(_GASNET_H) && defined(_INCLUDED_GASNETEX_H) && !defined(_GASNETT_VIS_FORMAT)
 #define _GASNETT_VIS_FORMAT
 #ifdef __cplusplus
 extern "C" {
@@ -560,17 +580,26 @@ typedef struct {
     void *minaddr, *maxaddr;
 } gasnett_addrlist_stats_t;
 extern size_t gasnett_format_memveclist_bufsz(size_t count);
+/* list: gasnet_memvec_t or gex_Memvec_t entries, which share one layout. */
 extern gasnett_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
-                                                            gasnet_memvec_t const *list);
+                                                            void const *list);
 extern size_t gasnett_format_addrlist_bufsz(size_t count);
 extern gasnett_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count,
                                                         void *const *list, size_t len);
 extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
-/* pstats: NULL (no shape statistics are kept); returns the total bytes. */
-extern size_t gasnett_format_putsgets(char *buf, void *pstats, gasnet_node_t node, void *dstaddr,
-                                      const size_t dststrides[], void *srcaddr,
-                                      const size_t srcstrides[], const size_t count[],
-                                      size_t stridelevels);
+/* GASNet-EX's shape (gasnet_vis.h's gex_VIS_Strided*): stridelevels dimensions of
+ * count[k] elements of elemsz bytes, signed byte strides.  pstats: NULL (no shape
+ * statistics are kept); returns the total bytes. */
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank,
+                                      void *dstaddr, const ptrdiff_t dststrides[], void *srcaddr,
+                                      const ptrdiff_t srcstrides[], size_t elemsz,
+                                      const size_t count[], size_t stridelevels);
+/* A GASNet-EX mask as its constants' names ("GEX_TI_SRCRANK|GEX_TI_ENTRY", "0" for
+ * none): with buf NULL the bytes needed, NUL included; else writes them and returns
+ * that count. */
+extern size_t gasnett_format_ti(char *buf, gex_TI_t ti);
+extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
+extern size_t gasnett_format_op(char *buf, gex_OP_t op);
 extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
 extern size_t gasnett_format_putvgetv(char *buf, gasnet_node_t node, size_t dstcount,
                                       gasnet_memvec_t const dstlist[], size_t srccount,

@@ -157,6 +157,9 @@ extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t pare
                             gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
                             size_t scratch_size, gex_Flags_t flags);
 extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+/* A TM-pair: for point-to-point calls only (RMA, AM Requests, VIS, gex_AM_Max*,
+ * gex_EP_QueryBoundSegmentNB), whose rank argument is then a jobrank. */
+extern gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
 
 /* System queries (§6). */
 extern gex_Rank_t gex_System_QueryJobRank(void);
@@ -322,18 +325,23 @@ extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_T
 /*
  * Puts and gets to a peer mapped here, inline where gasnet.h's are (blocking,
  * implicit and value forms): the primordial team's ranks are jobranks, so the
- * same table answers, and a plain copy is complete, with nothing to count or
- * to complete locally.  Other teams' ranks need translating, so their calls
+ * same table answers, as do a TM-pair's (gex_TM_Pair: the low bit set), and a
+ * plain copy is complete, with nothing to count or to complete locally.  Other
+ * teams' ranks need translating, so their calls
  * go to the exported functions, as do lc_opt and every other check.
  */
 #ifndef GP_NO_INLINE_RMA
 extern struct _gex_tm _gex_tm0; /* the primordial team */
-#define _gex_rma_local(tm, rank, addr, nbytes) \
-    ((tm) == &_gex_tm0 ? _gasnet_rma_local(rank, addr, nbytes) : (char *)0)
+/* Offset addressing goes to the library, which refuses it. */
+#define _gex_rma_local(tm, rank, addr, nbytes, flags)                                    \
+    (!((flags) & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)) &&               \
+             ((tm) == &_gex_tm0 || ((uintptr_t)(tm) & 1u))                               \
+         ? _gasnet_rma_local(rank, addr, nbytes)                                         \
+         : (char *)0)
 static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void *dest,
                                               const void *src, size_t nbytes, gex_Flags_t flags)
 {
-    char *at = _gex_rma_local(tm, rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes, flags);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -343,7 +351,7 @@ static inline int _gex_RMA_PutBlocking_inline(gex_TM_t tm, gex_Rank_t rank, void
 static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                               size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gex_rma_local(tm, rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes, flags);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -353,7 +361,7 @@ static inline int _gex_RMA_GetBlocking_inline(gex_TM_t tm, void *dest, gex_Rank_
 static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    char *at = _gex_rma_local(tm, rank, dest, nbytes);
+    char *at = _gex_rma_local(tm, rank, dest, nbytes, flags);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, src, nbytes);
         return 0;
@@ -363,7 +371,7 @@ static inline int _gex_RMA_PutNBI_inline(gex_TM_t tm, gex_Rank_t rank, void *des
 static inline int _gex_RMA_GetNBI_inline(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                                          size_t nbytes, gex_Flags_t flags)
 {
-    const char *at = _gex_rma_local(tm, rank, src, nbytes);
+    const char *at = _gex_rma_local(tm, rank, src, nbytes, flags);
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_get_copy(dest, at, nbytes);
         return 0;
@@ -380,7 +388,7 @@ static inline int _gex_RMA_PutBlockingVal_inline(gex_TM_t tm, gex_Rank_t rank, v
                                                  gex_RMA_Value_t value, size_t nbytes,
                                                  gex_Flags_t flags)
 {
-    char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, dest, nbytes) : NULL;
+    char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, dest, nbytes, flags) : NULL;
     if (__builtin_expect(at != NULL, 1)) {
         _gasnet_rma_put_copy(at, &value, nbytes);
         return 0;
@@ -392,7 +400,8 @@ static inline gex_RMA_Value_t _gex_RMA_GetBlockingVal_inline(gex_TM_t tm, gex_Ra
                                                              gex_Flags_t flags)
 {
     gex_RMA_Value_t value = 0; /* zero-extended */
-    const char *at = nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, src, nbytes) : NULL;
+    const char *at =
+        nbytes - 1 < sizeof value ? _gex_rma_local(tm, rank, src, nbytes, flags) : NULL;
     if (__builtin_expect(at == NULL, 0))
         return (gex_RMA_GetBlockingVal)(tm, rank, src, nbytes, flags);
     _gasnet_rma_get_copy(&value, at, nbytes);

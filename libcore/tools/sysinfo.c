@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/export.h"
@@ -79,11 +80,11 @@ static void read_allowed(void)
         allowed_count = CPU_COUNT(&allowed);
 }
 
-GP_EXPORT void gasnett_set_affinity(int rank)
+GP_EXPORT int gasnett_set_affinity(int rank)
 {
     pthread_once(&allowed_once, read_allowed);
     if (allowed_count <= 0)
-        return;
+        return -1;
     int wanted = (int)(((long)rank % allowed_count + allowed_count) % allowed_count);
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
         if (!CPU_ISSET(cpu, &allowed) || wanted-- > 0)
@@ -92,10 +93,19 @@ GP_EXPORT void gasnett_set_affinity(int rank)
         CPU_ZERO(&one);
         CPU_SET(cpu, &one);
         /* Best effort, as GASNet's: a refusal leaves the thread where it was. */
-        if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0)
+        int rc = pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+        if (rc != 0)
             gp_debug("tools", "gasnett_set_affinity(%d): cannot bind to cpu %d", rank, cpu);
-        return;
+        return rc;
     }
+    return -1;
+}
+
+GP_EXPORT void gasnett_nsleep(uint64_t ns)
+{
+    struct timespec left = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+    while (nanosleep(&left, &left) != 0 && errno == EINTR)
+        continue;
 }
 
 GP_EXPORT void gasnett_flush_streams(void)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
 # for collectives, ex_atomic for remote atomics, ex_npam for negotiated-payload
-# AMs, ex_vis for VIS): an EX client at 1, 2 and 4 ranks over shm (the default),
-# tcp, and the hybrid across two pretended hosts; then bad arguments, each
+# AMs, ex_vis for VIS, ex_tmpair for TM-pairs; ex_caffeine and ex_chapel use
+# the API as those clients do): an EX client at 1, 2 and 4
+# ranks over shm (the default), tcp, and the hybrid across two pretended hosts; then bad arguments, each
 # refused with an error naming what was wrong and what is accepted.
 . "$(dirname "$0")/../lib.sh"
 
@@ -82,6 +83,8 @@ misuse bad_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: rank 7 is not 
 misuse value_size "FATAL ERROR on node [01]/2: gex_RMA_PutBlockingVal: nbytes is 9; value operations take 1 to 8 bytes"
 misuse am_lc_defer "FATAL ERROR on node [01]/2: gex_AM_RequestMedium: lc_opt GEX_EVENT_DEFER; accepted are GEX_EVENT_NOW, GEX_EVENT_GROUP or a gex_Event_t pointer"
 misuse no_op_event "FATAL ERROR on node [01]/2: gex_Event_Wait: GEX_EVENT_NO_OP is not an event"
+misuse rma_offset "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
+misuse am_offset "FATAL ERROR on node [01]/2: gex_AM_RequestShort: flags 0x40 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 
 # Teams (ex_team): every rank says it verified its teams.
 team_line="splits, creates, destroys, queries and team-rank addressing verified"
@@ -99,6 +102,7 @@ team_misuse() { fatal_case "ex/team_misuse_$1" ex_team "$1" "$2"; } # MODE PATTE
 team_misuse destroy_tm0 "FATAL ERROR on node [01]/2: gex_TM_Destroy: the primordial team lives as long as the client"
 team_misuse split_flags "FATAL ERROR on node [01]/2: gex_TM_Split: flags 0x200; accepted are GEX_FLAG_TM_SCRATCH_SIZE_MIN, _SCRATCH_SIZE_RECOMMENDED, GEX_FLAG_TM_GLOBAL_SCRATCH, _LOCAL_SCRATCH, _SYMMETRIC_SCRATCH and _NO_SCRATCH"
 team_misuse create_not_member "FATAL ERROR on node [01]/2: gex_TM_Create: this caller (parent rank [01]) is not in its own args; a non-member passes numargs 0"
+team_misuse scratch_offset "FATAL ERROR on node [01]/2: gex_TM_Split: GEX_FLAG_SCRATCH_SEG_OFFSET is not supported (scratch is given by address)"
 team_misuse scratch_outside "FATAL ERROR on node [01]/2: gex_TM_Split: scratch 0x[0-9a-f]* + 64 bytes is outside this process's segment"
 
 # Collectives (ex_coll): on the primordial and a reversed team, every type and operation.
@@ -138,6 +142,28 @@ npam_misuse commit_twice "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium
 npam_misuse least_over "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestMedium: least_payload 961 exceeds the Medium limit of 960"
 npam_misuse nbytes_over "FATAL ERROR on node [01]/2: gex_AM_CommitRequestMedium: nbytes 200 is outside \\[least_payload 0, granted size 100\\]"
 npam_misuse lc_gp_buffer "FATAL ERROR on node [01]/2: gex_AM_PrepareRequestLong: lc_opt 0x1 with client_buf NULL; gp's buffer takes lc_opt NULL"
+# TM-pairs (ex_tmpair): every point-to-point kind addressed by jobrank through gex_TM_Pair.
+tmpair_line="RMA, AM, VIS and queries by TM-pair verified"
+shm_tcp_jobs tmpair ex_tmpair "$tmpair_line"
+expect_rc "ex/tmpair_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_tmpair" && ranks_said "ex/tmpair_hybrid_n4" 4 ex_tmpair "$tmpair_line"
+tmpair_misuse() { fatal_case "ex/tmpair_misuse_$1" ex_tmpair "$1" "$2"; } # MODE PATTERN
+tmpair_misuse pair_index "FATAL ERROR on node [01]/2: gex_TM_Pair: remote_ep_index 1; a process has one endpoint (GASNET_MAXEPS 1), index 0"
+tmpair_misuse pair_ep "FATAL ERROR on node [01]/2: gex_TM_Pair: local_ep (nil) is not this process's endpoint (gex_Client_Init's, 0x[0-9a-f]*)"
+tmpair_misuse pair_ad "FATAL ERROR on node [01]/2: gex_AD_Create: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
+tmpair_misuse pair_query "FATAL ERROR on node [01]/2: gex_TM_QueryRank: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
+tmpair_misuse pair_barrier "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: 0x[0-9a-f]* is a TM-pair (gex_TM_Pair), which addresses point-to-point calls only; this call takes a team"
+tmpair_misuse pair_rank "FATAL ERROR on node [01]/2: gex_RMA_PutBlocking: jobrank 2 (addressed by a TM-pair) is not in the job (its ranks are 0..1)"
+# Clients shaped as Caffeine's runtime (EX only) and Chapel's GASNet layer (EX init and
+# registration, then GASNet-1 calls) use the API.
+caffeine_line="team split, strided puts, user reductions and remote fetch-add verified"
+shm_tcp_jobs caffeine ex_caffeine "$caffeine_line"
+expect_rc "ex/caffeine_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_caffeine" && ranks_said "ex/caffeine_hybrid_n4" 4 ex_caffeine "$caffeine_line"
+chapel_line="EX init and registration, host info, GASNet-1 AMs, puts and gets verified"
+shm_tcp_jobs chapel ex_chapel "$chapel_line"
+expect_rc "ex/chapel_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_chapel" && ranks_said "ex/chapel_hybrid_n4" 4 ex_chapel "$chapel_line"
 # VIS (ex_vis): every form and sync, transposed and negative strides, leaf and peer completion.
 vis_line="vector, indexed and strided puts and gets in every form, leaf and peer completion verified"
 shm_tcp_jobs vis ex_vis "$vis_line"
@@ -146,5 +172,6 @@ vis_misuse outside "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: dstli
 vis_misuse sizes "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: the destination pieces hold 8 bytes and the source pieces 16; the totals must agree"
 vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocking: dstaddr\\[0\\] (200 bytes at 0x[0-9a-f]*) lies outside node [01]'s segment"
 vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
+vis_misuse offset "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
 end_tests

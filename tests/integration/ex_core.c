@@ -449,6 +449,7 @@ static void queries_before_attach(void)
     CHECK(gex_TM_QueryRank(tm) == gasnet_mynode() && gex_TM_QuerySize(tm) == gasnet_nodes(),
           "TM0 rank/size against gasnet_mynode/nodes");
     CHECK(gex_System_QueryJobRank() == me && gex_System_QueryJobSize() == ranks, "job rank/size");
+    CHECK(gasneti_mynode == me, "gasneti_mynode, GASNet's internal name, is the jobrank");
     CHECK(gex_TM_QueryEP(tm) == ep && gex_EP_QueryClient(ep) == client &&
           gex_TM_QueryClient(tm) == client, "object links");
     CHECK(strcmp(gex_Client_QueryName(client), "ex_core") == 0, "client name");
@@ -617,6 +618,13 @@ static int misuse(const char *mode, int *argc, char ***argv)
         gex_AM_RequestMedium0(tm, 0, 200, base, 8, GEX_EVENT_DEFER, 0);
     else if (strcmp(mode, "no_op_event") == 0)
         gex_Event_Wait(GEX_EVENT_NO_OP);
+    else if (strcmp(mode, "rma_offset") == 0) {
+        /* Into the next rank's segment, which shm maps here: the inline path must refuse too. */
+        void *next_base = NULL;
+        gex_Segment_QueryBound(tm, (me + 1) % ranks, &next_base, NULL, NULL);
+        gex_RMA_PutBlocking(tm, (me + 1) % ranks, next_base, base, 8, GEX_FLAG_PEER_SEG_OFFSET);
+    } else if (strcmp(mode, "am_offset") == 0)
+        gex_AM_RequestShort0(tm, 0, 200, GEX_FLAG_SELF_SEG_OFFSET);
     barrier();
     gasnet_exit(0);
     return 0;

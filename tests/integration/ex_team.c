@@ -221,6 +221,9 @@ static int misuse(const char *mode)
         gex_EP_Location_t only = { (me + 1) % ranks, 0 };
         gex_TM_t t;
         gex_TM_Create(&t, 1, tm0, &only, 1, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (strcmp(mode, "scratch_offset") == 0) {
+        gex_TM_t t;
+        gex_TM_Split(&t, tm0, 0, 0, NULL, 0, GEX_FLAG_SCRATCH_SEG_OFFSET);
     } else if (strcmp(mode, "scratch_outside") == 0) {
         static char outside[64];
         gex_TM_t t;

@@ -361,6 +361,9 @@ static int misuse(const char *mode)
         gex_VIS_StridedPutBlocking(tm0, next, r + 64, rs, buf, ls, 8, count, 1, 0);
     } else if (strcmp(mode, "get_leaf_lc") == 0) {
         gex_VIS_VectorGetNB(tm0, 1, &ll, next, 1, &rl, GEX_FLAG_ENABLE_LEAF_LC);
+    } else if (strcmp(mode, "offset") == 0) {
+        gex_Memvec_t same = { r, 16 };
+        gex_VIS_VectorPutBlocking(tm0, next, 1, &same, 1, &ll, GEX_FLAG_PEER_SEG_OFFSET);
     } else if (strcmp(mode, "peer_nbytes") == 0) {
         gex_VIS_SetPeerCompletionHandler(notice_index, buf, 128, 0);
     }

@@ -13,7 +13,7 @@ if ! make -s -C "$top" install PREFIX="$prefix" >"$prefix.log" 2>&1; then
     fail install/make_install "$(tail -5 "$prefix.log")"; rm -f "$prefix.log"; end_tests
 fi
 rm -f "$prefix.log"
-for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_fwd.h include/gasnet_ratomic.h include/gasnet_vis.h bin/gp-run \
+for f in lib/libgp.a lib/libgp.so lib/libgp-par.a lib/libgp-par.so include/gasnet.h include/gasnetex.h include/gasnetex_am.h include/gasnet_fwd.h include/gasnet_ratomic.h include/gasnet_vis.h include/gasnet_mk.h bin/gp-run \
          lib/pkgconfig/gp.pc lib/pkgconfig/gp-par.pc share/man/man1/gp-run.1; do
     [ -e "$prefix/$f" ] || { fail install/layout "missing $f"; end_tests; }
 done
@@ -32,7 +32,11 @@ printf '#include <gasnet_ratomic.h>\nint main(void) { gex_AD_t ad = GEX_AD_INVAL
 printf '#include <gasnet_fwd.h>\n#include <gasnetex.h>\n#include <gasnet_ratomic.h>\nint main(void) { gex_Rank_t r = GEX_RANK_INVALID; gasnet_node_t *p = &r; return *p == 0; }\n' >"$prefix/ex_fwd_first.c"
 # The VIS header alone: the EX calls and, through gasnetex.h, the NPAM Commit macros.
 printf '#include <gasnet_vis.h>\nstatic void h(gex_AM_SrcDesc_t sd) { gex_AM_CommitRequestMedium2(sd, 130, 8, 1, 2); (void)gex_AM_CommitReplyLong1_v2(sd, 131, 0, 0, GEX_FLAG_IMMEDIATE, 7); }\nint main(void) { gex_Event_t (*f)(gex_TM_t, gex_Rank_t, void *, const ptrdiff_t *, void *, const ptrdiff_t *, size_t, const size_t *, size_t, gex_Flags_t) = gex_VIS_StridedPutNB; (void)h; return f == 0 || GEX_VIS_MAX_PEERCOMPLETION != 127 || GASNET_SUPPORTS_AM_CANCEL == 0; }\n' >"$prefix/ex_vis.c"
-for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first ex_vis; do
+# gasnet_mk.h: the host kind only, no device class advertised.
+printf '#include <gasnet_mk.h>\n#if defined(GASNET_HAVE_MK_CLASS_CUDA_UVA) || defined(GASNET_HAVE_MK_CLASS_HIP) || defined(GASNET_HAVE_MK_CLASS_ZE) || defined(GASNET_HAVE_MK_CLASS_MULTIPLE)\n#error a device memory kind\n#endif\nint main(void) { gex_MK_t k = GEX_MK_HOST; return k == GEX_MK_INVALID; }\n' >"$prefix/ex_mk.c"
+# The tools GASNet-EX's tests use, after gasnetex.h as test.h includes them.
+printf '#include <gasnetex.h>\n#include <gasnet_tools.h>\nstatic char b[600];\nint main(void) { GASNETT_UNUSED_ARGS2(b[0], b[1]); GASNETT_STATS_DUMP(0); gasnett_nsleep(1); size_t (*f)(char *, void *, gex_TM_t, gex_Rank_t, void *, const ptrdiff_t *, void *, const ptrdiff_t *, size_t, const size_t *, size_t) = gasnett_format_putsgets; gex_Memvec_t v = { b, 1 }; (void)gasnett_format_memveclist(b, 1, &v); return f == 0 || gasnett_format_op(0, GEX_OP_ADD) != 11 || sizeof(gasnet_register_value_t) != 8 || gasneti_mynode == 0 || GASNETI_MAX_THREADS != GASNETT_MAX_THREADS; }\n' >"$prefix/ex_tools.c"
+for f in ex_alone ex_both ex_order ex_fwd ex_coll ex_ratomic ex_fwd_first ex_vis ex_mk ex_tools; do
     if cc -std=c11 -Wall -Wextra -Werror -Wstrict-prototypes -DGASNET_SEQ -I"$prefix/include" -c "$prefix/$f.c" -o /dev/null &&
        c++ -Wall -Wextra -Werror -DGASNET_PAR -I"$prefix/include" -x c++ -c "$prefix/$f.c" -o /dev/null; then
         pass "install/gasnetex_h_$f"

@@ -8,6 +8,8 @@
 #include <gasnet_tools.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -342,9 +344,19 @@ static void test_sysinfo(void)
     CHECK(host != NULL && host[0] != '\0');
     CHECK(gasnett_gethostname() == host);
     CHECK_EQ(gasnett_sched_yield(), 0);
-    gasnett_set_affinity(0);
-    gasnett_set_affinity(-3);
-    gasnett_set_affinity(1000003);
+    /* 0 when bound (any rank maps onto an allowed processor, and the thread then has
+     * exactly one), else non-zero with the thread's processors as they were. */
+    int ranks[3] = { 0, -3, 1000003 };
+    for (int i = 0; i < 3; i++) {
+        cpu_set_t before, after;
+        CHECK_EQ(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+        int rc = gasnett_set_affinity(ranks[i]);
+        CHECK_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+        if (rc == 0)
+            CHECK_EQ(CPU_COUNT(&after), 1);
+        else
+            CHECK(CPU_EQUAL(&before, &after));
+    }
     (void)gasnett_maximize_rlimits();
     gasnett_flush_streams();
     const char *warning = gasnett_performance_warning_str();

@@ -55,6 +55,24 @@ static void test_memveclist(void)
     CHECK_STR_CONTAINS(buf, "totalsz=33");
     CHECK_STR_CONTAINS(buf, ",20}");
     free(buf);
+    /* The same list as GASNet-EX's gex_Memvec_t, taken as it is. */
+    gex_Memvec_t ex[5] = { { a + 8, 8 }, { NULL, 0 }, { a, 4 }, { a + 40, 20 }, { a + 2, 1 } };
+    buf = guarded(bufsz);
+    s = gasnett_format_memveclist(buf, 5, ex);
+    check_fits(buf, bufsz, ']');
+    CHECK_EQ(s.totalsz, 33);
+    CHECK(s.minaddr == (void *)a && s.maxaddr == (void *)(a + 59));
+    CHECK_STR_CONTAINS(buf, ",20}");
+    free(buf);
+    /* More entries than are copied on the stack. */
+    gex_Memvec_t many[40];
+    for (int i = 0; i < 40; i++)
+        many[i] = (gex_Memvec_t){ a + i, 1 };
+    buf = guarded(gasnett_format_memveclist_bufsz(40));
+    s = gasnett_format_memveclist(buf, 40, many);
+    CHECK_EQ(s.totalsz, 40);
+    CHECK(s.minaddr == (void *)a && s.maxaddr == (void *)(a + 39));
+    free(buf);
 }
 
 static void test_addrlist(void)
@@ -71,23 +89,34 @@ static void test_addrlist(void)
     free(buf);
 }
 
+/* GASNet-EX's shape: element size, element counts, signed strides. */
 static void test_putsgets(void)
 {
     char d[4096], s[4096];
-    size_t count[3] = { 16, 4, 2 }, dst[2] = { 16, 64 }, src[2] = { 32, 200 };
+    size_t count[2] = { 4, 2 };
+    ptrdiff_t dst[2] = { 16, -64 }, src[2] = { 32, 200 };
     size_t bufsz = gasnett_format_putsgets_bufsz(2);
     char *buf = guarded(bufsz);
-    CHECK_EQ(gasnett_format_putsgets(buf, NULL, 3, d, dst, s, src, count, 2), 128);
+    CHECK_EQ(gasnett_format_putsgets(buf, NULL, GEX_TM_INVALID, 3, d + 1024, dst, s, src, 8,
+                                     count, 2), 64);
     check_fits(buf, bufsz, '\n');
-    CHECK_STR_CONTAINS(buf, "totalsz=128 node=3 stridelevels=2 count=[16, 4, 2]");
-    CHECK_STR_CONTAINS(buf, "strides=[16, 64]");
+    CHECK_STR_CONTAINS(buf, "totalsz=64 tm=");
+    CHECK_STR_CONTAINS(buf, " rank=3 elemsz=8 stridelevels=2 count=[4, 2]");
+    CHECK_STR_CONTAINS(buf, "strides=[16, -64]");
     CHECK_STR_CONTAINS(buf, "strides=[32, 200]");
-    CHECK_STR_CONTAINS(buf, "contiguous_dims=2 (one block)"); /* dst is one block of 128 */
+    /* dst reaches 64 bytes below its address and 3*16 + 7 above it. */
+    char want[200], lo[40], hi[40];
+    uint64_t l = (uint64_t)(uintptr_t)(d + 1024 - 64), h = (uint64_t)(uintptr_t)(d + 1024 + 55);
+    snprintf(lo, sizeof lo, "0x%08x %08x", (unsigned)(l >> 32), (unsigned)l);
+    snprintf(hi, sizeof hi, "0x%08x %08x", (unsigned)(h >> 32), (unsigned)h);
+    snprintf(want, sizeof want, "bounds=[%s ... %s]", lo, hi);
+    CHECK_STR_CONTAINS(buf, want);
     free(buf);
-    /* stridelevels 0: the stride arrays are not read (NULL accepted). */
+    /* stridelevels 0: one element; the stride arrays are not read (NULL accepted). */
     bufsz = gasnett_format_putsgets_bufsz(0);
     buf = guarded(bufsz);
-    CHECK_EQ(gasnett_format_putsgets(buf, NULL, 0, d, NULL, s, NULL, count, 0), 16);
+    CHECK_EQ(gasnett_format_putsgets(buf, NULL, GEX_TM_INVALID, 0, d, NULL, s, NULL, 16, count,
+                                     0), 16);
     check_fits(buf, bufsz, '\n');
     free(buf);
 }
@@ -124,6 +153,7 @@ static void test_worst_case(void)
     gasnet_memvec_t *v = malloc(N * sizeof *v);
     void **p = malloc(N * sizeof *p);
     size_t count[L + 1], strides[L];
+    ptrdiff_t signed_strides[L];
     CHECK(v != NULL && p != NULL);
     for (size_t i = 0; i < N; i++) {
         v[i].addr = (void *)(UINTPTR_MAX - i);
@@ -132,8 +162,10 @@ static void test_worst_case(void)
     }
     for (size_t k = 0; k <= L; k++)
         count[k] = k == 0 ? SIZE_MAX : 1;
-    for (size_t k = 0; k < L; k++)
+    for (size_t k = 0; k < L; k++) {
         strides[k] = SIZE_MAX;
+        signed_strides[k] = k % 2 ? PTRDIFF_MIN : PTRDIFF_MAX;
+    }
     size_t bufsz = gasnett_format_memveclist_bufsz(N);
     char *buf = guarded(bufsz);
     gasnett_format_memveclist(buf, N, v);
@@ -146,8 +178,9 @@ static void test_worst_case(void)
     free(buf);
     bufsz = gasnett_format_putsgets_bufsz(L);
     buf = guarded(bufsz);
-    gasnett_format_putsgets(buf, NULL, UINT32_MAX, (void *)UINTPTR_MAX, strides,
-                            (void *)UINTPTR_MAX, strides, count, L);
+    gasnett_format_putsgets(buf, NULL, (gex_TM_t)(uintptr_t)UINTPTR_MAX, UINT32_MAX,
+                            (void *)UINTPTR_MAX, signed_strides, (void *)UINTPTR_MAX,
+                            signed_strides, SIZE_MAX, count, L);
     check_fits(buf, bufsz, '\n');
     free(buf);
     bufsz = gasnett_format_strides_bufsz(L);

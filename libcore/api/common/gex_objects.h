@@ -33,16 +33,31 @@ struct _gex_tm {
     gex_Memvec_t scratch;
 };
 
+/* A TM-pair (gex_TM_Pair) is no object: the local endpoint's address with the
+ * low bit set, so it never equals a team's pointer (the header's inline puts
+ * and gets test that bit too).  With one endpoint per process the remote
+ * index is always 0 and is not kept. */
+#define GPX_TM_PAIR_BIT ((uintptr_t)1)
+static inline int gpx_tm_is_pair(gex_TM_t tm)
+{
+    return ((uintptr_t)tm & GPX_TM_PAIR_BIT) != 0;
+}
+
 extern struct _gex_client gpx_client;
 extern struct _gex_ep gpx_ep;
 extern struct _gex_segment gpx_segment;
 extern struct _gex_tm _gex_tm0; /* exported: gasnetex.h's inline RMA compares with it */
 
 /* api/ex/team.c.  The jobrank of rank in tm; fatal unless tm is a live team and rank one
- * of its members. */
+ * of its members, or a TM-pair and rank a jobrank. */
 gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank);
+/* Fatal unless tm is a live team (not a TM-pair: call names a collective call). */
+void gpx_tm_check_team(const char *call, gex_TM_t tm);
 /* The conduit team of tm, for a collective; fatal unless tm is a live team. */
 struct gpc_team *gpx_tm_team(const char *call, gex_TM_t tm);
+/* api/ex/rma.c.  Fatal if flags ask for offset addressing (GEX_FLAG_SELF_SEG_OFFSET,
+ * _PEER_SEG_OFFSET), which gp does not have: RMA, AM and VIS addresses are addresses. */
+void gpx_check_addressing(const char *call, gex_Flags_t flags);
 /* Fatal unless the segment is attached and the caller is not in a handler. */
 void gpx_check_callable(const char *call);
 #endif

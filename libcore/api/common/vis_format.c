@@ -9,7 +9,9 @@
 #include <gasnet.h>
 #include <gasnet_tools.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/common/export.h"
@@ -92,13 +94,29 @@ static void add_memveclist(struct text *t, size_t count, gasnet_memvec_t const *
     add(t, "]");
 }
 
+_Static_assert(sizeof(gex_Memvec_t) == sizeof(gasnet_memvec_t) &&
+                   offsetof(gex_Memvec_t, gex_addr) == offsetof(gasnet_memvec_t, addr) &&
+                   offsetof(gex_Memvec_t, gex_len) == offsetof(gasnet_memvec_t, len),
+               "a gex_Memvec_t list reads as a gasnet_memvec_t one");
+
+/* list holds gasnet_memvec_t or gex_Memvec_t entries (one layout); they are copied
+ * out by bytes, so neither type is read through the other's name. */
 GP_EXPORT gasnett_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
-                                                               gasnet_memvec_t const *list)
+                                                               void const *list)
 {
+    gasnet_memvec_t small[16] = { { NULL, 0 } };
+    gasnet_memvec_t *copy = count <= 16 ? small : malloc(count * sizeof *copy);
+    if (copy == NULL)
+        count = 0; /* no room to read it: an empty list's text and statistics */
+    else if (count > 0)
+        memcpy(copy, list, count * sizeof *copy);
     struct text t;
     text_init(&t, buf, gasnett_format_memveclist_bufsz(count));
-    add_memveclist(&t, count, list);
-    return memvec_stats(count, list);
+    add_memveclist(&t, count, copy);
+    gasnett_memveclist_stats_t s = memvec_stats(count, copy);
+    if (copy != small)
+        free(copy);
+    return s;
 }
 
 GP_EXPORT size_t gasnett_format_addrlist_bufsz(size_t count)
@@ -167,51 +185,64 @@ GP_EXPORT size_t gasnett_format_putsgets_bufsz(size_t stridelevels)
     return 500 + 150 * stridelevels;
 }
 
-/* One side of a strided transfer: address, strides, extent, whether its runs touch. */
-static void add_strided_side(struct text *t, const char *name, void *addr, const size_t *strides,
-                             const size_t count[], size_t levels, int empty)
+static void add_signed(struct text *t, size_t count, const ptrdiff_t *list)
 {
-    size_t extent = empty ? 0 : count[0];
-    size_t contiguous = 0; /* dimensions whose items follow each other without a gap */
-    for (size_t k = 1; !empty && k <= levels; k++)
-        extent += (count[k] - 1) * strides[k - 1];
+    add(t, "[");
+    for (size_t i = 0; i < count; i++)
+        add(t, i ? ", %td" : "%td", list[i]);
+    add(t, "]");
+}
+
+/* One side of an EX strided transfer: address, signed strides, and the lowest and
+ * highest byte it touches (a negative stride reaches below the address). */
+static void add_strided_side(struct text *t, const char *name, void *addr,
+                             const ptrdiff_t *strides, size_t elemsz, const size_t count[],
+                             size_t levels, int empty)
+{
+    /* Unsigned, wrapping: a diagnostic of absurd shapes must not overflow. */
+    uintptr_t low = 0, high = empty ? 0 : elemsz - 1;
     for (size_t k = 0; !empty && k < levels; k++) {
-        size_t item = k == 0 ? count[0] : count[k] * strides[k - 1];
-        if (strides[k] != item)
-            break;
-        contiguous++;
+        uintptr_t step = strides[k] < 0 ? -(uintptr_t)strides[k] : (uintptr_t)strides[k];
+        if (strides[k] < 0)
+            low -= (count[k] - 1) * step;
+        else
+            high += (count[k] - 1) * step;
     }
     add(t, "%s: addr=", name);
     add_addr(t, addr);
     add(t, " strides=");
     if (levels > 0 && strides != NULL)
-        add_strides(t, levels, strides);
+        add_signed(t, levels, strides);
     else
         add(t, "[]");
-    add(t, " extent=%zu bounds=[", extent);
-    add_addr(t, addr);
+    add(t, " bounds=[");
+    add_addr(t, (void *)((uintptr_t)addr + low));
     add(t, " ... ");
-    add_addr(t, (char *)addr + (extent ? extent - 1 : 0));
-    add(t, "] contiguous_dims=%zu%s\n", contiguous,
-        contiguous == levels ? " (one block)" : "");
+    add_addr(t, (void *)((uintptr_t)addr + high));
+    add(t, "]\n");
 }
 
-GP_EXPORT size_t gasnett_format_putsgets(char *buf, void *pstats, gasnet_node_t node,
-                                         void *dstaddr, const size_t dststrides[], void *srcaddr,
-                                         const size_t srcstrides[], const size_t count[],
+GP_EXPORT size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank,
+                                         void *dstaddr, const ptrdiff_t dststrides[],
+                                         void *srcaddr, const ptrdiff_t srcstrides[],
+                                         size_t elemsz, const size_t count[],
                                          size_t stridelevels)
 {
     (void)pstats; /* no shape statistics are kept */
     struct text t;
     text_init(&t, buf, gasnett_format_putsgets_bufsz(stridelevels));
-    size_t total = count[0];
-    for (size_t k = 1; k <= stridelevels; k++)
+    size_t total = elemsz;
+    for (size_t k = 0; k < stridelevels; k++)
         total *= count[k];
-    add(&t, "totalsz=%zu node=%u stridelevels=%zu count=", total, (unsigned)node, stridelevels);
-    add_strides(&t, stridelevels + 1, count);
+    add(&t, "totalsz=%zu tm=%p rank=%u elemsz=%zu stridelevels=%zu count=", total, (void *)tm,
+        (unsigned)rank, elemsz, stridelevels);
+    if (stridelevels > 0)
+        add_strides(&t, stridelevels, count);
+    else
+        add(&t, "[]");
     add(&t, "\n");
-    add_strided_side(&t, "dst", dstaddr, dststrides, count, stridelevels, total == 0);
-    add_strided_side(&t, "src", srcaddr, srcstrides, count, stridelevels, total == 0);
+    add_strided_side(&t, "dst", dstaddr, dststrides, elemsz, count, stridelevels, total == 0);
+    add_strided_side(&t, "src", srcaddr, srcstrides, elemsz, count, stridelevels, total == 0);
     return total;
 }
 

@@ -25,14 +25,9 @@ static const char *const request_names[] = { "gex_AM_RequestShort", "gex_AM_Requ
 static const char *const reply_names[] = { "gex_AM_ReplyShort", "gex_AM_ReplyMedium",
                                            "gex_AM_ReplyLong" };
 
-/* Flags that would change what an address means are a later part's. */
-#define OFFSET_FLAGS (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)
-
 void gpx_am_check_flags(const char *call, gex_Flags_t flags, int nargs)
 {
-    if (flags & OFFSET_FLAGS)
-        gp_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET are not supported (addresses "
-                 "are addresses)", call);
+    gpx_check_addressing(call, flags);
     if (nargs < 0 || nargs > GPC_MAX_ARGS)
         gp_fatal("%s: %d handler arguments; AM calls take 0 to %d", call, nargs, GPC_MAX_ARGS);
 }

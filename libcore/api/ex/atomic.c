@@ -67,7 +67,7 @@ GP_EXPORT void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t 
     const char *call = "gex_AD_Create";
     if (ad_p == NULL)
         gp_fatal("%s: ad_p is NULL; it receives the domain", call);
-    gpx_tm_jobrank(call, tm, 0); /* a live team */
+    gpx_tm_check_team(call, tm);
     if (gpc_atomic_size(dt) == 0)
         gp_fatal("%s: dt 0x%x; accepted are GEX_DT_I32, _U32, _I64, _U64, _FLT and _DBL", call,
                  (unsigned)dt);

@@ -20,15 +20,18 @@
 #include "conduit/rma/sync.h"
 #include "util/log.h"
 
-#define OFFSET_FLAGS (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)
+void gpx_check_addressing(const char *call, gex_Flags_t flags)
+{
+    if (flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET))
+        gp_fatal("%s: flags 0x%x hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not "
+                 "supported (addresses are addresses)", call, (unsigned)flags);
+}
 
 /* The target's jobrank. */
 static gex_Rank_t check_rma(const char *call, gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
 {
     gpx_check_callable(call);
-    if (flags & OFFSET_FLAGS)
-        gp_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET are not supported (addresses "
-                 "are addresses)", call);
+    gpx_check_addressing(call, flags);
     return gpx_tm_jobrank(call, tm, rank);
 }
 

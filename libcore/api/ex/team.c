@@ -27,6 +27,9 @@
 
 static void check_live(const char *call, gex_TM_t tm)
 {
+    if (gpx_tm_is_pair(tm))
+        gp_fatal("%s: %p is a TM-pair (gex_TM_Pair), which addresses point-to-point calls "
+                 "only; this call takes a team", call, (void *)tm);
     if (tm == GEX_TM_INVALID || tm->live != GPX_TM_LIVE)
         gp_fatal("%s: team %p is not a live team (gex_Client_Init, gex_TM_Split and "
                  "gex_TM_Create make them; gex_TM_Destroy ends them)", call, (void *)tm);
@@ -39,8 +42,16 @@ static gex_Rank_t tm_size(gex_TM_t tm)
     return tm == &_gex_tm0 ? gpc.nodes : tm->team->size;
 }
 
+void gpx_tm_check_team(const char *call, gex_TM_t tm) { check_live(call, tm); }
+
 gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank)
 {
+    if (gpx_tm_is_pair(tm)) {
+        if (rank >= gpc.nodes)
+            gp_fatal("%s: jobrank %u (addressed by a TM-pair) is not in the job (its ranks are "
+                     "0..%u)", call, rank, gpc.nodes - 1);
+        return rank;
+    }
     check_live(call, tm);
     gex_Rank_t size = tm_size(tm);
     if (rank >= size)
@@ -59,16 +70,55 @@ struct gpc_team *gpx_tm_team(const char *call, gex_TM_t tm)
     return tm->team;
 }
 
+/* The queries read the team object, which a TM-pair does not have. */
+static gex_TM_t no_pair(const char *call, gex_TM_t tm)
+{
+    if (gpx_tm_is_pair(tm))
+        check_live(call, tm);
+    return tm;
+}
+
 GP_EXPORT gex_Rank_t gex_TM_QueryRank(gex_TM_t tm)
 {
-    return tm == &_gex_tm0 ? gpc.rank : tm->team->rank;
+    return no_pair("gex_TM_QueryRank", tm) == &_gex_tm0 ? gpc.rank : tm->team->rank;
 }
-GP_EXPORT gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { return tm_size(tm); }
-GP_EXPORT gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { (void)tm; return &gpx_ep; }
-GP_EXPORT gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { (void)tm; return &gpx_client; }
-GP_EXPORT gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) { (void)tm; return 0; }
-GP_EXPORT void gex_TM_SetCData(gex_TM_t tm, const void *val) { tm->cdata = (void *)val; }
-GP_EXPORT void *gex_TM_QueryCData(gex_TM_t tm) { return tm->cdata; }
+GP_EXPORT gex_Rank_t gex_TM_QuerySize(gex_TM_t tm)
+{
+    return tm_size(no_pair("gex_TM_QuerySize", tm));
+}
+GP_EXPORT gex_EP_t gex_TM_QueryEP(gex_TM_t tm)
+{
+    (void)no_pair("gex_TM_QueryEP", tm);
+    return &gpx_ep;
+}
+GP_EXPORT gex_Client_t gex_TM_QueryClient(gex_TM_t tm)
+{
+    (void)no_pair("gex_TM_QueryClient", tm);
+    return &gpx_client;
+}
+GP_EXPORT gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm)
+{
+    (void)no_pair("gex_TM_QueryFlags", tm);
+    return 0;
+}
+GP_EXPORT void gex_TM_SetCData(gex_TM_t tm, const void *val)
+{
+    no_pair("gex_TM_SetCData", tm)->cdata = (void *)val;
+}
+GP_EXPORT void *gex_TM_QueryCData(gex_TM_t tm) { return no_pair("gex_TM_QueryCData", tm)->cdata; }
+
+/* A pseudo-team for point-to-point calls whose ranks are jobranks (gpx_tm_jobrank);
+ * no allocation, no communication. */
+GP_EXPORT gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
+{
+    if (local_ep != &gpx_ep)
+        gp_fatal("gex_TM_Pair: local_ep %p is not this process's endpoint (gex_Client_Init's, "
+                 "%p)", (void *)local_ep, (void *)&gpx_ep);
+    if (remote_ep_index != 0)
+        gp_fatal("gex_TM_Pair: remote_ep_index %u; a process has one endpoint "
+                 "(GASNET_MAXEPS 1), index 0", (unsigned)remote_ep_index);
+    return (gex_TM_t)((uintptr_t)&gpx_ep | GPX_TM_PAIR_BIT);
+}
 
 GP_EXPORT gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
 {
@@ -77,9 +127,9 @@ GP_EXPORT gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
 
 GP_EXPORT gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
 {
-    check_live("gex_TM_TranslateJobrankToRank", tm);
-    if (tm == &_gex_tm0)
+    if (gpx_tm_is_pair(tm) || tm == &_gex_tm0)
         return jobrank < gpc.nodes ? jobrank : GEX_RANK_INVALID;
+    check_live("gex_TM_TranslateJobrankToRank", tm);
     gex_Rank_t rank = gpc_team_rank_of(tm->team, jobrank);
     return rank < tm->team->size ? rank : GEX_RANK_INVALID;
 }

@@ -70,9 +70,7 @@ GP_EXPORT void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const vo
 static void check_flags(const char *call, gex_Flags_t flags, int is_put)
 {
     gex_Flags_t accepted = GEX_FLAG_IMMEDIATE | HINT_FLAGS | (is_put ? GEX_FLAG_ENABLE_LEAF_LC : 0);
-    if (flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET))
-        gp_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET are not supported (addresses "
-                 "are addresses)", call);
+    gpx_check_addressing(call, flags);
     if (flags & ~accepted)
         gp_fatal("%s: flags 0x%x; accepted are GEX_FLAG_IMMEDIATE, the segment hints%s", call,
                  (unsigned)flags, is_put ? " and GEX_FLAG_ENABLE_LEAF_LC" : " (ENABLE_LEAF_LC "
