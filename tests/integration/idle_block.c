@@ -57,7 +57,7 @@ static void pong(gasnet_token_t token, gasnet_handlerarg_t value)
 }
 
 /* threads: node 1 counts the questions; node 0 the answers, which must come in order. */
-static volatile int asked, answered, polling_done;
+static volatile int asked, answered;
 
 static void ask(gasnet_token_t token, gasnet_handlerarg_t round)
 {
@@ -162,6 +162,8 @@ static void pair_round_trips(gasnet_node_t me, gasnet_node_t nodes, int count)
 }
 
 #ifdef GASNET_PAR
+static volatile int polling_done;
+
 static void *poll_until_done(void *unused)
 {
     (void)unused;
