@@ -151,8 +151,23 @@ GP_EXPORT gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
                  &(struct gpc_coll_call){ .kind = GPC_SYNC, .in_allsync = 1 });
 }
 
+/* A blocking barrier is over before it returns, so it can take the team's own barrier,
+ * GASNet-1's split-phase one (the whole job's for the primordial team), which is made for
+ * that alone, rather than the collectives engine's trees of Mediums that a non-blocking one
+ * needs to overlap with others.  Every rank makes the same choice: it depends only on the
+ * team's GASNet-1 barrier being between a notify and its wait, which the program's calls
+ * decide. */
 GP_EXPORT void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
 {
+    const char *call = "gex_Coll_BarrierBlocking";
+    if (gpc.attached && !gpc_in_handler) {
+        struct gpc_team *team = coll_team(call, tm, flags);
+        if (!gpc_team_barrier_between_notify_and_wait(team)) {
+            gpc_team_barrier_notify(team, 0, GASNET_BARRIERFLAG_ANONYMOUS);
+            (void)gpc_team_barrier_wait(team, 0, GASNET_BARRIERFLAG_ANONYMOUS);
+            return;
+        }
+    }
     gex_Event_Wait(gex_Coll_BarrierNB(tm, flags));
 }
 
