@@ -364,10 +364,10 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
         uint64_t offset = gpc_long_offset(dest_addr, gpc.seginfo[dest].addr);
         slot->dest_offset = offset;
         slot->nbytes = (uint32_t)nbytes;
-        if (nbytes <= RING_LONG_IN_SLOT)
-            memcpy(slot->long_payload, source, nbytes);
-        else
+        if (nbytes > RING_LONG_IN_SLOT)
             memcpy(segment + offset, source, nbytes);
+        else if (nbytes > 0) /* zero bytes may come from and go to NULL */
+            memcpy(slot->long_payload, source, nbytes);
     }
     atomic_store_explicit(&slot->seq, (uint32_t)(n + 1), memory_order_release);
 }
@@ -472,7 +472,7 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
         buf = slot->payload;
     else if (category == GPC_LONG) {
         buf = gpc_long_at(gpc.segment, slot->dest_offset);
-        if (slot->nbytes <= RING_LONG_IN_SLOT)
+        if (slot->nbytes > 0 && slot->nbytes <= RING_LONG_IN_SLOT)
             memcpy(buf, slot->long_payload, slot->nbytes);
     }
     gpc_run_handler(&token, slot->handler, category, buf, slot->nbytes, slot->nargs, slot->args);
