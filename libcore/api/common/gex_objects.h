@@ -9,6 +9,9 @@
 #define GP_API_COMMON_GEX_OBJECTS_H
 #include <gasnetex.h>
 
+#include "conduit/am/am.h"
+#include "conduit/core/state.h"
+
 struct _gex_client {
     int ex_first;                /* made by gex_Client_Init, not gasnet_init */
     const char *name;
@@ -49,15 +52,34 @@ extern struct _gex_segment gpx_segment;
 extern struct _gex_tm _gex_tm0; /* exported: gasnetex.h's inline RMA compares with it */
 
 /* api/ex/team.c.  The jobrank of rank in tm; fatal unless tm is a live team and rank one
- * of its members, or a TM-pair and rank a jobrank. */
-gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank);
+ * of its members, or a TM-pair and rank a jobrank.  The checks every point-to-point call
+ * makes are inline where they pass, so that a gex_ call costs what its GASNet-1 twin does;
+ * the functions they call say what failed. */
+gex_Rank_t gpx_tm_jobrank_checked(const char *call, gex_TM_t tm, gex_Rank_t rank);
+static inline gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (tm == &_gex_tm0 && rank < gpc.nodes) /* gpc.nodes is 0 until gex_Client_Init */
+        return rank;
+    return gpx_tm_jobrank_checked(call, tm, rank);
+}
 /* Fatal unless tm is a live team (not a TM-pair: call names a collective call). */
 void gpx_tm_check_team(const char *call, gex_TM_t tm);
 /* The conduit team of tm, for a collective; fatal unless tm is a live team. */
 struct gpc_team *gpx_tm_team(const char *call, gex_TM_t tm);
 /* api/ex/rma.c.  Fatal if flags ask for offset addressing (GEX_FLAG_SELF_SEG_OFFSET,
  * _PEER_SEG_OFFSET), which gp does not have: RMA, AM and VIS addresses are addresses. */
-void gpx_check_addressing(const char *call, gex_Flags_t flags);
-/* Fatal unless the segment is attached and the caller is not in a handler. */
-void gpx_check_callable(const char *call);
+_Noreturn void gpx_offset_addressing_refused(const char *call, gex_Flags_t flags);
+static inline void gpx_check_addressing(const char *call, gex_Flags_t flags)
+{
+    if (__builtin_expect((flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET)) != 0, 0))
+        gpx_offset_addressing_refused(call, flags);
+}
+/* api/ex/client.c.  Fatal unless the segment is attached and the caller is not in a
+ * handler. */
+_Noreturn void gpx_not_callable(const char *call);
+static inline void gpx_check_callable(const char *call)
+{
+    if (__builtin_expect(!gpc.attached || gpc_in_handler, 0))
+        gpx_not_callable(call);
+}
 #endif

@@ -17,12 +17,11 @@ static int ex_initialized; /* gex_Client_Init ran (not only gasnet_init) */
 
 #define CLIENT_FLAGS (GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS)
 
-void gpx_check_callable(const char *call)
+_Noreturn void gpx_not_callable(const char *call)
 {
     if (!gpc.attached)
         gp_fatal("%s called before gex_Segment_Attach", call);
-    if (gpc_in_handler)
-        gp_fatal("%s called inside an AM handler (handlers may only reply)", call);
+    gp_fatal("%s called inside an AM handler (handlers may only reply)", call);
 }
 
 GP_EXPORT int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,

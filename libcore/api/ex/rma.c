@@ -20,11 +20,10 @@
 #include "conduit/rma/sync.h"
 #include "util/log.h"
 
-void gpx_check_addressing(const char *call, gex_Flags_t flags)
+_Noreturn void gpx_offset_addressing_refused(const char *call, gex_Flags_t flags)
 {
-    if (flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET))
-        gp_fatal("%s: flags 0x%x hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not "
-                 "supported (addresses are addresses)", call, (unsigned)flags);
+    gp_fatal("%s: flags 0x%x hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not "
+             "supported (addresses are addresses)", call, (unsigned)flags);
 }
 
 /* The target's jobrank. */

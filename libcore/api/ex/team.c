@@ -44,7 +44,7 @@ static gex_Rank_t tm_size(gex_TM_t tm)
 
 void gpx_tm_check_team(const char *call, gex_TM_t tm) { check_live(call, tm); }
 
-gex_Rank_t gpx_tm_jobrank(const char *call, gex_TM_t tm, gex_Rank_t rank)
+gex_Rank_t gpx_tm_jobrank_checked(const char *call, gex_TM_t tm, gex_Rank_t rank)
 {
     if (gpx_tm_is_pair(tm)) {
         if (rank >= gpc.nodes)
