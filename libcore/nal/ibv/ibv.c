@@ -102,7 +102,7 @@ void ibv_state_free_peers(struct ibv_state *st)
 int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
-    st->proto = (struct msg_proto){ st->ni, "ibv", 1 };
+    st->proto = (struct msg_proto){ st->ni, "ibv", 1, IBV_EAGER_BYTES, &ibv_msg_nic, st };
     st->peers = calloc((size_t)size, sizeof *st->peers);
     if (st->peers == NULL)
         return PTL_NO_SPACE;

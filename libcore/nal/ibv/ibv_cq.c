@@ -76,6 +76,11 @@ static void fail_v(struct ibv_state *st, int peer, int an_operation, const char 
         msg_fatal_vset(&st->fatal, fmt, ap);
 }
 
+void ibv_vfail(struct ibv_state *st, int peer, const char *fmt, va_list ap)
+{
+    fail_v(st, peer, 0, fmt, ap);
+}
+
 void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
 {
     va_list ap;

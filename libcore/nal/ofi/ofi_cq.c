@@ -51,6 +51,11 @@ static void fail_v(struct ofi_state *st, int peer, int an_operation, const char 
         msg_fatal_vset(&st->fatal, fmt, ap);
 }
 
+void ofi_vfail(struct ofi_state *st, int peer, const char *fmt, va_list ap)
+{
+    fail_v(st, peer, 0, fmt, ap);
+}
+
 void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
 {
     va_list ap;
