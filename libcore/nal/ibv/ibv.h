@@ -399,15 +399,6 @@ void ibv_rcv_stop(struct ibv_state *st);
 int ibv_cq_poll(struct ibv_state *st);
 /* Progress (locked) until cond(st, arg) holds or the job is failing. */
 void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg);
-/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
-void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void ibv_vfail(struct ibv_state *st, int peer, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
-/* The same for an operation to or from node peer that failed: once the job's exit is under
- * way the peer has left in it, and that is a debug line, not the job's end. */
-void ibv_fail_op(struct ibv_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Send contexts and bounce buffers (ibv_cq.c). */
 struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st);

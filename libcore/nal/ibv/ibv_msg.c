@@ -29,7 +29,6 @@
  * QP 0 (inline or bounced), records and their answer buffers, the target's
  * RDMA, credits against the SRQ and the per-peer order.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,9 +355,9 @@ static void nic_write_get(void *nic, int rank, const struct msg_served *s,
         send_answer(st, peer, reply, s);
 }
 
-static void nic_vfail(void *nic, int peer, const char *fmt, va_list ap)
+static void nic_peer_failed(void *nic, int peer)
 {
-    ibv_vfail(nic, peer, fmt, ap);
+    ((struct ibv_state *)nic)->peers[peer].failed = 1;
 }
 
 const struct msg_nic ibv_msg_nic = {
@@ -369,7 +368,7 @@ const struct msg_nic ibv_msg_nic = {
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
-    .vfail = nic_vfail,
+    .peer_failed = nic_peer_failed,
 };
 
 /* ---- receiving and credits ----------------------------------------------------------------- */
@@ -386,7 +385,7 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     struct ibv_msg_hdr hdr;
     const uint8_t *buf = ibv_rbuf_addr(st, index);
     if (bytes < sizeof hdr) {
-        ibv_fail(st, peer->rank, "node %d sent a %u-byte message, shorter than a header",
+        msg_fail(&st->proto, peer->rank, "node %d sent a %u-byte message, shorter than a header",
                  peer->rank, bytes);
         ibv_srq_release(st, index);
         return;
@@ -397,7 +396,7 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     peer->send_credits += hdr.credits;
     int request = hdr.type == MSG_PUT || hdr.type == MSG_PUT_RNDV || hdr.type == MSG_GET;
     if (hdr.type == 0 || hdr.type >= MSG_TYPE_END)
-        ibv_fail(st, peer->rank, "node %d sent a message of unknown type %u", peer->rank, hdr.type);
+        msg_fail(&st->proto, peer->rank, "node %d sent a message of unknown type %u", peer->rank, hdr.type);
     else
         msg_received(&st->proto, peer->rank, &peer->inflight, peer->window, &in);
     /* The buffer is free again; the credit waits until the SRQ holds a replacement. */
@@ -406,7 +405,7 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
         return;
     if (st->credit_due_count >= (unsigned)st->request_credits * st->reached) {
         /* more requests in hand than every peer's credits: this one sent without any */
-        ibv_fail(st, peer->rank, "node %d sent more requests than the %d credits it was granted",
+        msg_fail(&st->proto, peer->rank, "node %d sent more requests than the %d credits it was granted",
                  peer->rank, st->request_credits);
         return;
     }

@@ -13,7 +13,8 @@
  *   msg_target.c     the target's Portals steps: matching, deposits, the events, the
  *                    fields of the ACK and REPLY a request gets
  *   msg_initiator.c  the initiator's: what an ACK or a REPLY posts, windows told
- *   msg_fatal.c      the first failure's text, raised once the transport's lock is dropped
+ *   msg_fatal.c      a failure (msg_fail, msg_fail_op): the peer marked failed, the first
+ *                    failure's text kept and raised once the transport's lock is dropped
  *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
  *
  * Each transport lays the fields out in a header of its own (ibv's names a 32-bit
@@ -142,9 +143,8 @@ struct msg_nic {
      * REPLY (reply: its fields as matched); GET_END once both are done. */
     void (*write_get)(void *nic, int rank, const struct msg_served *s,
                       const struct msg_fields *reply, const struct msg_remote *dest);
-    /* The peer broke the protocol: the transport's failure latch (peer -1: none). */
-    void (*vfail)(void *nic, int peer, const char *fmt, va_list ap)
-        __attribute__((format(printf, 3, 0)));
+    /* Nothing more is sent to the peer (msg_fail: it failed or broke the protocol). */
+    void (*peer_failed)(void *nic, int peer);
 };
 
 /* What the shared steps need of the transport that runs them. */
@@ -155,6 +155,7 @@ struct msg_proto {
     uint64_t eager_bytes;    /* the most a PUT or a REPLY carries; more goes by RDMA / RMA */
     const struct msg_nic *nic;
     void *nic_state;
+    struct msg_fatal *fatal;    /* the transport's latch, under its lock */
 };
 
 /* A received message, out of the transport's header. */
@@ -284,6 +285,14 @@ void msg_fatal_vset(struct msg_fatal *f, const char *fmt, va_list ap)
  * way (nal_job_ending), when the peer has left in it: then only a debug line under tag. */
 void msg_fatal_vset_peer(struct msg_fatal *f, const char *tag, int peer, const char *fmt,
                          va_list ap) __attribute__((format(printf, 4, 0)));
+/* A failure of p's transport, its first kept (msg_fatal_raise ends the job once the lock is
+ * dropped); peer, when one of the job's (-1: none), gets nothing more sent to it. */
+void msg_fail(const struct msg_proto *p, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same for an operation to or from node peer that failed: once the job's exit is under
+ * way the peer has left in it, and that is a debug line, not the job's end. */
+void msg_fail_op(const struct msg_proto *p, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* gp_fatal with the text, once, when a failure is pending. */
 void msg_fatal_raise(struct msg_fatal *f);
 

@@ -6,20 +6,7 @@
  * transport has read its header (and checked the type is one of ours) and
  * keeps what concerns its receive queue: credits, the buffer, per-peer order.
  */
-#include <stdarg.h>
-
 #include "nal/msg/msg.h"
-
-static void fail(const struct msg_proto *p, int rank, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void fail(const struct msg_proto *p, int rank, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    p->nic->vfail(p->nic_state, rank, fmt, ap);
-    va_end(ap);
-}
 
 static void send_answer(const struct msg_proto *p, int rank, const struct msg_fields *answer,
                         const void *data, uint64_t len)
@@ -86,7 +73,7 @@ static struct nal_inflight_rec *answered(const struct msg_proto *p, int rank,
     const char *why = NULL;
     struct nal_inflight_rec *rec = nal_inflight_find(records, in->op_id, kind, &why);
     if (rec == NULL)
-        fail(p, rank, "node %d sent %s for op id 0x%x, which names no %s awaiting one: %s", rank,
+        msg_fail(p, rank, "node %d sent %s for op id 0x%x, which names no %s awaiting one: %s", rank,
              answer, in->op_id, kind == MSG_OP_PUT ? "put" : "get", why);
     return rec;
 }
@@ -112,7 +99,7 @@ static void take_reply(const struct msg_proto *p, int rank, struct nal_inflight 
     const struct nal_op *op = &rec->op;
     int short_data = (in->f.flags & MSG_FLAG_DATA) && in->bytes < in->f.length;
     if (in->f.length > op->length || short_data) {
-        fail(p, rank, "node %d sent a REPLY (op id 0x%x) of %llu bytes%s for a get of %llu",
+        msg_fail(p, rank, "node %d sent a REPLY (op id 0x%x) of %llu bytes%s for a get of %llu",
              rank, in->f.op_id, (unsigned long long)in->f.length,
              short_data ? ", not all of them there" : "", (unsigned long long)op->length);
         p->nic->record_release(p->nic_state, rank, rec);

@@ -375,15 +375,6 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key);
 int ofi_cq_alloc(struct ofi_state *st);
 /* One pass: the CQs, finished served ops, credits. Lock held. */
 void ofi_progress_locked(struct ofi_state *st);
-/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
-void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void ofi_vfail(struct ofi_state *st, int peer, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
-/* The same for an operation to or from node peer that failed: once the job's exit is under
- * way the peer has left in it, and that is a debug line, not the job's end. */
-void ofi_fail_op(struct ofi_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
 void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
 /* Between two passes of a wait: in a put or a get of a PAR build, outside the progress pass,

@@ -23,7 +23,6 @@
  * primitives here (ofi_msg_nic); what stays here is ofi's: the header's
  * layout, the tx buffers and posts, the credits and the receive buffers.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +60,7 @@ static int send_msg(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr, con
     struct ofi_ctx *ctx = ofi_ctx_take(st);
     if (ctx == NULL) { /* as many contexts as buffers plus parts: only a bug gets here */
         ofi_tx_put(st, tx);
-        ofi_fail(st, rank, "aborting: no send context left for a message to node %d", rank);
+        msg_fail(&st->proto, rank, "aborting: no send context left for a message to node %d", rank);
         return PTL_FAIL;
     }
     ctx->kind = OFI_CTX_SEND;
@@ -202,7 +201,7 @@ static void region_transfer(struct ofi_state *st, int rank, struct ofi_served *s
         uint64_t chunk = left < st->max_msg ? left : st->max_msg;
         struct ofi_ctx *ctx = ofi_ctx_take(st);
         if (ctx == NULL) {
-            ofi_fail(st, rank, "aborting: no context left for an RMA part to node %d", rank);
+            msg_fail(&st->proto, rank, "aborting: no context left for an RMA part to node %d", rank);
             served->failed = 1;
             break;
         }
@@ -248,7 +247,7 @@ static struct ofi_served *served_new(struct ofi_state *st, int rank, const struc
 {
     struct ofi_served *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        ofi_fail(st, rank, "aborting: out of memory serving a %s from node %d",
+        msg_fail(&st->proto, rank, "aborting: out of memory serving a %s from node %d",
                  is_read ? "rendezvous put" : "get", rank);
         return NULL;
     }
@@ -325,9 +324,9 @@ static void nic_write_get(void *nic, int rank, const struct msg_served *req,
         region_transfer(nic, rank, s, dest->addr, dest->key);
 }
 
-static void nic_vfail(void *nic, int peer, const char *fmt, va_list ap)
+static void nic_peer_failed(void *nic, int peer)
 {
-    ofi_vfail(nic, peer, fmt, ap);
+    ((struct ofi_state *)nic)->peers[peer].failed = 1;
 }
 
 const struct msg_nic ofi_msg_nic = {
@@ -338,7 +337,7 @@ const struct msg_nic ofi_msg_nic = {
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
-    .vfail = nic_vfail,
+    .peer_failed = nic_peer_failed,
 };
 
 /* ---- receiving ------------------------------------------------------------------------------ */
@@ -376,7 +375,7 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     const uint8_t *buf = ofi_buf_addr(st, index);
     struct ofi_msg_hdr hdr;
     if (bytes < sizeof hdr) {
-        ofi_fail(st, -1, "aborting: a message of %llu bytes arrived, shorter than a header (%zu)",
+        msg_fail(&st->proto, -1, "aborting: a message of %llu bytes arrived, shorter than a header (%zu)",
                  (unsigned long long)bytes, sizeof hdr);
         return;
     }
@@ -384,7 +383,7 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     int rank = (int)hdr.src;
     if (hdr.src >= (uint32_t)st->ni->size || !ofi_wants(st, rank) || hdr.type == 0 ||
         hdr.type >= MSG_TYPE_END) {
-        ofi_fail(st, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
+        msg_fail(&st->proto, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
                  "nodes, of which this process reaches %u through ofi; types 1 to %d)",
                  hdr.type, hdr.src, st->ni->size, st->peers_reached, MSG_TYPE_END - 1);
         return;
