@@ -32,6 +32,7 @@ struct ibv_state *ibv_state_participant(struct nal_ni *ni)
     if (st == NULL)
         return NULL;
     st->ni = ni;
+    st->proto = (struct msg_proto){ ni, "ibv", 1, IBV_EAGER_BYTES, &ibv_msg_nic, st, &st->fatal };
     gp_mutex_init(&st->lock);
     ibv_settings_load(&st->set);
     return st;
@@ -102,7 +103,6 @@ void ibv_state_free_peers(struct ibv_state *st)
 int ibv_state_alloc_peers(struct ibv_state *st)
 {
     int size = st->ni->size;
-    st->proto = (struct msg_proto){ st->ni, "ibv", 1 };
     st->peers = calloc((size_t)size, sizeof *st->peers);
     if (st->peers == NULL)
         return PTL_NO_SPACE;

@@ -143,7 +143,8 @@ struct ibv_port_wire {
 
 /* ---- peers ------------------------------------------------------------------------- */
 
-enum ibv_op_kind { IBV_OP_PUT = 1, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET };
+enum ibv_op_kind { IBV_OP_PUT = MSG_OP_PUT, IBV_OP_GET = MSG_OP_GET, IBV_OP_RDMA_PUT = MSG_OP_TRANSPORT,
+                   IBV_OP_RDMA_GET };
 
 /* An operation of this process awaiting its answer or its completions: an
  * operation record of the peer's table (nal/inflight.h), whose id the
@@ -151,7 +152,7 @@ enum ibv_op_kind { IBV_OP_PUT = 1, IBV_OP_GET, IBV_OP_RDMA_PUT, IBV_OP_RDMA_GET 
 struct ibv_inflight {
     struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
     uint8_t failed;
-    uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK */
+    uint8_t rndv;                 /* RDMA put: SEND_END posted already (inline or bounced) */
     uint32_t parts_left;          /* RDMA: work requests not completed yet */
     struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
     struct firehose_region *pinned; /* the firehose region the peer reads or writes, held to the end */
@@ -357,6 +358,9 @@ static inline unsigned ibv_srq_target(const struct ibv_state *st)
 
 /* ---- ibv_msg.c ------------------------------------------------------------------------ */
 
+/* The NIC primitives the shared protocol (nal/msg/) runs over ibv through; its state is st. */
+extern const struct msg_nic ibv_msg_nic;
+/* A put or get by messages (msg_put, msg_get), unless the peer has failed. */
 int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
 /* A receive completed into buffer index (from peer st->rbuf_owner[index]). */
@@ -395,13 +399,6 @@ void ibv_rcv_stop(struct ibv_state *st);
 int ibv_cq_poll(struct ibv_state *st);
 /* Progress (locked) until cond(st, arg) holds or the job is failing. */
 void ibv_wait_locked(struct ibv_state *st, int (*cond)(struct ibv_state *, void *), void *arg);
-/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
-void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* The same for an operation to or from node peer that failed: once the job's exit is under
- * way the peer has left in it, and that is a debug line, not the job's end. */
-void ibv_fail_op(struct ibv_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Send contexts and bounce buffers (ibv_cq.c). */
 struct ibv_send_ctx *ibv_sctx_get(struct ibv_state *st);

@@ -66,32 +66,6 @@ void ibv_bbuf_put(struct ibv_state *st, int index)
     msg_pool_put(&st->bbufs, index);
 }
 
-static void fail_v(struct ibv_state *st, int peer, int an_operation, const char *fmt, va_list ap)
-{
-    if (peer >= 0 && peer < st->ni->size)
-        st->peers[peer].failed = 1;
-    if (an_operation)
-        msg_fatal_vset_peer(&st->fatal, "ibv", peer, fmt, ap);
-    else
-        msg_fatal_vset(&st->fatal, fmt, ap);
-}
-
-void ibv_fail(struct ibv_state *st, int peer, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fail_v(st, peer, 0, fmt, ap);
-    va_end(ap);
-}
-
-void ibv_fail_op(struct ibv_state *st, int peer, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fail_v(st, peer, 1, fmt, ap);
-    va_end(ap);
-}
-
 static const char *send_kind_str(const struct ibv_send_ctx *ctx)
 {
     switch (ctx->kind) {
@@ -121,7 +95,7 @@ static void send_done(struct ibv_state *st, const struct ibv_wc *wc)
     if (hca->send_cq_used > 0)
         hca->send_cq_used--;
     if (wc->status != IBV_WC_SUCCESS && wc->status != IBV_WC_WR_FLUSH_ERR)
-        ibv_fail_op(st, ctx->peer, "aborting on reap of failed %s to node %d (host %s): %s (verbs "
+        msg_fail_op(&st->proto, ctx->peer, "aborting on reap of failed %s to node %d (host %s): %s (verbs "
                  "status %d, vendor error 0x%x)", send_kind_str(ctx), ctx->peer,
                  gp_boot_host_name(ctx->peer), ibv_wc_status_str(wc->status), (int)wc->status,
                  wc->vendor_err);
@@ -152,10 +126,10 @@ static void recv_done(struct ibv_state *st, const struct ibv_wc *wc)
     int rank = ibv_srq_rank_of(st, wc->qp_num);
     if (wc->status != IBV_WC_SUCCESS || rank < 0) {
         if (wc->status == IBV_WC_SUCCESS)
-            ibv_fail(st, -1, "aborting on a receive on queue pair %u, which is no peer's",
+            msg_fail(&st->proto, -1, "aborting on a receive on queue pair %u, which is no peer's",
                      wc->qp_num);
         else if (wc->status != IBV_WC_WR_FLUSH_ERR)
-            ibv_fail_op(st, rank, "aborting on reap of failed receive from node %d (host %s): %s "
+            msg_fail_op(&st->proto, rank, "aborting on reap of failed receive from node %d (host %s): %s "
                      "(verbs status %d)", rank, gp_boot_host_name(rank),
                      ibv_wc_status_str(wc->status), (int)wc->status);
         if (rank >= 0)
@@ -228,7 +202,7 @@ int ibv_post_send_wr(struct ibv_state *st, struct ibv_peer *peer, unsigned qp_in
     int rc = peer->failed ? -1 : ibv_post_send(peer->qp[qp_index], wr, &bad);
     if (rc != 0) {
         if (!peer->failed)
-            ibv_fail_op(st, peer->rank, "cannot post a %s to node %d: %s", send_kind_str(ctx),
+            msg_fail_op(&st->proto, peer->rank, "cannot post a %s to node %d: %s", send_kind_str(ctx),
                      peer->rank, strerror(rc));
         if (ctx->bbuf >= 0)
             ibv_bbuf_put(st, ctx->bbuf);

@@ -22,6 +22,12 @@
  * Per-peer order: while a rendezvous read from a peer is in progress, the
  * peer's later messages wait in arrival order -- an AM Long's header must
  * not run its handler before its payload is in.
+ *
+ * The requests and what a received message does are nal/msg/'s
+ * (msg_request.c, msg_received.c), run over the primitives here
+ * (ibv_msg_nic); what stays here is ibv's: the header's layout, sends on
+ * QP 0 (inline or bounced), records and their answer buffers, the target's
+ * RDMA, credits against the SRQ and the per-peer order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,20 +86,6 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
         st->answers_total++;
         ibv_srq_refill(st);
     }
-    return (struct ibv_inflight *)rec;
-}
-
-/* The record an answer's op id names, or NULL after failing the peer (it broke the protocol). */
-static struct ibv_inflight *answered_record(struct ibv_state *st, struct ibv_peer *peer,
-                                            const struct msg_fields *in, unsigned kind,
-                                            const char *answer)
-{
-    const char *why = NULL;
-    struct nal_inflight_rec *rec = nal_inflight_find(&peer->inflight, in->op_id, kind, &why);
-    if (rec == NULL)
-        ibv_fail(st, peer->rank, "node %d sent %s for op id 0x%x, which names no %s awaiting "
-                 "one: %s", peer->rank, answer, in->op_id, kind == IBV_OP_PUT ? "put" : "get",
-                 why);
     return (struct ibv_inflight *)rec;
 }
 
@@ -193,10 +185,10 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
 }
 
 static int send_answer(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *answer,
-                       const void *data, uint64_t len, const struct msg_served *served)
+                       const struct msg_served *served)
 {
     struct ibv_msg_hdr hdr = MSG_HDR_OF(struct ibv_msg_hdr, answer);
-    return send_message(st, peer, &hdr, data, len, 0, served);
+    return send_message(st, peer, &hdr, NULL, 0, 0, served);
 }
 
 /* The local buffer of a rendezvous put or a large get, reachable by the peer. */
@@ -230,90 +222,19 @@ static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t 
 
 int ibv_msg_put(struct ibv_state *st, const struct nal_op *op)
 {
-    struct ibv_peer *peer = &st->peers[op->target];
-    if (peer->failed)
+    if (st->peers[op->target].failed)
         return PTL_FAIL;
-    int eager = op->length <= IBV_EAGER_BYTES;
-    struct ibv_msg_hdr hdr = {
-        .type = eager ? MSG_PUT : MSG_PUT_RNDV,
-        .flags = op->ack_req == PTL_ACK_REQ ? MSG_FLAG_ACK_REQ : 0,
-        .pt_index = op->pt_index, .match_bits = op->match_bits, .offset = op->remote_offset,
-        .hdr_data = op->hdr_data, .length = op->length,
-    };
-    struct ibv_inflight *slot = NULL;
-    /* Eager puts that want no ACK need no slot; RAR puts ask for one (the window comes back in it). */
-    if (!eager || op->ack_req == PTL_ACK_REQ) {
-        slot = ibv_inflight_take(st, peer, IBV_OP_PUT, op);
-        if (slot == NULL)
-            return PTL_FAIL;
-        hdr.flags |= MSG_FLAG_ANSWER;
-        hdr.op_id = ibv_inflight_id(peer, slot);
-    }
-    if (!eager) {
-        slot->rndv = 1;
-        hdr.addr = (uint64_t)(uintptr_t)op->local_addr;
-        if (remote_key(st, slot, &hdr.rkey) != 0) {
-            ibv_inflight_release(st, peer, slot);
-            return PTL_FAIL;
-        }
-    }
-    uint32_t slot_id = slot ? ibv_inflight_id(peer, slot) : 0;
-    int rc = send_message(st, peer, &hdr, eager ? op->local_addr : NULL, eager ? op->length : 0, 1,
-                          NULL);
-    if (rc != PTL_OK) {
-        if (slot)
-            ibv_inflight_release(st, peer, slot);
-        return rc;
-    }
-    if (eager) /* the data was copied or sent inline: the source may be reused */
-        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-    else /* the conduit reuses the source when the put returns: wait for the target's read */
-        ibv_inflight_wait(st, peer, slot_id);
-    return PTL_OK;
+    return msg_put(&st->proto, op);
 }
 
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op)
 {
-    struct ibv_peer *peer = &st->peers[op->target];
-    if (peer->failed)
+    if (st->peers[op->target].failed)
         return PTL_FAIL;
-    struct ibv_inflight *slot = ibv_inflight_take(st, peer, IBV_OP_GET, op);
-    if (slot == NULL)
-        return PTL_FAIL;
-    struct ibv_msg_hdr hdr = {
-        .type = MSG_GET, .op_id = ibv_inflight_id(peer, slot), .pt_index = op->pt_index,
-        .match_bits = op->match_bits, .offset = op->remote_offset, .length = op->length,
-    };
-    if (op->length > IBV_EAGER_BYTES) {
-        hdr.addr = (uint64_t)(uintptr_t)op->local_addr;
-        if (remote_key(st, slot, &hdr.rkey) != 0) {
-            ibv_inflight_release(st, peer, slot);
-            return PTL_FAIL;
-        }
-    }
-    int rc = send_message(st, peer, &hdr, NULL, 0, 1, NULL);
-    if (rc != PTL_OK)
-        ibv_inflight_release(st, peer, slot);
-    return rc;
+    return msg_get(&st->proto, op);
 }
 
-/* ---- the target side ---------------------------------------------------------------------- */
-
-static void answer_put(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
-                       int matched, const struct ptl_match *match)
-{
-    struct msg_fields ack;
-    if (msg_ack(&st->proto, in, matched, match, &ack))
-        send_answer(st, peer, &ack, NULL, 0, NULL);
-}
-
-static void take_put(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
-                     const uint8_t *data, uint64_t bytes)
-{
-    struct ptl_match match;
-    int matched = msg_take_put(&st->proto, peer->rank, in, data, bytes, &match);
-    answer_put(st, peer, in, matched, &match);
-}
+/* ---- the target's RDMA -------------------------------------------------------------------- */
 
 /* Posts the reads (or writes) moving mlength bytes between the region and the peer's buffer. */
 static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enum ibv_wr_opcode opcode,
@@ -351,78 +272,106 @@ static int post_region_transfer(struct ibv_state *st, struct ibv_peer *peer, enu
     return PTL_OK;
 }
 
-static void take_put_rndv(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
-                          uint64_t addr, uint32_t rkey)
+/* ---- the NIC primitives nal/msg/ runs the protocol through ------------------------------- */
+
+static int nic_send(void *nic, int rank, const struct msg_fields *f,
+                    const struct msg_remote *remote, const void *data, uint64_t len,
+                    int is_request)
 {
-    struct ptl_match match;
-    int matched;
-    if (!msg_match_rndv(&st->proto, peer->rank, in, &match, &matched)) {
-        answer_put(st, peer, in, matched, &match);
-        return;
+    struct ibv_state *st = nic;
+    struct ibv_msg_hdr hdr = MSG_HDR_OF(struct ibv_msg_hdr, f);
+    if (remote != NULL) {
+        hdr.addr = remote->addr;
+        hdr.rkey = (uint32_t)remote->key;
     }
-    struct msg_served served;
-    msg_served_init(&served, in, &match);
+    return send_message(st, &st->peers[rank], &hdr, data, len, is_request, NULL);
+}
+
+static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
+                                                const struct nal_op *op, uint32_t *id)
+{
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
+    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
+    if (slot == NULL)
+        return NULL;
+    *id = ibv_inflight_id(peer, slot);
+    return &slot->rec;
+}
+
+static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    struct ibv_state *st = nic;
+    ibv_inflight_release(st, &st->peers[rank], (struct ibv_inflight *)rec);
+}
+
+/* A failed peer is the op's failure only through the events it no longer gets. */
+static int nic_record_wait(void *nic, int rank, uint32_t id)
+{
+    struct ibv_state *st = nic;
+    ibv_inflight_wait(st, &st->peers[rank], id);
+    return PTL_OK;
+}
+
+/* One registration, read and write, serves either way. */
+static int nic_remote_key(void *nic, int rank, struct nal_inflight_rec *rec, int peer_writes,
+                          struct msg_remote *remote)
+{
+    (void)rank;
+    (void)peer_writes;
+    uint32_t rkey;
+    if (remote_key(nic, (struct ibv_inflight *)rec, &rkey) != 0)
+        return PTL_FAIL;
+    *remote = (struct msg_remote){ (uint64_t)(uintptr_t)rec->op.local_addr, rkey };
+    return PTL_OK;
+}
+
+static void nic_read_source(void *nic, int rank, const struct msg_served *s,
+                            const struct msg_remote *source)
+{
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
     unsigned parts;
     gp_log(GP_LOG_TRACE, "ibv", "rendezvous put from %d: pt %u, reading %llu bytes at 0x%llx",
-           peer->rank, in->pt_index, (unsigned long long)match.mlength, (unsigned long long)addr);
+           rank, s->pt_index, (unsigned long long)s->match.mlength,
+           (unsigned long long)source->addr);
     peer->reads_pending++;
-    if (post_region_transfer(st, peer, IBV_WR_RDMA_READ, &match, addr, rkey,
-                             IBV_SEND_RNDV_READ, &served, &parts) != PTL_OK && parts == 0)
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_READ, &s->match, source->addr,
+                             (uint32_t)source->key, IBV_SEND_RNDV_READ, s, &parts) != PTL_OK &&
+        parts == 0)
         peer->reads_pending--;
 }
 
-static void serve_get(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
-                      uint64_t addr, uint32_t rkey)
+/* RC keeps the writes and the REPLY behind them in order: the REPLY goes at once, and its
+ * completion posts GET_END (ibv_msg_served). */
+static void nic_write_get(void *nic, int rank, const struct msg_served *s,
+                          const struct msg_fields *reply, const struct msg_remote *dest)
 {
-    struct ptl_match match;
-    struct msg_fields reply;
-    if (!msg_match_get(&st->proto, peer->rank, in, &match, &reply)) {
-        send_answer(st, peer, &reply, NULL, 0, NULL);
-        return;
-    }
-    struct msg_served served;
-    msg_served_init(&served, in, &match);
-    if (match.mlength <= IBV_EAGER_BYTES) {
-        reply.flags |= MSG_FLAG_DATA;
-        send_answer(st, peer, &reply, (char *)st->ni->region + match.data_offset, match.mlength,
-                    NULL);
-        msg_get_done(&st->proto, peer->rank, &served);
-        return;
-    }
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
     unsigned parts;
-    if (post_region_transfer(st, peer, IBV_WR_RDMA_WRITE, &match, addr, rkey,
-                             IBV_SEND_GET_WRITE, &served, &parts) == PTL_OK)
-        send_answer(st, peer, &reply, NULL, 0, &served); /* GET_END at its completion */
+    if (post_region_transfer(st, peer, IBV_WR_RDMA_WRITE, &s->match, dest->addr,
+                             (uint32_t)dest->key, IBV_SEND_GET_WRITE, s, &parts) == PTL_OK)
+        send_answer(st, peer, reply, s);
 }
 
-static void take_ack(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in)
+static void nic_peer_failed(void *nic, int peer)
 {
-    struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_PUT, "an ACK");
-    if (slot == NULL)
-        return;
-    msg_record_window(peer->window, in);
-    msg_take_ack(st->ni, &slot->rec.op, slot->rndv, in);
-    ibv_inflight_release(st, peer, slot);
+    ((struct ibv_state *)nic)->peers[peer].failed = 1;
 }
 
-static void take_reply(struct ibv_state *st, struct ibv_peer *peer, const struct msg_fields *in,
-                       const uint8_t *data, uint64_t bytes)
-{
-    struct ibv_inflight *slot = answered_record(st, peer, in, IBV_OP_GET, "a REPLY");
-    if (slot == NULL)
-        return;
-    const struct nal_op *op = &slot->rec.op;
-    if (in->length > op->length || ((in->flags & MSG_FLAG_DATA) && bytes < in->length)) {
-        ibv_fail(st, peer->rank, "node %d sent a REPLY (op id 0x%x) of %llu bytes%s for a get of "
-                 "%llu", peer->rank, in->op_id, (unsigned long long)in->length,
-                 (in->flags & MSG_FLAG_DATA) && bytes < in->length ? ", not all of them there" : "",
-                 (unsigned long long)op->length);
-        return;
-    }
-    msg_record_window(peer->window, in);
-    msg_take_reply(st->ni, op, in, data);
-    ibv_inflight_release(st, peer, slot);
-}
+const struct msg_nic ibv_msg_nic = {
+    .send = nic_send,
+    .record_take = nic_record_take,
+    .record_release = nic_record_release,
+    .record_wait = nic_record_wait,
+    .remote_key = nic_remote_key,
+    .read_source = nic_read_source,
+    .write_get = nic_write_get,
+    .peer_failed = nic_peer_failed,
+};
+
+/* ---- receiving and credits ----------------------------------------------------------------- */
 
 static void send_credits_back(struct ibv_state *st, struct ibv_peer *peer)
 {
@@ -436,35 +385,27 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     struct ibv_msg_hdr hdr;
     const uint8_t *buf = ibv_rbuf_addr(st, index);
     if (bytes < sizeof hdr) {
-        ibv_fail(st, peer->rank, "node %d sent a %u-byte message, shorter than a header",
+        msg_fail(&st->proto, peer->rank, "node %d sent a %u-byte message, shorter than a header",
                  peer->rank, bytes);
         ibv_srq_release(st, index);
         return;
     }
     memcpy(&hdr, buf, sizeof hdr);
-    struct msg_fields in = MSG_FIELDS_OF(&hdr);
-    const uint8_t *data = buf + sizeof hdr;
-    uint64_t data_bytes = bytes - sizeof hdr;
+    struct msg_in in = { MSG_FIELDS_OF(&hdr), { hdr.addr, hdr.rkey }, buf + sizeof hdr,
+                         bytes - sizeof hdr };
     peer->send_credits += hdr.credits;
-    int request = in.type == MSG_PUT || in.type == MSG_PUT_RNDV || in.type == MSG_GET;
-    switch (in.type) {
-    case MSG_PUT: take_put(st, peer, &in, data, data_bytes); break;
-    case MSG_PUT_RNDV: take_put_rndv(st, peer, &in, hdr.addr, hdr.rkey); break;
-    case MSG_GET: serve_get(st, peer, &in, hdr.addr, hdr.rkey); break;
-    case MSG_ACK: take_ack(st, peer, &in); break;
-    case MSG_REPLY: take_reply(st, peer, &in, data, data_bytes); break;
-    case MSG_CREDIT: break;
-    default:
-        ibv_fail(st, peer->rank, "node %d sent a message of unknown type %u", peer->rank, in.type);
-        break;
-    }
+    int request = hdr.type == MSG_PUT || hdr.type == MSG_PUT_RNDV || hdr.type == MSG_GET;
+    if (hdr.type == 0 || hdr.type >= MSG_TYPE_END)
+        msg_fail(&st->proto, peer->rank, "node %d sent a message of unknown type %u", peer->rank, hdr.type);
+    else
+        msg_received(&st->proto, peer->rank, &peer->inflight, peer->window, &in);
     /* The buffer is free again; the credit waits until the SRQ holds a replacement. */
     ibv_srq_release(st, index);
     if (!request || peer->failed)
         return;
     if (st->credit_due_count >= (unsigned)st->request_credits * st->reached) {
         /* more requests in hand than every peer's credits: this one sent without any */
-        ibv_fail(st, peer->rank, "node %d sent more requests than the %d credits it was granted",
+        msg_fail(&st->proto, peer->rank, "node %d sent more requests than the %d credits it was granted",
                  peer->rank, st->request_credits);
         return;
     }
@@ -555,7 +496,7 @@ void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx)
     /* the last part of a rendezvous read: the put is in */
     struct msg_fields ack;
     if (msg_rndv_done(&st->proto, peer->rank, s, &ack))
-        send_answer(st, peer, &ack, NULL, 0, NULL);
+        send_answer(st, peer, &ack, NULL);
     if (peer->reads_pending > 0)
         peer->reads_pending--;
     drain_deferred(st, peer);

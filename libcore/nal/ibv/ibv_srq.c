@@ -108,7 +108,7 @@ int ibv_srq_refill(struct ibv_state *st)
             /* the ones not taken go back; nothing more can be received safely */
             for (struct ibv_recv_wr *w = bad; w != NULL; w = w->next)
                 ibv_srq_release(st, (uint32_t)w->wr_id);
-            ibv_fail(st, -1, "cannot post receive buffers to the shared receive queue: %s",
+            msg_fail(&st->proto, -1, "cannot post receive buffers to the shared receive queue: %s",
                      strerror(rc));
             return PTL_FAIL;
         }

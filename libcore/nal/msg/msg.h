@@ -1,22 +1,30 @@
 /*
  * The reliable message protocol that ibv and ofi both speak (doc/wire-ibv.md,
  * doc/wire-ofi.md): requests (PUT, PUT_RNDV, GET), answers (ACK, REPLY) and
- * CREDIT, the Portals steps each of them takes at the target and at the
- * initiator, and the failure latch both transports raise through.
+ * CREDIT, what a request and a received message do at either end, the Portals
+ * steps each of them takes, and the failure latch both transports raise through.
  *
  *   msg.h            the message types and flags (the same values on both wires),
- *                    the protocol's fields of a header, windows, served requests
- *   msg_target.c     the target side: matching, deposits, the events, the ACK and
- *                    REPLY a request gets
- *   msg_initiator.c  the initiator side: what an ACK or a REPLY posts, windows told
- *   msg_fatal.c      the first failure's text, raised once the transport's lock is dropped
+ *                    the protocol's fields of a header, windows, served requests,
+ *                    the table of NIC primitives a transport runs the protocol with
+ *   msg_request.c    the initiator's put and get by messages (eager or rendezvous)
+ *   msg_received.c   a received message: the target's matching and answer, the
+ *                    initiator's ACK or REPLY for the record its op id names
+ *   msg_target.c     the target's Portals steps: matching, deposits, the events, the
+ *                    fields of the ACK and REPLY a request gets
+ *   msg_initiator.c  the initiator's: what an ACK or a REPLY posts, windows told
+ *   msg_fatal.c      a failure (msg_fail, msg_fail_op): the peer marked failed, the first
+ *                    failure's text kept and raised once the transport's lock is dropped
  *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
  *
  * Each transport lays the fields out in a header of its own (ibv's names a 32-bit
  * rkey and no sender, its QP tells it; ofi's a 64-bit key and the sender's rank),
- * and converts between that header and struct msg_fields on the way in and out;
- * what moves the bytes (sends, receive buffers, RDMA / RMA, completions, credits
- * against the NIC's receive queue) stays the transport's.
+ * converts between that header and struct msg_fields on the way in and out, and
+ * gives the protocol its struct msg_nic: how a message is sent, an operation record
+ * taken and waited for, a local buffer keyed for the peer, and the target's
+ * rendezvous read and large get's write posted.  What counts NIC resources stays
+ * the transport's: its receive buffers and their reposting, completions and their
+ * dispatch, credits against its receive queue, the per-peer order it needs.
  */
 #ifndef GP_NAL_MSG_H
 #define GP_NAL_MSG_H
@@ -24,6 +32,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "nal/inflight.h"
 #include "nal/upcalls.h"
 
 enum msg_type {
@@ -90,12 +99,90 @@ struct msg_served {
     uint8_t flags;
 };
 
+/* The kinds of operation record the shared requests take; a transport numbers its own
+ * kinds (RDMA / RMA through a window) after MSG_OP_TRANSPORT. */
+enum msg_op_kind { MSG_OP_PUT = 1, MSG_OP_GET, MSG_OP_TRANSPORT };
+
+/* The initiator's buffer a PUT_RNDV or a large GET names: the target reads or writes it. */
+struct msg_remote {
+    uint64_t addr;           /* as the transport's RDMA / RMA addresses it */
+    uint64_t key;
+};
+
+/*
+ * The NIC primitives the shared sends and handling call, one table per transport
+ * (nic is its state).  Each moves bytes the transport's way and keeps its own
+ * accounting (credits, queue room, contexts, registrations); none of them copies
+ * what the protocol hands it more than the transport did on its own.
+ */
+struct msg_nic {
+    /* A message to rank: f laid out in the transport's header, remote (NULL: none) in
+     * its address and key fields, then len bytes of data (copied or sent inline: the
+     * caller may reuse them on return).  A request first waits for a credit.  PTL_OK
+     * or PTL_FAIL. */
+    int (*send)(void *nic, int rank, const struct msg_fields *f, const struct msg_remote *remote,
+                const void *data, uint64_t len, int is_request);
+    /* An operation record of kind for op (waiting with progress for room), its wire id in
+     * *id; NULL when the peer or the transport has failed. */
+    struct nal_inflight_rec *(*record_take)(void *nic, int rank, unsigned kind,
+                                            const struct nal_op *op, uint32_t *id);
+    /* The record and what it holds (registrations, an answer's receive buffer) freed. */
+    void (*record_release)(void *nic, int rank, struct nal_inflight_rec *rec);
+    /* Waits (with progress) until record id is answered: PTL_OK, or PTL_FAIL when the
+     * transport counts the peer's failure meanwhile as the op's. */
+    int (*record_wait)(void *nic, int rank, uint32_t id);
+    /* The address and key by which the peer reads (peer_writes 0) or writes rec's
+     * local buffer until the record is released: PTL_OK or PTL_FAIL. */
+    int (*remote_key)(void *nic, int rank, struct nal_inflight_rec *rec, int peer_writes,
+                      struct msg_remote *remote);
+    /* Target: read a rendezvous put's s->match.mlength bytes from the source into the
+     * region; its last part's completion calls msg_rndv_done and sends the ACK. */
+    void (*read_source)(void *nic, int rank, const struct msg_served *s,
+                        const struct msg_remote *source);
+    /* Target: write a large get's bytes from the region to the destination, then its
+     * REPLY (reply: its fields as matched); GET_END once both are done. */
+    void (*write_get)(void *nic, int rank, const struct msg_served *s,
+                      const struct msg_fields *reply, const struct msg_remote *dest);
+    /* Nothing more is sent to the peer (msg_fail: it failed or broke the protocol). */
+    void (*peer_failed)(void *nic, int peer);
+};
+
 /* What the shared steps need of the transport that runs them. */
 struct msg_proto {
     struct nal_ni *ni;
     const char *nal;         /* "ibv", "ofi": the log lines' tag */
     int grant_windows;       /* answers tell windows (GP_OFI_WINDOWS=0 keeps RMA in messages) */
+    uint64_t eager_bytes;    /* the most a PUT or a REPLY carries; more goes by RDMA / RMA */
+    const struct msg_nic *nic;
+    void *nic_state;
+    struct msg_fatal *fatal;    /* the transport's latch, under its lock */
 };
+
+/* A received message, out of the transport's header. */
+struct msg_in {
+    struct msg_fields f;
+    struct msg_remote remote;   /* PUT_RNDV, GET */
+    const uint8_t *data;        /* what follows the header */
+    uint64_t bytes;
+};
+
+/* ---- msg_request.c ---------------------------------------------------------------------- */
+
+/* A put by messages: PUT with its data when it fits the eager size, else PUT_RNDV naming the
+ * source, which the target reads; such a put returns at the ACK (the conduit reuses the
+ * source once a put returns).  The transport checked its peer has not failed. */
+int msg_put(const struct msg_proto *p, const struct nal_op *op);
+/* A get by messages: the REPLY brings small ones; large ones name the destination, which
+ * the target writes before it replies. */
+int msg_get(const struct msg_proto *p, const struct nal_op *op);
+
+/* ---- msg_received.c --------------------------------------------------------------------- */
+
+/* A message of a known type (1 .. MSG_TYPE_END - 1) from rank, whose records (awaiting
+ * answers) and windows are given: the target's matching and answer, or the initiator's
+ * answer taken.  Credits, and the receive buffer it came in, stay the transport's. */
+void msg_received(const struct msg_proto *p, int rank, struct nal_inflight *records,
+                  struct msg_window *windows, const struct msg_in *in);
 
 /* ---- msg_target.c ----------------------------------------------------------------------- */
 
@@ -198,6 +285,14 @@ void msg_fatal_vset(struct msg_fatal *f, const char *fmt, va_list ap)
  * way (nal_job_ending), when the peer has left in it: then only a debug line under tag. */
 void msg_fatal_vset_peer(struct msg_fatal *f, const char *tag, int peer, const char *fmt,
                          va_list ap) __attribute__((format(printf, 4, 0)));
+/* A failure of p's transport, its first kept (msg_fatal_raise ends the job once the lock is
+ * dropped); peer, when one of the job's (-1: none), gets nothing more sent to it. */
+void msg_fail(const struct msg_proto *p, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same for an operation to or from node peer that failed: once the job's exit is under
+ * way the peer has left in it, and that is a debug line, not the job's end. */
+void msg_fail_op(const struct msg_proto *p, int peer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* gp_fatal with the text, once, when a failure is pending. */
 void msg_fatal_raise(struct msg_fatal *f);
 

@@ -4,6 +4,7 @@
  * where ending the job would run the exit under that lock; so the text is
  * kept and the job's graceful exit starts once the lock is dropped.
  */
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "nal/msg/msg.h"
@@ -38,4 +39,31 @@ void msg_fatal_vset_peer(struct msg_fatal *f, const char *tag, int peer, const c
     char text[sizeof f->text];
     vsnprintf(text, sizeof text, fmt, ap);
     gp_debug(tag, "node %d has left in the job's exit: %s", peer, text);
+}
+
+static void fail_v(const struct msg_proto *p, int peer, int an_operation, const char *fmt,
+                   va_list ap)
+{
+    if (peer >= 0 && peer < p->ni->size)
+        p->nic->peer_failed(p->nic_state, peer);
+    if (an_operation)
+        msg_fatal_vset_peer(p->fatal, p->nal, peer, fmt, ap);
+    else
+        msg_fatal_vset(p->fatal, fmt, ap);
+}
+
+void msg_fail(const struct msg_proto *p, int peer, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(p, peer, 0, fmt, ap);
+    va_end(ap);
+}
+
+void msg_fail_op(const struct msg_proto *p, int peer, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(p, peer, 1, fmt, ap);
+    va_end(ap);
 }

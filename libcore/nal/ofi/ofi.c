@@ -136,7 +136,8 @@ struct ofi_state *ofi_state_new(struct nal_ni *ni)
         return NULL;
     gp_mutex_init(&st->lock);
     st->ni = ni;
-    st->proto = (struct msg_proto){ ni, "ofi", ofi_cfg.ofi_windows };
+    st->proto = (struct msg_proto){ ni, "ofi", ofi_cfg.ofi_windows, OFI_EAGER_BYTES, &ofi_msg_nic,
+                                    st, &st->fatal };
     return st;
 }
 

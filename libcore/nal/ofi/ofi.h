@@ -123,12 +123,13 @@ struct ofi_ctx {
 
 /* ---- peers -------------------------------------------------------------------------------- */
 
-enum ofi_op_kind { OFI_OP_PUT = 1, OFI_OP_GET, OFI_OP_RMA_PUT, OFI_OP_RMA_GET };
+enum ofi_op_kind { OFI_OP_PUT = MSG_OP_PUT, OFI_OP_GET = MSG_OP_GET, OFI_OP_RMA_PUT = MSG_OP_TRANSPORT,
+                   OFI_OP_RMA_GET };
 
 struct ofi_inflight {
     struct nal_inflight_rec rec;  /* first: the table's part */
     uint8_t failed;
-    uint8_t rndv;                 /* PUT_RNDV: SEND_END waits for the ACK; RMA: SEND_END posted */
+    uint8_t rndv;                 /* RMA put: SEND_END posted already */
     uint32_t parts_left;
     struct fid_mr *mr;            /* registered for this op alone, closed at the end */
     struct firehose_region *pinned; /* or borrowed from the cache, released at the end */
@@ -337,6 +338,9 @@ static inline void *ofi_region_desc(const struct ofi_state *st, const void *addr
 
 /* ---- ofi_msg.c -------------------------------------------------------------------------- */
 
+/* The NIC primitives the shared protocol (nal/msg/) runs over ofi through; its state is st. */
+extern const struct msg_nic ofi_msg_nic;
+/* A put or get by messages (msg_put, msg_get). */
 int ofi_msg_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
 /* A receive completed into rx buffer index. */
@@ -371,13 +375,6 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key);
 int ofi_cq_alloc(struct ofi_state *st);
 /* One pass: the CQs, finished served ops, credits. Lock held. */
 void ofi_progress_locked(struct ofi_state *st);
-/* Logs a failure once (msg_fatal_raise ends the job once the lock is dropped). */
-void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* The same for an operation to or from node peer that failed: once the job's exit is under
- * way the peer has left in it, and that is a debug line, not the job's end. */
-void ofi_fail_op(struct ofi_state *st, int peer, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st);
 void ofi_ctx_put(struct ofi_state *st, struct ofi_ctx *ctx);
 /* Between two passes of a wait: in a put or a get of a PAR build, outside the progress pass,

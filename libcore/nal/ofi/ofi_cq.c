@@ -2,7 +2,7 @@
  * Completions: the transmit CQ (messages sent, RMA parts, the target's
  * reads and writes) and the receive CQ (posted buffers filled).  A failed
  * completion ends the job with the provider's error string, the operation
- * and the node (ofi_fail, raised once the lock is dropped).
+ * and the node (msg_fail, raised once the lock is dropped).
  *
  * Receives are read into st->received and handled there, oldest first, by
  * the progress pass alone (ofi_progress_locked).  A wait for a tx buffer, a
@@ -40,32 +40,6 @@
 #include "util/slowwait.h"
 
 #define OFI_CQ_BATCH 32
-
-static void fail_v(struct ofi_state *st, int peer, int an_operation, const char *fmt, va_list ap)
-{
-    if (peer >= 0 && peer < st->ni->size)
-        st->peers[peer].failed = 1;
-    if (an_operation)
-        msg_fatal_vset_peer(&st->fatal, "ofi", peer, fmt, ap);
-    else
-        msg_fatal_vset(&st->fatal, fmt, ap);
-}
-
-void ofi_fail(struct ofi_state *st, int peer, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fail_v(st, peer, 0, fmt, ap);
-    va_end(ap);
-}
-
-void ofi_fail_op(struct ofi_state *st, int peer, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fail_v(st, peer, 1, fmt, ap);
-    va_end(ap);
-}
 
 struct ofi_ctx *ofi_ctx_take(struct ofi_state *st)
 {
@@ -142,7 +116,7 @@ static void reap_error(struct ofi_state *st, struct fid_cq *cq)
     const char *text = fi_cq_strerror(cq, err.prov_errno, err.err_data, prov, sizeof prov);
     int peer = ctx != NULL ? ctx->peer : -1;
     if (err.err != FI_ECANCELED)
-        ofi_fail_op(st, peer, "aborting on a failed %s %s node %d (host %s) on provider %s: %s "
+        msg_fail_op(&st->proto, peer, "aborting on a failed %s %s node %d (host %s) on provider %s: %s "
                  "(%s, provider error %d)", ctx != NULL ? ctx_kind_str(ctx->kind) : "operation",
                  ctx != NULL && ctx->kind == OFI_CTX_RECV ? "from" : "to", peer,
                  gp_boot_host_name(peer), st->info->fabric_attr->prov_name, fi_strerror(err.err),
@@ -310,14 +284,14 @@ int ofi_bounce_take(struct ofi_state *st)
  * For a wait on one peer: whether it has failed, looking every 1024th turn whether its
  * process has ended, which a provider may never report (a send to it is refused with
  * FI_EAGAIN for ever, nothing in flight fails).  In the job's exit that is the peer
- * leaving in it (ofi_fail_op); before, the job's end.
+ * leaving in it (msg_fail_op); before, the job's end.
  */
 static int peer_gone(struct ofi_state *st, int peer, unsigned *turns)
 {
     if (peer < 0 || peer >= st->ni->size)
         return 0;
     if (!st->peers[peer].failed && ++*turns % 1024 == 0 && gp_boot_rank_ended(peer))
-        ofi_fail_op(st, peer, "aborting: node %d (host %s)'s process has ended with an "
+        msg_fail_op(&st->proto, peer, "aborting: node %d (host %s)'s process has ended with an "
                     "operation to it unfinished", peer, gp_boot_host_name(peer));
     return st->peers[peer].failed;
 }
@@ -332,7 +306,7 @@ int ofi_post_retry(struct ofi_state *st, int peer, const char *what,
         if (rc == 0)
             return PTL_OK;
         if (rc != -FI_EAGAIN) {
-            ofi_fail_op(st, peer, "aborting: posting a %s to node %d failed on provider %s: %s",
+            msg_fail_op(&st->proto, peer, "aborting: posting a %s to node %d failed on provider %s: %s",
                      what, peer, st->info->fabric_attr->prov_name, fi_strerror((int)-rc));
             return PTL_FAIL;
         }
@@ -371,7 +345,7 @@ void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)
 {
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
     /* A failed peer answers nothing more: in the job's exit that is no fatal error
-     * (ofi_fail_op), and the wait must end all the same. */
+     * (msg_fail_op), and the wait must end all the same. */
     unsigned turns = 0;
     while (nal_inflight_live(&st->peers[peer].inflight, id) && !st->fatal.pending &&
            !peer_gone(st, peer, &turns)) {

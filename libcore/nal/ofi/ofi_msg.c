@@ -18,6 +18,10 @@
  * its RMA address and key), and the put returns at the ACK, since the
  * conduit reuses the source once a put returns.  Large gets name the
  * destination; the target writes it and then replies.
+ *
+ * Those steps are nal/msg/'s (msg_request.c, msg_received.c), run over the
+ * primitives here (ofi_msg_nic); what stays here is ofi's: the header's
+ * layout, the tx buffers and posts, the credits and the receive buffers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +60,7 @@ static int send_msg(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr, con
     struct ofi_ctx *ctx = ofi_ctx_take(st);
     if (ctx == NULL) { /* as many contexts as buffers plus parts: only a bug gets here */
         ofi_tx_put(st, tx);
-        ofi_fail(st, rank, "aborting: no send context left for a message to node %d", rank);
+        msg_fail(&st->proto, rank, "aborting: no send context left for a message to node %d", rank);
         return PTL_FAIL;
     }
     ctx->kind = OFI_CTX_SEND;
@@ -124,69 +128,12 @@ static int remote_key(struct ofi_state *st, struct ofi_inflight *rec, void *addr
 
 int ofi_msg_put(struct ofi_state *st, const struct nal_op *op)
 {
-    int rank = (int)op->target;
-    struct ofi_msg_hdr hdr = {
-        .type = MSG_PUT, .pt_index = op->pt_index, .match_bits = op->match_bits,
-        .offset = op->remote_offset, .hdr_data = op->hdr_data, .length = op->length,
-    };
-    int ack = op->ack_req == PTL_ACK_REQ;
-    if (op->length <= OFI_EAGER_BYTES) {
-        struct ofi_inflight *rec = NULL;
-        if (ack) {
-            rec = ofi_inflight_take(st, rank, OFI_OP_PUT, op);
-            if (rec == NULL)
-                return PTL_FAIL;
-            hdr.flags = MSG_FLAG_ANSWER | MSG_FLAG_ACK_REQ;
-            hdr.op_id = ofi_inflight_id(&st->peers[rank], rec);
-        }
-        int rc = send_request(st, rank, &hdr, op->local_addr, op->length);
-        if (rc != PTL_OK) {
-            if (rec != NULL)
-                ofi_inflight_release(st, rank, rec);
-            return rc;
-        }
-        /* The data is in the tx buffer: the source may be reused. */
-        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-        return PTL_OK;
-    }
-    struct ofi_inflight *rec = ofi_inflight_take(st, rank, OFI_OP_PUT, op);
-    if (rec == NULL)
-        return PTL_FAIL;
-    rec->rndv = 1;
-    hdr.type = MSG_PUT_RNDV;
-    hdr.flags = MSG_FLAG_ANSWER | (ack ? MSG_FLAG_ACK_REQ : 0);
-    hdr.op_id = ofi_inflight_id(&st->peers[rank], rec);
-    if (remote_key(st, rec, op->local_addr, op->length, FI_REMOTE_READ, &hdr.addr, &hdr.key) !=
-            PTL_OK ||
-        send_request(st, rank, &hdr, NULL, 0) != PTL_OK) {
-        ofi_inflight_release(st, rank, rec);
-        return PTL_FAIL;
-    }
-    ofi_inflight_wait(st, rank, hdr.op_id);
-    return st->peers[rank].failed ? PTL_FAIL : PTL_OK;
+    return msg_put(&st->proto, op);
 }
 
 int ofi_msg_get(struct ofi_state *st, const struct nal_op *op)
 {
-    int rank = (int)op->target;
-    struct ofi_inflight *rec = ofi_inflight_take(st, rank, OFI_OP_GET, op);
-    if (rec == NULL)
-        return PTL_FAIL;
-    struct ofi_msg_hdr hdr = {
-        .type = MSG_GET, .op_id = ofi_inflight_id(&st->peers[rank], rec),
-        .pt_index = op->pt_index, .match_bits = op->match_bits, .offset = op->remote_offset,
-        .length = op->length,
-    };
-    if (op->length > OFI_EAGER_BYTES &&
-        remote_key(st, rec, op->local_addr, op->length, FI_REMOTE_WRITE, &hdr.addr, &hdr.key) !=
-            PTL_OK) {
-        ofi_inflight_release(st, rank, rec);
-        return PTL_FAIL;
-    }
-    int rc = send_request(st, rank, &hdr, NULL, 0);
-    if (rc != PTL_OK)
-        ofi_inflight_release(st, rank, rec);
-    return rc;
+    return msg_get(&st->proto, op);
 }
 
 void ofi_msg_flush_credits(struct ofi_state *st)
@@ -223,22 +170,6 @@ static void send_answer(struct ofi_state *st, int rank, const struct msg_fields 
     send_msg(st, rank, &hdr, data, len);
 }
 
-static void answer_put(struct ofi_state *st, int rank, const struct msg_fields *in, int matched,
-                       const struct ptl_match *match)
-{
-    struct msg_fields ack;
-    if (msg_ack(&st->proto, in, matched, match, &ack))
-        send_answer(st, rank, &ack, NULL, 0);
-}
-
-static void take_put(struct ofi_state *st, int rank, const struct msg_fields *in,
-                     const uint8_t *data, uint64_t bytes)
-{
-    struct ptl_match match;
-    int matched = msg_take_put(&st->proto, rank, in, data, bytes, &match);
-    answer_put(st, rank, in, matched, &match);
-}
-
 struct rma_args {
     int is_read;
     void *local;
@@ -270,7 +201,7 @@ static void region_transfer(struct ofi_state *st, int rank, struct ofi_served *s
         uint64_t chunk = left < st->max_msg ? left : st->max_msg;
         struct ofi_ctx *ctx = ofi_ctx_take(st);
         if (ctx == NULL) {
-            ofi_fail(st, rank, "aborting: no context left for an RMA part to node %d", rank);
+            msg_fail(&st->proto, rank, "aborting: no context left for an RMA part to node %d", rank);
             served->failed = 1;
             break;
         }
@@ -311,98 +242,103 @@ void ofi_msg_served(struct ofi_state *st, struct ofi_served *s)
     free(s);
 }
 
-static struct ofi_served *served_new(struct ofi_state *st, int rank, const struct msg_fields *in,
-                                     const struct ptl_match *match, int is_read)
+static struct ofi_served *served_new(struct ofi_state *st, int rank, const struct msg_served *req,
+                                     int is_read)
 {
     struct ofi_served *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        ofi_fail(st, rank, "aborting: out of memory serving a %s from node %d",
+        msg_fail(&st->proto, rank, "aborting: out of memory serving a %s from node %d",
                  is_read ? "rendezvous put" : "get", rank);
         return NULL;
     }
-    msg_served_init(&s->req, in, match);
+    s->req = *req;
     s->is_read = (uint8_t)is_read;
     s->peer = rank;
     return s;
 }
 
-static void take_put_rndv(struct ofi_state *st, int rank, const struct msg_fields *in,
-                          uint64_t addr, uint64_t key)
+/* ---- the NIC primitives nal/msg/ runs the protocol through ------------------------------- */
+
+static int nic_send(void *nic, int rank, const struct msg_fields *f,
+                    const struct msg_remote *remote, const void *data, uint64_t len,
+                    int is_request)
 {
-    struct ptl_match match;
-    int matched;
-    if (!msg_match_rndv(&st->proto, rank, in, &match, &matched)) {
-        answer_put(st, rank, in, matched, &match);
-        return;
+    struct ofi_state *st = nic;
+    struct ofi_msg_hdr hdr = MSG_HDR_OF(struct ofi_msg_hdr, f);
+    if (remote != NULL) {
+        hdr.addr = remote->addr;
+        hdr.key = remote->key;
     }
-    struct ofi_served *s = served_new(st, rank, in, &match, 1);
+    return is_request ? send_request(st, rank, &hdr, data, len)
+                      : send_msg(st, rank, &hdr, data, len);
+}
+
+static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
+                                                const struct nal_op *op, uint32_t *id)
+{
+    struct ofi_state *st = nic;
+    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
+    if (rec == NULL)
+        return NULL;
+    *id = ofi_inflight_id(&st->peers[rank], rec);
+    return &rec->rec;
+}
+
+static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    ofi_inflight_release(nic, rank, (struct ofi_inflight *)rec);
+}
+
+/* A peer that failed meanwhile fails the op: the put's data may not have been read. */
+static int nic_record_wait(void *nic, int rank, uint32_t id)
+{
+    struct ofi_state *st = nic;
+    ofi_inflight_wait(st, rank, id);
+    return st->peers[rank].failed ? PTL_FAIL : PTL_OK;
+}
+
+static int nic_remote_key(void *nic, int rank, struct nal_inflight_rec *rec, int peer_writes,
+                          struct msg_remote *remote)
+{
+    (void)rank;
+    return remote_key(nic, (struct ofi_inflight *)rec, rec->op.local_addr, rec->op.length,
+                      peer_writes ? FI_REMOTE_WRITE : FI_REMOTE_READ, &remote->addr,
+                      &remote->key);
+}
+
+static void nic_read_source(void *nic, int rank, const struct msg_served *req,
+                            const struct msg_remote *source)
+{
+    struct ofi_served *s = served_new(nic, rank, req, 1);
     if (s != NULL)
-        region_transfer(st, rank, s, addr, key);
+        region_transfer(nic, rank, s, source->addr, source->key);
 }
 
-static void serve_get(struct ofi_state *st, int rank, const struct msg_fields *in, uint64_t addr,
-                      uint64_t key)
+/* The REPLY goes once every write has completed (ofi_msg_served). */
+static void nic_write_get(void *nic, int rank, const struct msg_served *req,
+                          const struct msg_fields *reply, const struct msg_remote *dest)
 {
-    struct ptl_match match;
-    struct msg_fields reply;
-    if (!msg_match_get(&st->proto, rank, in, &match, &reply)) {
-        send_answer(st, rank, &reply, NULL, 0);
-        return;
-    }
-    if (match.mlength <= OFI_EAGER_BYTES) {
-        reply.flags |= MSG_FLAG_DATA;
-        send_answer(st, rank, &reply, (char *)st->ni->region + match.data_offset, match.mlength);
-        ptl_target_event(st->ni->region, &match, PTL_EVENT_GET_END, (unsigned)rank,
-                         in->match_bits, 0, in->length, in->pt_index);
-        return;
-    }
-    struct ofi_served *s = served_new(st, rank, in, &match, 0);
+    (void)reply;
+    struct ofi_served *s = served_new(nic, rank, req, 0);
     if (s != NULL)
-        region_transfer(st, rank, s, addr, key);
+        region_transfer(nic, rank, s, dest->addr, dest->key);
 }
 
-/* ---- answers at the initiator --------------------------------------------------------------- */
-
-static struct ofi_inflight *answered(struct ofi_state *st, int rank, const struct msg_fields *in,
-                                     unsigned kind, const char *answer)
+static void nic_peer_failed(void *nic, int peer)
 {
-    const char *why = NULL;
-    struct nal_inflight_rec *rec = nal_inflight_find(&st->peers[rank].inflight, in->op_id, kind,
-                                                     &why);
-    if (rec == NULL)
-        ofi_fail(st, rank, "node %d sent %s for op id 0x%x, which names no %s awaiting one: %s",
-                 rank, answer, in->op_id, kind == OFI_OP_PUT ? "put" : "get", why);
-    return (struct ofi_inflight *)rec;
+    ((struct ofi_state *)nic)->peers[peer].failed = 1;
 }
 
-static void take_ack(struct ofi_state *st, int rank, const struct msg_fields *in)
-{
-    struct ofi_inflight *rec = answered(st, rank, in, OFI_OP_PUT, "an ACK");
-    if (rec == NULL)
-        return;
-    msg_record_window(st->peers[rank].window, in);
-    msg_take_ack(st->ni, &rec->rec.op, rec->rndv, in);
-    ofi_inflight_release(st, rank, rec);
-}
-
-static void take_reply(struct ofi_state *st, int rank, const struct msg_fields *in,
-                       const uint8_t *data, uint64_t bytes)
-{
-    struct ofi_inflight *rec = answered(st, rank, in, OFI_OP_GET, "a REPLY");
-    if (rec == NULL)
-        return;
-    msg_record_window(st->peers[rank].window, in);
-    const struct nal_op *op = &rec->rec.op;
-    if ((in->flags & MSG_FLAG_DATA) && (in->length > bytes || in->length > op->length)) {
-        ofi_fail(st, rank, "node %d replied with %llu bytes to a get of %llu (%llu arrived)",
-                 rank, (unsigned long long)in->length, (unsigned long long)op->length,
-                 (unsigned long long)bytes);
-        ofi_inflight_release(st, rank, rec);
-        return;
-    }
-    msg_take_reply(st->ni, op, in, data);
-    ofi_inflight_release(st, rank, rec);
-}
+const struct msg_nic ofi_msg_nic = {
+    .send = nic_send,
+    .record_take = nic_record_take,
+    .record_release = nic_record_release,
+    .record_wait = nic_record_wait,
+    .remote_key = nic_remote_key,
+    .read_source = nic_read_source,
+    .write_get = nic_write_get,
+    .peer_failed = nic_peer_failed,
+};
 
 /* ---- receiving ------------------------------------------------------------------------------ */
 
@@ -439,7 +375,7 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     const uint8_t *buf = ofi_buf_addr(st, index);
     struct ofi_msg_hdr hdr;
     if (bytes < sizeof hdr) {
-        ofi_fail(st, -1, "aborting: a message of %llu bytes arrived, shorter than a header (%zu)",
+        msg_fail(&st->proto, -1, "aborting: a message of %llu bytes arrived, shorter than a header (%zu)",
                  (unsigned long long)bytes, sizeof hdr);
         return;
     }
@@ -447,37 +383,17 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     int rank = (int)hdr.src;
     if (hdr.src >= (uint32_t)st->ni->size || !ofi_wants(st, rank) || hdr.type == 0 ||
         hdr.type >= MSG_TYPE_END) {
-        ofi_fail(st, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
+        msg_fail(&st->proto, -1, "aborting: a message with type %u from rank %u arrived (a job of %d "
                  "nodes, of which this process reaches %u through ofi; types 1 to %d)",
                  hdr.type, hdr.src, st->ni->size, st->peers_reached, MSG_TYPE_END - 1);
         return;
     }
-    struct msg_fields in = MSG_FIELDS_OF(&hdr);
+    struct msg_in in = { MSG_FIELDS_OF(&hdr), { hdr.addr, hdr.key }, buf + sizeof hdr,
+                         bytes - sizeof hdr };
     struct ofi_peer *peer = &st->peers[rank];
     peer->send_credits += hdr.credits;
-    const uint8_t *data = buf + sizeof hdr;
-    uint64_t data_bytes = bytes - sizeof hdr;
-    switch (hdr.type) {
-    case MSG_PUT:
+    if (hdr.type == MSG_PUT || hdr.type == MSG_PUT_RNDV || hdr.type == MSG_GET)
         owe_credit(st, rank); /* the answer, if any, carries it back */
-        take_put(st, rank, &in, data, data_bytes);
-        break;
-    case MSG_PUT_RNDV:
-        owe_credit(st, rank); /* the answer, if any, carries it back */
-        take_put_rndv(st, rank, &in, hdr.addr, hdr.key);
-        break;
-    case MSG_GET:
-        owe_credit(st, rank); /* the answer, if any, carries it back */
-        serve_get(st, rank, &in, hdr.addr, hdr.key);
-        break;
-    case MSG_ACK:
-        take_ack(st, rank, &in);
-        break;
-    case MSG_REPLY:
-        take_reply(st, rank, &in, data, data_bytes);
-        break;
-    default:
-        break;
-    }
+    msg_received(&st->proto, rank, &peer->inflight, peer->window, &in);
     ofi_msg_repost(st, index);
 }

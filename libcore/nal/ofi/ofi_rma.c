@@ -200,7 +200,7 @@ static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
             len = part_max;
         struct ofi_ctx *ctx = ofi_ctx_take(st);
         if (ctx == NULL) {
-            ofi_fail(st, rank, "aborting: no context left for an RMA part to node %d", rank);
+            msg_fail(&st->proto, rank, "aborting: no context left for an RMA part to node %d", rank);
             rc = PTL_FAIL;
             break;
         }
