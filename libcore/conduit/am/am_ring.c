@@ -80,14 +80,23 @@
  * the third, so that 960 bytes take 15 lines and not 16 (doc/decisions.md,
  * "On-node AMs", has the figure).
  *
- * A Long of up to RING_LONG_IN_SLOT bytes rides in the rest of the second
- * line, which a Long's offset brings to the receiver anyway, and the
- * receiver copies it into its segment before the handler runs.  Copied
- * straight into the receiver's segment it would cost a line the receiver
- * owns: the sender takes it from the receiver's cache, and the receiver's
- * handler, or its next reader, takes it back.
+ * A Long's offset and a payload of up to RING_LONG_IN_SLOT bytes ride in
+ * the slot, and the receiver copies the payload into its segment before the
+ * handler runs: in the first line, after the arguments, when all of it fits
+ * there (long_in_first_line: a Long of 8 bytes and up to 8 arguments then
+ * moves one line, as a Short does), else in the second.  A second line is
+ * one more cache line to move per message, and a payload stored straight
+ * into the receiver's segment one more again.
  */
 #define RING_LONG_IN_SLOT 40u
+#define RING_FIRST_LINE_ARGS 12u
+/* Where a Long of nbytes with nargs arguments keeps its offset and payload: after the
+ * arguments in the first line (1), or in the second line's dest_offset and long_payload. */
+static inline int long_in_first_line(unsigned nargs, size_t nbytes)
+{
+    return nargs * sizeof(gasnet_handlerarg_t) + sizeof(uint64_t) + nbytes <=
+           RING_FIRST_LINE_ARGS * sizeof(gasnet_handlerarg_t);
+}
 struct ring_slot {
     _Atomic uint32_t seq;        /* message index + 1, stored last */
     uint8_t handler;
@@ -105,6 +114,8 @@ _Static_assert(sizeof(struct ring_slot) % 64 == 0, "slots are whole cache lines"
 _Static_assert(offsetof(struct ring_slot, payload) % 64 == 0, "Medium payloads start a line");
 _Static_assert(offsetof(struct ring_slot, long_payload) + RING_LONG_IN_SLOT <= 128,
                "a small Long rides in the line that holds its offset");
+_Static_assert(offsetof(struct ring_slot, args) + RING_FIRST_LINE_ARGS * sizeof(gasnet_handlerarg_t) == 64,
+               "the first line ends with the twelfth argument");
 
 struct ring {
     _Atomic uint64_t consumed;   /* written by the receiver */
@@ -362,12 +373,19 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
             memcpy(slot->payload, source, nbytes);
     } else if (category == GPC_LONG) {
         uint64_t offset = gpc_long_offset(dest_addr, gpc.seginfo[dest].addr);
-        slot->dest_offset = offset;
         slot->nbytes = (uint32_t)nbytes;
-        if (nbytes > RING_LONG_IN_SLOT)
-            memcpy(segment + offset, source, nbytes);
-        else if (nbytes > 0) /* zero bytes may come from and go to NULL */
-            memcpy(slot->long_payload, source, nbytes);
+        if (long_in_first_line((unsigned)nargs, nbytes)) {
+            char *after_args = (char *)&slot->args[nargs];
+            memcpy(after_args, &offset, sizeof offset);
+            if (nbytes > 0) /* zero bytes may come from and go to NULL */
+                memcpy(after_args + sizeof offset, source, nbytes);
+        } else {
+            slot->dest_offset = offset;
+            if (nbytes > RING_LONG_IN_SLOT)
+                memcpy(segment + offset, source, nbytes);
+            else if (nbytes > 0)
+                memcpy(slot->long_payload, source, nbytes);
+        }
     }
     atomic_store_explicit(&slot->seq, (uint32_t)(n + 1), memory_order_release);
 }
@@ -471,9 +489,19 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
     if (category == GPC_MEDIUM)
         buf = slot->payload;
     else if (category == GPC_LONG) {
-        buf = gpc_long_at(gpc.segment, slot->dest_offset);
-        if (slot->nbytes > 0 && slot->nbytes <= RING_LONG_IN_SLOT)
-            memcpy(buf, slot->long_payload, slot->nbytes);
+        uint32_t nbytes = slot->nbytes;
+        if (long_in_first_line(slot->nargs, nbytes)) {
+            const char *after_args = (const char *)&slot->args[slot->nargs];
+            uint64_t offset;
+            memcpy(&offset, after_args, sizeof offset);
+            buf = gpc_long_at(gpc.segment, offset);
+            if (nbytes > 0)
+                memcpy(buf, after_args + sizeof offset, nbytes);
+        } else {
+            buf = gpc_long_at(gpc.segment, slot->dest_offset);
+            if (nbytes > 0 && nbytes <= RING_LONG_IN_SLOT)
+                memcpy(buf, slot->long_payload, nbytes);
+        }
     }
     gpc_run_handler(&token, slot->handler, category, buf, slot->nbytes, slot->nargs, slot->args);
     return 1;
