@@ -114,7 +114,7 @@ static inline void _gasnet_rma_count_call(void)
 static inline void _gasnet_rma_put_copy(char *at, const void *src, size_t nbytes)
 {
     _gp_fence_store();
-    if (!__builtin_constant_p(nbytes) && nbytes == 8) {
+    if (!__builtin_constant_p(nbytes) && __builtin_expect(nbytes == 8, 1)) {
         memcpy(at, src, 8);
         _gp_fence_store();
     } else {
@@ -130,7 +130,7 @@ static inline void _gasnet_rma_put_copy(char *at, const void *src, size_t nbytes
 static inline void _gasnet_rma_get_copy(void *dest, const char *at, size_t nbytes)
 {
     _gp_fence_load();
-    if (!__builtin_constant_p(nbytes) && nbytes == 8) { /* as in _gasnet_rma_put_copy */
+    if (!__builtin_constant_p(nbytes) && __builtin_expect(nbytes == 8, 1)) { /* as in _gasnet_rma_put_copy */
         memcpy(dest, at, 8);
         _gp_fence_load();
     } else {
