@@ -159,6 +159,9 @@ static struct ibv_state *state_new(void)
     if (st == NULL)
         abort();
     st->ni = &ni->base;
+    /* as ibv_state_participant: the shared protocol reaches the transport through its table */
+    st->proto = (struct msg_proto){ &ni->base, "ibv", 1, IBV_EAGER_BYTES, &ibv_msg_nic, st,
+                                    &st->fatal };
     gp_mutex_init(&st->lock);
     st->nhcas = 1;
     st->nports = 1;
