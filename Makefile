@@ -341,12 +341,16 @@ FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/*.c))
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ)
-	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@ $(LIBS)
+	clang $(FUZZ_FLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c $< -o $@
+# A target's own source is compiled in its link step: it is remade when any library header
+# changes (a harness that builds the transport's state must see the state's new layout).
+FUZZ_HEADERS := $(wildcard libcore/*.h libcore/*/*.h libcore/*/*/*.h libcore/*/*/*/*.h)
+$(FUZZ_DIR)/%: tests/fuzz/%.c $(FUZZ_LIBOBJ) $(FUZZ_HEADERS)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) -o $@ $(LIBS)
 # fuzz_boot_wire includes gp-run's agent.c (its decoders are static) and links the rest of gp-run.
 FUZZ_RUNOBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out cmd/gp-run/main.c cmd/gp-run/agent.c,$(RUN_SRC)))
 $(FUZZ_DIR)/fuzz_boot_wire: $(FUZZ_RUNOBJ)
+-include $(FUZZ_LIBOBJ:.o=.d) $(FUZZ_RUNOBJ:.o=.d)
 $(FUZZ_DIR)/fuzz_boot_wire: LIBS += $(POPT_LIBS)
 .SECONDARY: $(FUZZ_LIBOBJ) $(FUZZ_RUNOBJ)
 .PHONY: fuzz
