@@ -24,7 +24,7 @@
  * dozer it left asleep would sleep the whole GP_DOZE_MAX_US: the script
  * sets a long one and checks that no doze slept it.  (The window in which
  * the taker could leave it asleep is a few instructions wide, between the
- * waiter's last test and its announcement; progress.c's taken_epoch closes
+ * waiter's last test and its announcement; progress.c's taking_passes closes
  * it, and this run rarely lands in it: what it shows every time is that PAR
  * waits doze beside a polling thread and that every answer ends one.)
  */

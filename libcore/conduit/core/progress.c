@@ -36,6 +36,7 @@
 #include "config/config.h"
 #include "ptl/ptl.h"
 #include "util/counter.h"
+#include "util/fence.h"
 #include "util/log.h"
 #include "util/slowwait.h"
 
@@ -316,8 +317,8 @@ void gpc_rcv_poll_setup(void)
  * thread of the process may take what a dozer waits for (its reply, the
  * message that ends its barrier), and no peer's post follows to wake it:
  * a thread whose pass took messages wakes the process's dozers, and bumps
- * taken_epoch before it looks at the doze word; a thread about to doze
- * announces, then compares taken_epoch with what it saw at the end of its
+ * taking_passes before it looks at the doze word; a thread about to doze
+ * announces, then compares taking_passes with what it saw at the end of its
  * previous turn, before its caller last tested what it waits for.  Each
  * side stores and then loads the other's word with a full fence between
  * (the store-buffering pattern, as in ptl/doze.c), so either the dozer sees
@@ -339,8 +340,8 @@ static struct {
     uint64_t dozes, woken, capped_sleeps;   /* woken by a peer; capped: slept the whole cap */
 } doze_state;
 #if GP_PAR
-static _Atomic uint64_t taken_epoch;      /* passes of any thread that took messages */
-static _Thread_local uint64_t seen_epoch; /* taken_epoch at the end of this thread's last turn */
+static _Atomic uint64_t taking_passes;      /* passes of any thread that took messages */
+static _Thread_local uint64_t taking_passes_seen; /* taking_passes at the end of this thread's last turn */
 #endif
 /* Whole passes in a row of this thread's waits that found nothing, and the length of its
  * next doze (0: DOZE_FIRST_US). */
@@ -364,7 +365,11 @@ static void after_taking(void)
 {
 #if GP_PAR
     if (doze_allowed()) {
-        atomic_fetch_add_explicit(&taken_epoch, 1, memory_order_seq_cst);
+        atomic_fetch_add_explicit(&taking_passes, 1, memory_order_seq_cst);
+        /* The add's store before the doze word's load: the taker's half of the store-load
+         * pair whose other half is ptl_doze_announce's fence before others_took's load.  An
+         * LL/SC add (aarch64 without LSE, POWER) lets a later load pass its store half. */
+        gp_fence_full_after_rmw();
         ptl_wake(ptl_doze_word(gpc.ni, gpc.rank)); /* this node's own word: never NULL once attached */
     }
 #endif
@@ -374,7 +379,7 @@ static void after_taking(void)
 static int others_took(void)
 {
 #if GP_PAR
-    return atomic_load_explicit(&taken_epoch, memory_order_seq_cst) != seen_epoch;
+    return atomic_load_explicit(&taking_passes, memory_order_seq_cst) != taking_passes_seen;
 #else
     return 0;
 #endif
@@ -459,7 +464,7 @@ void gpc_wait_turn(void)
     wait_turn(1);
 #if GP_PAR
     /* Acquire: before the caller's test of what it waits for, which a taker's bump follows. */
-    seen_epoch = atomic_load_explicit(&taken_epoch, memory_order_acquire);
+    taking_passes_seen = atomic_load_explicit(&taking_passes, memory_order_acquire);
 #endif
 }
 
