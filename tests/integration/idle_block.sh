@@ -38,8 +38,21 @@ if expect_rc "$T/woken_n4" 0 120 env GP_DOZE_MAX_US=5000000 GP_LOG_LEVEL=debug \
 fi
 
 # A pair's round trips among sleeping waiters (doorbell mode at 8 nodes): every reply right.
-expect_rc "$T/pair_n8" 0 120 "$GP_RUN" -n 8 "$GPTEST_ITEST/idle_block" pair 5000 &&
+# Each of the pair polls the other's rings directly after the first messages, so the other's
+# posts stop ringing its doorbell (ring_rung in the credit statistics, which node 1 writes in
+# its working directory): a few rings for its 5,000 replies, not one per reply.
+if expect_rc "$T/pair_n8" 0 120 sh -c 'cd "$1" && shift && exec "$@"' sh "$tmp" \
+        env GASNET_PORTAL_CREDIT_STATS=1 "$GP_RUN" -n 8 "$GPTEST_ITEST/idle_block" pair 5000; then
     check_line "$T/pair_n8" "5000 round trips between nodes 0 and 1 with 6 nodes waiting in GASNET_WAIT_BLOCK, median .* us, all replies checked"
+    line=$(grep -h "^peer=0 " "$tmp"/gp-credits.*.1 2>/dev/null)
+    sent=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^ring_sent=//p')
+    rung=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^ring_rung=//p')
+    if [ -n "$sent" ] && [ "$sent" -ge 5000 ] && [ -n "$rung" ] && [ "$rung" -lt 100 ]; then
+        pass "$T/pair_n8/polled_directly (node 1 posted $sent to node 0 and rang $rung times)"
+    else
+        fail "$T/pair_n8/polled_directly" "node 1 to 0: ring_sent='$sent' (expected >= 5000), ring_rung='$rung' (expected < 100)"
+    fi
+fi
 
 # PAR: waits doze too, beside a second thread that polls and takes most of the answers the
 # dozing thread waits for; no doze may sleep the whole cap (5 s), which no post would end.

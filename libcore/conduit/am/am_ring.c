@@ -23,10 +23,16 @@
  * index + 1) last, with release; the receiver polls the next slot's
  * sequence number, so an empty ring costs one load of a line in its cache.
  * Hosts of more than RING_SCAN_NODES nodes add a doorbell word to the mailbox
- * (gpc_ring_poll says how), so that an empty poll is one load whatever the
- * number of peers.  Its bit b stands for the senders whose local number is
+ * (gpc_ring_poll says how), so that an empty poll costs a few loads whatever
+ * the number of peers.  Its bit b stands for the senders whose local number is
  * b modulo 64: on a host of more than 64 nodes a rung bit sends the receiver
- * to up to four senders' rings, which it looks at before it locks.
+ * to up to four senders' rings, which it looks at before it locks.  The
+ * doorbell is one line that every sender and the receiver write, so ringing it
+ * per message moves that line to and fro; a receiver therefore looks directly
+ * at the rings of the few senders it heard from last (its hot senders, at most
+ * HOT_SENDERS), and flags them in its mailbox (`polled_directly`), and a
+ * flagged sender does not ring.  A working pair then costs what it costs on a
+ * small host, however many others wait (promote_sender, demote_sender).
  *
  * Flow control: the slots are the credits.  A requester may send a request
  * to T only while
@@ -73,6 +79,8 @@
 #define RING_SLOTS 16u
 #define RING_SCAN_NODES 4u   /* hosts up to this size poll every ring; larger ones a doorbell */
 #define DOORBELL_BITS 64u
+#define HOT_SENDERS 4u       /* senders a doorbell-mode receiver polls directly */
+#define RING_MAX_LOCAL 256u  /* the most nodes of a host that use rings (GP_SHM_AM_RING_RANKS) */
 
 /*
  * One message: the first line holds a Short's header and 12 arguments, the
@@ -132,8 +140,13 @@ struct mailbox {
     _Atomic uint64_t doorbell;   /* bit b: a sender of local number b modulo 64 posted since
                                   * the receiver last looked */
     char pad[56];
+    /* [sender's local number]: 1 while the receiver looks at that sender's rings on every
+     * poll, so that its posts need not ring.  Written by the receiver only when its hot
+     * senders change: the senders keep these lines in their caches. */
+    _Atomic uint8_t polled_directly[RING_MAX_LOCAL];
     struct ring ring[];
 };
+_Static_assert(offsetof(struct mailbox, ring) % 64 == 0, "the rings start a line");
 
 #if GP_PAR
 typedef _Atomic int ring_lock_t;
@@ -181,10 +194,12 @@ struct ring_peer {
     /* sending requests to the peer */
     struct ring *req_out;        /* in the peer's mailbox */
     _Atomic uint64_t *doorbell;  /* the peer's, in doorbell mode, else NULL */
+    const _Atomic uint8_t *polled_directly; /* the peer's flag for this node, with doorbell */
     uint32_t *doze;              /* the peer's doze word (ptl_wake), for requests and replies */
     char *segment;               /* the peer's segment, mapped here (Long) */
     uint64_t req_sent;           /* S */
     gp_count_t stalls;           /* requests that waited for a slot */
+    gp_count_t rung;             /* posts that set this node's doorbell bit at the peer */
     ring_lock_t req_lock;
     char pad0[64];
     /* replying to the peer */
@@ -215,7 +230,16 @@ static struct {
     struct ring_peer *peer;      /* [local number], gpc.local_nodes + 1; NULL when no ring is in use */
     uint32_t *active;            /* local numbers of the peers with rings, in polling order */
     uint32_t nactive;
+    /* Doorbell mode: the senders this node polls directly, and when each last had a message
+     * (a count of doorbell-mode passes that took some); changed under hot_lock. */
+    _Atomic uint32_t hot[HOT_SENDERS];
+    uint64_t hot_last_took[HOT_SENDERS];   /* __atomic relaxed: a hint, written by any poller */
+    _Atomic uint32_t nhot;
+    uint64_t passes_that_took;             /* as hot_last_took */
+    ring_lock_t hot_lock;
 } ring_state;
+
+_Static_assert(DOORBELL_BITS * 4 >= RING_MAX_LOCAL, "a doorbell bit stands for at most 4 senders");
 
 static int ring_wanted(void)
 {
@@ -311,6 +335,7 @@ void gpc_ring_connect(void)
         p->req_out = &theirs->ring[2 * (uint64_t)me + RING_REQUEST];
         p->rep_out = &theirs->ring[2 * (uint64_t)me + RING_REPLY];
         p->doorbell = doorbell ? &theirs->doorbell : NULL;
+        p->polled_directly = doorbell ? &theirs->polled_directly[me] : NULL;
         p->doze = doze;
         p->segment = segment;
         p->node = node;
@@ -323,6 +348,10 @@ void gpc_ring_connect(void)
     ring_state.active = active;
     ring_state.nactive = nactive;
     ring_state.doorbell = doorbell ? &ring_state.mailbox->doorbell : NULL;
+    /* A poll may read a place of the hot list before the store that filled it (relaxed loads):
+     * it then finds a peer with rings, whose look costs nothing, never an empty entry. */
+    for (uint32_t i = 0; i < HOT_SENDERS && nactive > 0; i++)
+        atomic_store_explicit(&ring_state.hot[i], active[0], memory_order_relaxed);
     ring_state.peer = peer;
     gp_debug("attach", "AM rings to %u of %u nodes (%u on this host, local number %u; %u slots "
              "each way, %s)", nactive, gpc.nodes, local_nodes, me, RING_SLOTS,
@@ -344,16 +373,17 @@ int gpc_ring_to(gasnet_node_t node)
     return ring_state.peer != NULL && peer_of(node)->req_out != NULL;
 }
 
-void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received, uint64_t *stalls)
+void gpc_ring_peer_stats(gasnet_node_t node, struct gpc_ring_stats *stats)
 {
-    *sent = *received = *stalls = 0;
+    memset(stats, 0, sizeof *stats);
     if (!gpc_ring_to(node))
         return;
     struct ring_peer *p = peer_of(node);
-    *sent = __atomic_load_n(&p->req_sent, __ATOMIC_RELAXED) +
-            __atomic_load_n(&p->rep_sent, __ATOMIC_RELAXED);
-    *received = (uint64_t)gp_count_get(&p->received);
-    *stalls = (uint64_t)gp_count_get(&p->stalls);
+    stats->sent = __atomic_load_n(&p->req_sent, __ATOMIC_RELAXED) +
+                  __atomic_load_n(&p->rep_sent, __ATOMIC_RELAXED);
+    stats->received = (uint64_t)gp_count_get(&p->received);
+    stats->stalls = (uint64_t)gp_count_get(&p->stalls);
+    stats->rung = (uint64_t)gp_count_get(&p->rung);
 }
 
 /* Fills a slot and publishes it as message n. */
@@ -391,12 +421,15 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
 }
 
 /*
- * Doorbell mode: tells the receiver that this node posted.  The bit is set only when clear, so
- * a busy sender does not keep taking the receiver's line away.
+ * Doorbell mode: tells the receiver that this node posted, unless it polls this node's rings
+ * directly.  The bit is set only when clear, so a busy sender does not keep taking the
+ * receiver's line away.
  *
- * The wake-up must not be lost: this is the store-buffering (Dekker) pattern.
- *     sender:    store slot.seq;  FULL FENCE;  load doorbell  (set the bit if clear)
- *     receiver:  exchange doorbell to 0;  FULL FENCE;  load slot.seq  (gpc_ring_poll)
+ * The wake-up must not be lost: this is the store-buffering (Dekker) pattern, twice.
+ *     sender:    store slot.seq;  FULL FENCE;  load polled_directly, then doorbell
+ *                (set the bit if clear)
+ *     receiver:  exchange doorbell to 0;  FULL FENCE;  load slot.seq  (poll_doorbell)
+ *     receiver:  store polled_directly = 0;  FULL FENCE;  load slot.seq  (demote_sender)
  * Each side stores one word and then loads the word the other stores, so each needs a full
  * (store-to-load) fence between them; with both fences, at least one side sees the other's
  * store: either the receiver's poll after its exchange sees the slot, or this load sees the
@@ -406,14 +439,21 @@ static void post(struct ring *ring, uint64_t n, char *segment, unsigned category
  * or seq_cst store of the seq alone is not enough here: on x86 a store can wait in the store
  * buffer past a later load, and on aarch64 and POWER a plain load can pass a store-release.
  */
-static void ring_doorbell(_Atomic uint64_t *doorbell)
+static void ring_doorbell(struct ring_peer *p)
 {
+    _Atomic uint64_t *doorbell = p->doorbell;
     if (doorbell == NULL)
         return;
     uint64_t bit = UINT64_C(1) << (ring_state.me % DOORBELL_BITS);
-    gp_fence_full(); /* the slot's seq (post) before the doorbell load; pairs with gpc_ring_poll */
-    if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit))
+    /* the slot's seq (post) before the loads below; pairs with poll_doorbell's and
+     * demote_sender's fences */
+    gp_fence_full();
+    if (atomic_load_explicit(p->polled_directly, memory_order_relaxed))
+        return;
+    if (!(atomic_load_explicit(doorbell, memory_order_relaxed) & bit)) {
         atomic_fetch_or_explicit(doorbell, bit, memory_order_relaxed);
+        gp_count_add(&p->rung, 1);
+    }
 }
 
 /* (S - H) + (P - C) < RING_SLOTS, loaded in the order the header explains. */
@@ -449,7 +489,7 @@ int gpc_ring_request(gasnet_node_t dest, unsigned category, gasnet_handler_t han
          args);
     __atomic_store_n(&p->req_sent, n + 1, __ATOMIC_RELAXED);
     produce_unlock(&p->req_lock);
-    ring_doorbell(p->doorbell);
+    ring_doorbell(p);
     /* A plain load after post's release store of the slot, no fence between: a load that
      * passes that store can miss a receiver just going to sleep, which then sleeps out its
      * sleep's length (ptl/doze.c says why no fence, and what bounds it). */
@@ -471,7 +511,7 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
     __atomic_store_n(&p->rep_sent, n + 1, __ATOMIC_RELAXED);
     atomic_store_explicit(&p->rep_out->produced, n + 1, memory_order_release);
     produce_unlock(&p->rep_lock);
-    ring_doorbell(p->doorbell);
+    ring_doorbell(p);
     ptl_wake(p->doze); /* as after a request */
     return GASNET_OK;
 }
@@ -595,22 +635,79 @@ static inline int peer_has_messages(uint32_t local)
            ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED));
 }
 
-static int poll_doorbell(_Atomic uint64_t *doorbell);
+static int poll_doorbell_mode(void);
 
 int gpc_ring_poll(void)
 {
-    _Atomic uint64_t *doorbell = ring_state.doorbell;
-    if (doorbell != NULL)
-        return atomic_load_explicit(doorbell, memory_order_relaxed) != 0 ? poll_doorbell(doorbell) : 0;
+    if (ring_state.doorbell != NULL) {
+        uint32_t nhot = atomic_load_explicit(&ring_state.nhot, memory_order_relaxed);
+        for (uint32_t i = 0; i < nhot; i++)
+            if (peer_has_messages(atomic_load_explicit(&ring_state.hot[i], memory_order_relaxed)))
+                return poll_doorbell_mode();
+        if (atomic_load_explicit(ring_state.doorbell, memory_order_relaxed) != 0)
+            return poll_doorbell_mode();
+        return 0;
+    }
     for (uint32_t i = 0; i < ring_state.nactive; i++)
         if (peer_has_messages(ring_state.active[i]))
             return poll_active_peers();
     return 0;
 }
 
+static int is_hot(uint32_t local)
+{
+    uint32_t nhot = atomic_load_explicit(&ring_state.nhot, memory_order_relaxed);
+    for (uint32_t i = 0; i < nhot; i++)
+        if (atomic_load_explicit(&ring_state.hot[i], memory_order_relaxed) == local)
+            return 1;
+    return 0;
+}
+
+/* The sender leaves the hot ones: from now on it rings.  A post it made before it saw the flag
+ * cleared did not ring, so the rings are looked at once more after the store (the receiver's
+ * half of ring_doorbell's store-load pair), and what they hold rings this node's own bell. */
+static void demote_sender(uint32_t local)
+{
+    atomic_store_explicit(&ring_state.mailbox->polled_directly[local], 0, memory_order_relaxed);
+    gp_fence_full(); /* the flag's store before the slot loads; pairs with ring_doorbell */
+    if (peer_has_messages(local))
+        atomic_fetch_or_explicit(ring_state.doorbell, UINT64_C(1) << (local % DOORBELL_BITS),
+                                 memory_order_relaxed);
+}
+
+/* A sender the doorbell named, and whose rings held messages, joins the hot ones, in place of
+ * the one that has been longest without a message when all places are taken.  In PAR builds
+ * one thread at a time changes the list; another that finds it busy leaves the sender out. */
+static void promote_sender(uint32_t local)
+{
+    if (is_hot(local) || !consume_trylock(&ring_state.hot_lock))
+        return;
+    uint32_t nhot = atomic_load_explicit(&ring_state.nhot, memory_order_relaxed);
+    uint32_t place = nhot;
+    if (nhot == HOT_SENDERS) {
+        place = 0;
+        for (uint32_t i = 1; i < HOT_SENDERS; i++)
+            if (__atomic_load_n(&ring_state.hot_last_took[i], __ATOMIC_RELAXED) <
+                __atomic_load_n(&ring_state.hot_last_took[place], __ATOMIC_RELAXED))
+                place = i;
+        /* out of the list first: a poll that still looks at it does no harm */
+        uint32_t old = atomic_load_explicit(&ring_state.hot[place], memory_order_relaxed);
+        demote_sender(old);
+    }
+    __atomic_store_n(&ring_state.hot_last_took[place],
+                     __atomic_load_n(&ring_state.passes_that_took, __ATOMIC_RELAXED),
+                     __ATOMIC_RELAXED);
+    atomic_store_explicit(&ring_state.hot[place], local, memory_order_relaxed);
+    if (place == nhot)
+        atomic_store_explicit(&ring_state.nhot, nhot + 1, memory_order_release);
+    /* listed before flagged: once the sender stops ringing, every poll looks at its rings */
+    atomic_store_explicit(&ring_state.mailbox->polled_directly[local], 1, memory_order_release);
+    consume_unlock(&ring_state.hot_lock);
+}
+
 /* The doorbell named senders (by local number): their rings, and the bit again for those that
  * have more. */
-static __attribute__((noinline)) int poll_doorbell(_Atomic uint64_t *doorbell)
+static int poll_doorbell(_Atomic uint64_t *doorbell)
 {
     int taken = 0, more = 0;
     uint64_t senders = atomic_exchange_explicit(doorbell, 0, memory_order_seq_cst);
@@ -627,13 +724,43 @@ static __attribute__((noinline)) int poll_doorbell(_Atomic uint64_t *doorbell)
         uint32_t bit = (uint32_t)__builtin_ctzll(senders);
         senders &= senders - 1;
         more = 0;
-        for (uint32_t local = bit; local < gpc.local_nodes; local += DOORBELL_BITS)
-            if (ring_state.peer[local].req_out != NULL)
-                taken += poll_peer(local, &more);   /* it looks before it locks */
+        for (uint32_t local = bit; local < gpc.local_nodes; local += DOORBELL_BITS) {
+            if (ring_state.peer[local].req_out == NULL)
+                continue;
+            int from_sender = poll_peer(local, &more);   /* it looks before it locks */
+            if (from_sender > 0) {
+                taken += from_sender;
+                promote_sender(local);
+            }
+        }
         if (more)
             again |= UINT64_C(1) << bit;
     }
     if (again != 0)
         atomic_fetch_or_explicit(doorbell, again, memory_order_relaxed);
+    return taken;
+}
+
+/* The hot senders' rings, then the doorbell. */
+static __attribute__((noinline)) int poll_doorbell_mode(void)
+{
+    int taken = 0, more = 0;
+    uint32_t nhot = atomic_load_explicit(&ring_state.nhot, memory_order_acquire);
+    for (uint32_t i = 0; i < nhot; i++) {
+        int from_sender = poll_peer(atomic_load_explicit(&ring_state.hot[i], memory_order_relaxed),
+                                    &more);
+        if (from_sender > 0) {
+            taken += from_sender;
+            __atomic_store_n(&ring_state.hot_last_took[i],
+                             __atomic_load_n(&ring_state.passes_that_took, __ATOMIC_RELAXED) + 1,
+                             __ATOMIC_RELAXED);
+        }
+    }
+    if (atomic_load_explicit(ring_state.doorbell, memory_order_relaxed) != 0)
+        taken += poll_doorbell(ring_state.doorbell);
+    if (taken > 0)
+        __atomic_store_n(&ring_state.passes_that_took,
+                         __atomic_load_n(&ring_state.passes_that_took, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
     return taken;
 }

@@ -24,7 +24,12 @@ int gpc_ring_reply(struct gpc_token *token, unsigned category, gasnet_handler_t 
                    void *source, size_t nbytes, void *dest_addr, int nargs,
                    const gasnet_handlerarg_t *args);
 int gpc_ring_poll(void);                /* messages taken */
-void gpc_ring_peer_stats(gasnet_node_t node, uint64_t *sent, uint64_t *received,
-                         uint64_t *stalls);
+struct gpc_ring_stats {
+    uint64_t sent;       /* requests and replies this node posted to the peer */
+    uint64_t received;   /* those it took from the peer */
+    uint64_t stalls;     /* requests that waited for a slot */
+    uint64_t rung;       /* posts that set this node's doorbell bit at the peer (doorbell mode) */
+};
+void gpc_ring_peer_stats(gasnet_node_t node, struct gpc_ring_stats *stats);
 
 #endif

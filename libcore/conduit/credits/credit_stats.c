@@ -10,11 +10,14 @@
  *        credits_admitted=D credits_lent_on_ask=L
  *   peer=P loan_credits=L send_credits=S send_inuse=U send_max=M send_stalls=T
  *        send_revoked=V loan_requested=Q loan_given=G flags=0xF
- *        ring_sent=R ring_received=D ring_stalls=W asked=A admitted=D ask_want=K
+ *        ring_sent=R ring_received=D ring_stalls=W ring_rung=B asked=A admitted=D
+ *        ask_want=K
  *
  * The ring_ keys count the AM rings to a peer whose region is mapped here
- * (am_ring.c): messages sent (requests and replies) and taken, and requests
- * that waited for a slot -- the rings' credits.  Those messages take no
+ * (am_ring.c): messages sent (requests and replies) and taken, requests
+ * that waited for a slot -- the rings' credits -- and, on hosts whose rings
+ * use a doorbell, the posts that rang the peer's (the others found that the
+ * peer polls this node's rings directly, or its bit already set).  Those messages take no
  * credits of the Portals protocol, so the other keys do not see them.
  * asked and admitted: credits we asked the peer for and credits it admitted
  * us for single requests, not yet sent; ask_want: what the peer's ask that
@@ -65,16 +68,17 @@ void gpc_credit_stats_write(void)
         struct credit_conn snapshot;
         const struct credit_conn *c = &snapshot;
         credit_conn_snapshot(&gpc.credit_node, peer, &snapshot);
-        uint64_t ring_sent, ring_received, ring_stalls;
-        gpc_ring_peer_stats(peer, &ring_sent, &ring_received, &ring_stalls);
+        struct gpc_ring_stats ring;
+        gpc_ring_peer_stats(peer, &ring);
         fprintf(out, "peer=%u loan_credits=%u send_credits=%u send_inuse=%u send_max=%u "
                 "send_stalls=%u send_revoked=%u loan_requested=%u loan_given=%u flags=0x%02x "
-                "ring_sent=%llu ring_received=%llu ring_stalls=%llu asked=%u admitted=%u "
-                "ask_want=%u\n",
+                "ring_sent=%llu ring_received=%llu ring_stalls=%llu ring_rung=%llu asked=%u "
+                "admitted=%u ask_want=%u\n",
                 peer, c->loan_credits, c->send_credits, c->send_inuse, c->send_max,
                 c->send_stalls, c->send_revoked, c->loan_requested, c->loan_given, c->flags,
-                (unsigned long long)ring_sent, (unsigned long long)ring_received,
-                (unsigned long long)ring_stalls, c->asked, c->admitted, c->ask_want);
+                (unsigned long long)ring.sent, (unsigned long long)ring.received,
+                (unsigned long long)ring.stalls, (unsigned long long)ring.rung, c->asked,
+                c->admitted, c->ask_want);
     }
     if (fclose(out) != 0)
         gp_warn("credits", "writing the credit statistics to %s failed: %m", name);
