@@ -189,6 +189,25 @@ static inline void consume_unlock(ring_lock_t *lock)
 }
 #endif
 
+/*
+ * Where a ring's next message will show: the sequence number word of its next slot and the
+ * value that word takes when that message is posted, kept by whoever takes from the ring.  An
+ * empty look then reads two words and the slot's, and needs no slot arithmetic.  In PAR builds
+ * another thread may read an entry half updated: that look sees a message that is not there
+ * (poll_peer's own check finds nothing) or misses one for a look (the next one sees it).
+ */
+struct ring_watch {
+    const _Atomic uint32_t *next_seq;
+    uint32_t want;
+};
+
+static inline int watch_ready(const struct ring_watch *w)
+{
+    const _Atomic uint32_t *next_seq = __atomic_load_n(&w->next_seq, __ATOMIC_RELAXED);
+    return atomic_load_explicit(next_seq, memory_order_relaxed) ==
+           __atomic_load_n(&w->want, __ATOMIC_RELAXED);
+}
+
 /* This node's view of one peer; lines split by who touches them when. */
 struct ring_peer {
     /* sending requests to the peer */
@@ -213,6 +232,8 @@ struct ring_peer {
     struct ring *rep_in;
     uint64_t req_head;           /* requests handled (H) */
     _Atomic uint64_t rep_head;   /* replies consumed (C); requesters read it */
+    struct ring_watch *req_watch; /* the two rings' entries in ring_state.watch */
+    struct ring_watch *rep_watch;
     gp_count_t received;         /* requests and replies taken */
     ring_lock_t req_poll_lock;
     ring_lock_t rep_poll_lock;
@@ -230,6 +251,9 @@ static struct {
     struct ring_peer *peer;      /* [local number], gpc.local_nodes + 1; NULL when no ring is in use */
     uint32_t *active;            /* local numbers of the peers with rings, in polling order */
     uint32_t nactive;
+    /* [2k]: replies from active[k], [2k + 1]: its requests */
+    struct ring_watch *watch;
+    uint32_t nwatch;
     /* Doorbell mode: the senders this node polls directly, and when each last had a message
      * (a count of doorbell-mode passes that took some); changed under hot_lock. */
     _Atomic uint32_t hot[HOT_SENDERS];
@@ -311,9 +335,11 @@ void gpc_ring_connect(void)
     int doorbell = local_nodes > RING_SCAN_NODES;   /* the same choice on every node of the host */
     struct ring_peer *peer = NULL;
     uint32_t *active = calloc(local_nodes, sizeof *active);
+    struct ring_watch *watch = calloc(2 * (size_t)local_nodes, sizeof *watch);
     uint32_t *local_of = calloc(gpc.nodes, sizeof *local_of);
     size_t peer_bytes = (local_nodes + 1) * sizeof *peer;
-    if (posix_memalign((void **)&peer, 64, peer_bytes) != 0 || active == NULL || local_of == NULL)
+    if (posix_memalign((void **)&peer, 64, peer_bytes) != 0 || active == NULL || local_of == NULL ||
+        watch == NULL)
         gp_fatal("attach: no memory for the AM rings of %u nodes", local_nodes);
     memset(peer, 0, peer_bytes);
     uint32_t me = number_host_nodes(local_of);
@@ -341,12 +367,18 @@ void gpc_ring_connect(void)
         p->node = node;
         p->req_in = &ring_state.mailbox->ring[2 * (uint64_t)local + RING_REQUEST];
         p->rep_in = &ring_state.mailbox->ring[2 * (uint64_t)local + RING_REPLY];
+        p->rep_watch = &watch[2 * nactive];
+        p->req_watch = &watch[2 * nactive + 1];
+        *p->rep_watch = (struct ring_watch){ .next_seq = &p->rep_in->slot[0].seq, .want = 1 };
+        *p->req_watch = (struct ring_watch){ .next_seq = &p->req_in->slot[0].seq, .want = 1 };
         active[nactive++] = local;
     }
     ring_state.me = me;
     ring_state.local_of = local_of;
     ring_state.active = active;
     ring_state.nactive = nactive;
+    ring_state.watch = watch;
+    ring_state.nwatch = 2 * nactive;
     ring_state.doorbell = doorbell ? &ring_state.mailbox->doorbell : NULL;
     /* A poll may read a place of the hot list before the store that filled it (relaxed loads):
      * it then finds a peer with rings, whose look costs nothing, never an empty entry. */
@@ -547,6 +579,12 @@ static int take(struct ring *ring, uint64_t head, gasnet_node_t source, int is_r
     return 1;
 }
 
+static void watch_next(struct ring_watch *w, const struct ring *ring, uint64_t head)
+{
+    __atomic_store_n(&w->next_seq, &ring->slot[head % RING_SLOTS].seq, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->want, (uint32_t)(head + 1), __ATOMIC_RELAXED);
+}
+
 /* Each returns the messages taken, and sets *more when the ring may hold others (it was busy,
  * or a pass's share was taken). */
 static int poll_requests(struct ring_peer *p, int *more)
@@ -564,6 +602,8 @@ static int poll_requests(struct ring_peer *p, int *more)
         atomic_store_explicit(&p->req_in->consumed, head, memory_order_release);
     }
     __atomic_store_n(&p->req_head, head, __ATOMIC_RELAXED);
+    if (taken)
+        watch_next(p->req_watch, p->req_in, head);
     consume_unlock(&p->req_poll_lock);
     *more |= taken == (int)RING_SLOTS;
     if (taken) {
@@ -586,6 +626,8 @@ static int poll_replies(struct ring_peer *p, int *more)
         taken++;
         atomic_store_explicit(&p->rep_head, head, memory_order_relaxed);
     }
+    if (taken)
+        watch_next(p->rep_watch, p->rep_in, head);
     consume_unlock(&p->rep_poll_lock);
     *more |= taken == (int)RING_SLOTS;
     if (taken) {
@@ -631,8 +673,7 @@ static __attribute__((noinline)) int poll_active_peers(void)
 static inline int peer_has_messages(uint32_t local)
 {
     const struct ring_peer *p = &ring_state.peer[local];
-    return ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
-           ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED));
+    return watch_ready(p->rep_watch) || watch_ready(p->req_watch);
 }
 
 static int poll_doorbell_mode(void);
@@ -648,8 +689,8 @@ int gpc_ring_poll(void)
             return poll_doorbell_mode();
         return 0;
     }
-    for (uint32_t i = 0; i < ring_state.nactive; i++)
-        if (peer_has_messages(ring_state.active[i]))
+    for (const struct ring_watch *w = ring_state.watch, *end = w + ring_state.nwatch; w < end; w++)
+        if (watch_ready(w))
             return poll_active_peers();
     return 0;
 }
@@ -670,7 +711,11 @@ static void demote_sender(uint32_t local)
 {
     atomic_store_explicit(&ring_state.mailbox->polled_directly[local], 0, memory_order_relaxed);
     gp_fence_full(); /* the flag's store before the slot loads; pairs with ring_doorbell */
-    if (peer_has_messages(local))
+    /* the rings themselves, not their watch entries: in PAR builds an entry may be half
+     * updated, and a miss here would be a lost wake-up */
+    const struct ring_peer *p = &ring_state.peer[local];
+    if (ready(p->rep_in, atomic_load_explicit(&p->rep_head, memory_order_relaxed)) ||
+        ready(p->req_in, __atomic_load_n(&p->req_head, __ATOMIC_RELAXED)))
         atomic_fetch_or_explicit(ring_state.doorbell, UINT64_C(1) << (local % DOORBELL_BITS),
                                  memory_order_relaxed);
 }

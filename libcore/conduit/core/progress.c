@@ -13,10 +13,11 @@
  * each queue looked at with a few loads before it is taken from, and
  * publishes the statistics page.
  *
- * gasnet_AMPoll (gpc_poll) runs the whole pass.  A wait turn (gpc_wait_turn)
- * and a call turn (gpc_call_progress: syncs of done operations, every 64th
- * copy to a mapped peer, every 256th AM request) make a ring look, or the
- * whole pass when one is due ("Fairness" below); a wait turn whose pass found
+ * A wait turn (gpc_wait_turn), and gasnet_AMPoll (gpc_poll) where every peer
+ * maps this node's region and rings carry the AMs, make a ring look, or the whole pass when one is
+ * due ("Fairness" below), as a call turn (gpc_call_progress: syncs of done
+ * operations, every 64th copy to a mapped peer, every 256th AM request) does
+ * on its own count; elsewhere gasnet_AMPoll runs the whole pass.  A wait turn whose pass found
  * nothing yields the core when the wait mode or an overcommitted host asks.
  * Handlers never poll.  The receive thread (rcv_thread_poll) takes the SYS,
  * SAFE and AM queues until a round finds nothing.  doc/progress.md states the
@@ -234,9 +235,30 @@ static int ring_look(void)
     return taken;
 }
 
+/*
+ * Clients call gasnet_AMPoll before every send of fine-grained traffic, and most polls find
+ * nothing: the whole pass on every call (three queue probes, the transport's pass, the
+ * statistics page) cost an empty poll five times a ring look.  Where every peer maps this
+ * node's region and the slot rings carry the AMs, nothing waits for a whole pass but SYS messages, Portals-path events and
+ * the exit flag, so the poll is a wait turn's look without the wait and owes them what a wait
+ * turn does.  A peer over tcp, ibv or ofi keeps the whole pass on every call: the transport
+ * writes some messages of a pass only at the next one (tcp), and a client may poll once
+ * after its sends and then compute for a long time.
+ */
+static int poll_looks_state;   /* 0: not known yet; 1: polls may look; 2: they run the pass */
+
 int gpc_poll(void)
 {
-    poll_pass();
+    int looks = __atomic_load_n(&poll_looks_state, __ATOMIC_RELAXED);
+    if (__builtin_expect(looks == 0, 0)) {
+        /* every peer maps this node's region, and rings carry the AMs (else a look is empty) */
+        looks = ptl_doze_possible(gpc.ni) && gpc_ring_in_use() ? 1 : 2;
+        __atomic_store_n(&poll_looks_state, looks, __ATOMIC_RELAXED);
+    }
+    if (looks == 2 || pass_due())
+        poll_pass();
+    else
+        ring_look();
     return GASNET_OK;
 }
 
