@@ -47,6 +47,9 @@ static int plan_add(struct plan *p, enum bench_test t, size_t size)
 
 static int applies(enum bench_test t, size_t size)
 {
+    if (size == 0)   /* an empty payload is an AM's only: a 0-byte put or get moves nothing */
+        return t == T_AM_LAT_MEDIUM || t == T_AM_LAT_LONG || t == T_AM_BW_MEDIUM ||
+               t == T_AM_BW_LONG || t == T_AM_RATE_MEDIUM || t == T_AM_RATE_MEDIUM_POLL;
     switch (bench_tests[t].sizes) {
     case SIZES_MEDIUM: return size <= gasnet_AMMaxMedium();
     case SIZES_SMALL: return size <= RATE_MAX_SIZE;

@@ -180,6 +180,10 @@ static int parse_sizes(const char *arg, struct bench_opts *o)
         size_t lo, hi;
         if (colon)
             *colon = '\0';
+        if (!colon && strcmp(item, "0") == 0) {   /* an AM's empty payload (main.c: applies) */
+            rc = add_size(o, 0);
+            continue;
+        }
         if (parse_size(item, &lo) || (colon && parse_size(colon + 1, &hi))) {
             rc = -1;
             break;
@@ -199,7 +203,8 @@ static int parse_sizes(const char *arg, struct bench_opts *o)
     if (rc) {
         usage_error("--sizes '%s': not a size list; accepted: sizes from 1 to 1G (a number of "
                     "bytes with an optional K, M or G suffix), a range LOW:HIGH of powers of "
-                    "two from LOW, or a comma list of both, e.g. 8:4M or 8,1K,1M", arg);
+                    "two from LOW, or a comma list of both, e.g. 8:4M or 8,1K,1M; 0 alone "
+                    "(in a comma list) for the AM Medium and Long tests", arg);
         return -1;
     }
     qsort(o->sizes, o->nsizes, sizeof *o->sizes, cmp_size);

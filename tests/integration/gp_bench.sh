@@ -156,6 +156,19 @@ if expect_rc "$T/am_rate" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --test am-rate --s
     fi
 fi
 
+# 4c. An empty payload: size 0 is an AM Long's and Medium's point, not a put's (a 0-byte put
+# moves nothing).
+if expect_rc "$T/zero_payload" 0 60 "$GP_RUN" -n 2 "$BENCH" $QUICK --test am-lat-long,am-lat-medium,put-lat \
+        --sizes 0,8; then
+    if [ "$(printf '%s\n' "$out" | grep -c '^am-lat-\(long\|medium\)  *0 ')" -eq 2 ] &&
+       [ "$(printf '%s\n' "$out" | grep -c '^put-lat  *0 ')" -eq 0 ] &&
+       [ "$(printf '%s\n' "$out" | grep -c '^put-lat  *8 ')" -eq 1 ]; then
+        pass "$T/zero_payload"
+    else
+        fail "$T/zero_payload" "want am-lat-long and am-lat-medium rows of size 0 and put-lat of 8 only"; printf '%s\n' "$out" | head -20
+    fi
+fi
+
 # 5. Bad options: exit 2 and a message naming the option and the value.
 bad() {
     what="$T/usage_$1" pattern=$2; shift 2
@@ -169,6 +182,7 @@ bad() {
 }
 bad sizes "--sizes '8:3X'.*accepted" --sizes 8:3X
 bad sizes_range "--sizes '4M:8'.*backwards" --sizes 4M:8
+bad sizes_zero_range "--sizes '0:8'.*accepted" --sizes 0:8
 bad iters "--iters '0'.*accepted" --iters 0
 bad window "--window 'lots'.*accepted" --window lots
 bad test "--test 'put-lat,nope'.*unknown test 'nope'" --test put-lat,nope
