@@ -727,6 +727,10 @@ static void promote_sender(uint32_t local)
 {
     if (is_hot(local) || !consume_trylock(&ring_state.hot_lock))
         return;
+    if (is_hot(local)) {   /* another thread listed it between the look and the lock */
+        consume_unlock(&ring_state.hot_lock);
+        return;
+    }
     uint32_t nhot = atomic_load_explicit(&ring_state.nhot, memory_order_relaxed);
     uint32_t place = nhot;
     if (nhot == HOT_SENDERS) {
