@@ -113,8 +113,8 @@ expect_rc "ex/coll_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-
     "$GPTEST_ITEST/ex_coll" && check_coll_ranks "ex/coll_hybrid_n4" 4
 coll_misuse() { fatal_case "ex/coll_misuse_$1" ex_coll "$1" "$2"; } # MODE PATTERN
 coll_misuse bad_dt "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt 0x200; accepted are GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL and _USER"
-coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER"
-coll_misuse user_nc "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC (order-preserving user operations) is not supported; GEX_OP_USER is"
+coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER(_NC)"
+coll_misuse user_nc_no_fn "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC with a NULL user_op"
 coll_misuse dt_size "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt_sz 8 for a data type of 4 bytes"
 coll_misuse bcast_root "FATAL ERROR on node [01]/2: gex_Coll_BroadcastNB: root 2 is not in the team (its ranks are 0..1)"
 coll_misuse barrier_flags "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: flags 0x4; it takes 0"
