@@ -4,7 +4,8 @@
 # AMs, ex_vis for VIS, ex_tmpair for TM-pairs; ex_caffeine and ex_chapel use
 # the API as those clients do): an EX client at 1, 2 and 4
 # ranks over shm (the default), tcp, and the hybrid across two pretended hosts; then bad arguments, each
-# refused with an error naming what was wrong and what is accepted.
+# refused with an error naming what was wrong and what is accepted.  Last, in the SEQ build, the
+# programs once each over ofi (tcp;ofi_rxm), at 2 and 4 ranks.
 . "$(dirname "$0")/../lib.sh"
 
 # ranks_said NAME N PROG LINE: each of the job's N ranks said "PROG: rank R of N: LINE".
@@ -174,4 +175,39 @@ vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocki
 vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
 vis_misuse offset "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
+# Over ofi (GP_TRANSPORT=ofi; ofi.sh runs the transport's own cases over every provider), in
+# the SEQ build only: the EX face takes the conduit's paths whatever the transport, so one build
+# and one provider tell whether the transport carries them.  The first job's debug line says the
+# jobs really run over the provider.
+ofi_jobs() { # PROG LINE N
+    expect_rc "ex/ofi_$1_n$3" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        "$GP_RUN" -n "$3" "$GPTEST_ITEST/$1" && ranks_said "ex/ofi_$1_n$3" "$3" "$1" "$2"
+}
+ofi_provider="tcp;ofi_rxm"
+if [ "$GPTEST_VARIANT" != seq ]; then
+    echo "skip ex/ofi: the SEQ build runs the EX programs over ofi"
+elif ! command -v fi_info >/dev/null 2>&1 ||
+     ! fi_info -p "$ofi_provider" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+    echo "skip ex/ofi: libfabric lists no $ofi_provider provider with FI_EP_RDM and FI_RMA here"
+else
+    expect_rc "ex/ofi_opened" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+        check_line "ex/ofi_opened" "debug ofi: provider $ofi_provider: [0-9]* receive buffers" &&
+        check_ranks "ex/ofi_opened" 2
+    for n in 2 4; do
+        ofi_jobs ex_core "$done_line" $n
+        ofi_jobs ex_coll "$coll_line" $n
+        ofi_jobs ex_atomic "$atomic_line" $n
+        ofi_jobs ex_vis "$vis_line" $n
+    done
+    ofi_jobs ex_team "$team_line" 4
+    ofi_jobs ex_npam "$npam_line" 2
+    ofi_jobs ex_tmpair "$tmpair_line" 4
+    ofi_jobs ex_caffeine "$caffeine_line" 4
+    # Chapel's attach of gasnet_getMaxLocalSegmentSize() has ofi register (and so fault in) all
+    # of it, seconds per GiB: the case bounds it.
+    expect_rc "ex/ofi_ex_chapel_n2" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        GASNET_MAX_SEGSIZE=64M "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_chapel" &&
+        ranks_said "ex/ofi_ex_chapel_n2" 2 ex_chapel "$chapel_line"
+fi
 end_tests
