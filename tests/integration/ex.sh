@@ -1,7 +1,7 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
 # for collectives, ex_atomic for remote atomics, ex_npam for negotiated-payload
-# AMs, ex_vis for VIS, ex_tmpair for TM-pairs; ex_caffeine and ex_chapel use
+# AMs, ex_vis for VIS, ex_tmpair for TM-pairs, ex_segment for disaggregated segments; ex_caffeine and ex_chapel use
 # the API as those clients do): an EX client at 1, 2 and 4
 # ranks over shm (the default), tcp, and the hybrid across two pretended hosts; then bad arguments, each
 # refused with an error naming what was wrong and what is accepted.  Last, in the SEQ build, the
@@ -175,6 +175,39 @@ vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocki
 vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
 vis_misuse offset "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
+# Disaggregated segments (ex_segment): Create with address NULL, Bind and Publish over the
+# primordial team leave what Attach does; in "some", odd ranks publish none.
+segment_line="create, bind, publish, queries, puts, AM Longs and destroys verified"
+segment_some_line="create, bind, publish (odd ranks without a segment), queries, puts, AM Longs and destroys verified"
+shm_tcp_jobs segment ex_segment "$segment_line"
+for n in 3 4; do
+    expect_rc "ex/segment_some_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_segment" some &&
+        ranks_said "ex/segment_some_shm_n$n" $n ex_segment "$segment_some_line"
+done
+expect_rc "ex/segment_some_tcp_n4" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 4 "$GPTEST_ITEST/ex_segment" some &&
+    ranks_said "ex/segment_some_tcp_n4" 4 ex_segment "$segment_some_line"
+expect_rc "ex/segment_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_segment" && ranks_said "ex/segment_hybrid_n4" 4 ex_segment "$segment_line"
+expect_rc "ex/segment_some_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_segment" some &&
+    ranks_said "ex/segment_some_hybrid_n4" 4 ex_segment "$segment_some_line"
+segment_refused() { # MODE PATTERN RETURNED
+    expect_rc "ex/segment_refused_$1" 0 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 \
+        "$GPTEST_ITEST/ex_segment" "$1" &&
+        check_line "ex/segment_refused_$1" "$2" && check_line "ex/segment_refused_$1_code" "$3"
+}
+segment_refused create_kind "error api: gex_Segment_Create: memory kind (nil); gp takes GEX_MK_HOST only" \
+    "returned GASNET_ERR_BAD_ARG"
+segment_refused create_too_big "error api: gex_Segment_Create: length [0-9]* exceeds gasnet_getMaxLocalSegmentSize() = [0-9]*" \
+    "returned GASNET_ERR_RESOURCE"
+segment_misuse() { fatal_case "ex/segment_misuse_$1" ex_segment "$1" "$2"; } # MODE PATTERN
+segment_misuse bind_client "FATAL ERROR on node [01]/2: gex_EP_BindSegment: segment 0x[0-9a-f]* (1000 bytes at 0x[0-9a-f]*) is client memory, which gp's transports cannot serve (on-host peers map, and NICs register, only the memory the conduit allocates as its network opens); accepted is a segment gex_Segment_Create made with address NULL before the first gex_EP_PublishBoundSegment or gex_Segment_Attach"
+segment_misuse bind_private "FATAL ERROR on node [01]/2: gex_EP_BindSegment: segment 0x[0-9a-f]* (4096 bytes at 0x[0-9a-f]*) is memory allocated after the network opened, which gp's transports cannot serve"
+segment_misuse bind_late "FATAL ERROR on node [01]/2: gex_EP_BindSegment: the network opened (by gasnet_attach, gex_Segment_Attach or gex_EP_PublishBoundSegment) without a segment for this endpoint; gp binds one only before it opens"
+segment_misuse left_out "FATAL ERROR on node [01]/2: gex_EP_PublishBoundSegment: the endpoint's segment 0x[0-9a-f]* was bound but left out of the publish that opened the network"
+segment_misuse destroy_bound "FATAL ERROR on node [01]/2: gex_Segment_Destroy: segment 0x[0-9a-f]* is bound to the endpoint; only an unbound one may be destroyed"
+segment_misuse attach_after_bind "FATAL ERROR on node [01]/2: gex_Segment_Attach: the endpoint has a segment bound (gex_EP_BindSegment); publish it with gex_EP_PublishBoundSegment instead"
+
 # Over ofi (GP_TRANSPORT=ofi; ofi.sh runs the transport's own cases over every provider), in
 # the SEQ build only: the EX face takes the conduit's paths whatever the transport, so one build
 # and one provider tell whether the transport carries them.  The first job's debug line says the
@@ -204,6 +237,7 @@ else
     ofi_jobs ex_npam "$npam_line" 2
     ofi_jobs ex_tmpair "$tmpair_line" 4
     ofi_jobs ex_caffeine "$caffeine_line" 4
+    ofi_jobs ex_segment "$segment_line" 2
     # Chapel's attach of gasnet_getMaxLocalSegmentSize() has ofi register (and so fault in) all
     # of it, seconds per GiB: the case bounds it.
     expect_rc "ex/ofi_ex_chapel_n2" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
