@@ -128,6 +128,12 @@ extern int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t nu
 extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
                          gex_Flags_t flags);
 extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length);
+extern int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
+                              uintptr_t length, gex_MK_t kind, gex_Flags_t flags);
+extern void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags);
+extern int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
+extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
+                                      gex_Flags_t flags);
 extern void gex_Segment_SetCData(gex_Segment_t seg, const void *val);
 extern void *gex_Segment_QueryCData(gex_Segment_t seg);
 extern gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);

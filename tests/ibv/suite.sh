@@ -447,6 +447,55 @@ t_ofi_credits_hotspot() {
         GASNET_PORTAL_CRED_PER_NODE=4 "$GP_RUN" -n 4 "$GPTEST_ITEST/credit_dyn" hotspot 1000
 }
 
+# ---- the GASNet-EX face over verbs -------------------------------------------------------------
+# The EX programs of make check's ex.sh, whose RMA, remote atomics and VIS take the transport's
+# paths: every rank must say it verified its part, and the exit must be coordinated.
+ex_job() { # PROG N LINE [VAR=VALUE...]
+    prog=$1 n=$2 line=$3; shift 3
+    expect_rc "$name" 0 "$job_limit" env "$@" "$GP_RUN" -n "$n" "$GPTEST_ITEST/$prog" ||
+        { failed=1; return 1; }
+    said=$(printf '%s\n' "$out" | grep -c "^$prog: rank [0-9]* of $n: $line")
+    if printf '%s\n' "$out" | grep -q "the exit could not be coordinated"; then
+        fail "$name" "exit status 0, but the exit was not coordinated"
+    elif [ "$said" -ne "$n" ]; then
+        fail "$name" "$said of $n ranks said '$line': $(printf '%s\n' "$out" | tail -5 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+ex_core_line="every AM category and argument count, every RMA form, events, NBI, queries and HSLs verified"
+ex_atomic_line="every type and operation, contention and REL/ACQ verified"
+ex_vis_line="vector, indexed and strided puts and gets in every form, leaf and peer completion verified"
+# Every RMA form (blocking, NB, NBI, Val) and every AM category.
+t_ex_core_n2() { ex_job ex_core 2 "$ex_core_line"; }
+# Remote atomics between processes that map nothing of each other: each one an AM the target
+# runs; every rank contends on one counter at 4.
+t_ex_atomic_n2() { ex_job ex_atomic 2 "$ex_atomic_line"; }
+t_ex_atomic_n4() { ex_job ex_atomic 4 "$ex_atomic_line"; }
+# The hybrid: CPU atomics on the mapped neighbour's counter and AMs over verbs from the other
+# pretended host, on one location.
+t_ex_atomic_hybrid() {
+    ibv_only "$name" || return
+    wrap=$(mktemp /tmp/gp-hostwrap.XXXXXX)
+    printf '#!/bin/sh\nGP_HOST_ID=h$((GP_RANK / 2)) exec "$@"\n' >"$wrap"
+    chmod +x "$wrap"
+    expect_rc "$name" 0 "$job_limit" env -u GP_TRANSPORT GP_LOG_LEVEL=debug "$GP_RUN" -n 4 "$wrap" \
+        "$GPTEST_ITEST/ex_atomic"
+    rc=$?
+    rm -f "$wrap"
+    [ $rc -eq 0 ] || { failed=1; return; }
+    if ! printf '%s\n' "$out" | grep -q "debug hybrid: 2 hosts: shm to this host's peers, ibv to the others"; then
+        fail "$name" "no line saying the hybrid ran shm and ibv: $(printf '%s\n' "$out" | grep hybrid | head -2)"
+    elif [ "$(printf '%s\n' "$out" | grep -c "^ex_atomic: rank [0-9]* of 4: $ex_atomic_line")" -ne 4 ]; then
+        fail "$name" "not every rank verified: $(printf '%s\n' "$out" | grep -v ' debug ' | tail -5 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+# Every VIS form and sync, leaf and peer completion.
+t_ex_vis_n2() { ex_job ex_vis 2 "$ex_vis_line"; }
+t_ex_vis_n3() { ex_job ex_vis 3 "$ex_vis_line"; }
+
 # ---- a busy peer is never fatal (doc/wire-ibv.md, "Failures") ---------------------------------
 # Node 1 stays out of the library for BUSY_SECONDS (longer than the 60 s after which a tcp dial
 # once failed a job) while node 0 makes one blocking put to it, then both meet in a barrier.
@@ -508,6 +557,12 @@ run_case firehose_keep t_firehose_keep
 run_case vis_n2 t_vis_n2
 run_case vis_n3 t_vis_n3
 run_case vis_zeroseg t_vis_zeroseg
+run_case ex_core_n2 t_ex_core_n2
+run_case ex_atomic_n2 t_ex_atomic_n2
+run_case ex_atomic_n4 t_ex_atomic_n4
+run_case ex_atomic_hybrid t_ex_atomic_hybrid
+run_case ex_vis_n2 t_ex_vis_n2
+run_case ex_vis_n3 t_ex_vis_n3
 run_case ports_rxe0 t_ports_rxe0
 run_case hybrid_hosts t_hybrid_hosts
 run_case hybrid_order t_hybrid_order

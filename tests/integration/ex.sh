@@ -1,10 +1,11 @@
 #!/bin/sh
 # The GASNet-EX API with real processes (ex_core; ex_team for teams, ex_coll
 # for collectives, ex_atomic for remote atomics, ex_npam for negotiated-payload
-# AMs, ex_vis for VIS, ex_tmpair for TM-pairs; ex_caffeine and ex_chapel use
+# AMs, ex_vis for VIS, ex_tmpair for TM-pairs, ex_segment for disaggregated segments; ex_caffeine and ex_chapel use
 # the API as those clients do): an EX client at 1, 2 and 4
 # ranks over shm (the default), tcp, and the hybrid across two pretended hosts; then bad arguments, each
-# refused with an error naming what was wrong and what is accepted.
+# refused with an error naming what was wrong and what is accepted.  Last, in the SEQ build, the
+# programs once each over ofi (tcp;ofi_rxm), at 2 and 4 ranks.
 . "$(dirname "$0")/../lib.sh"
 
 # ranks_said NAME N PROG LINE: each of the job's N ranks said "PROG: rank R of N: LINE".
@@ -113,8 +114,8 @@ expect_rc "ex/coll_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-
     "$GPTEST_ITEST/ex_coll" && check_coll_ranks "ex/coll_hybrid_n4" 4
 coll_misuse() { fatal_case "ex/coll_misuse_$1" ex_coll "$1" "$2"; } # MODE PATTERN
 coll_misuse bad_dt "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt 0x200; accepted are GEX_DT_I32, _U32, _I64, _U64, _FLT, _DBL and _USER"
-coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER"
-coll_misuse user_nc "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC (order-preserving user operations) is not supported; GEX_OP_USER is"
+coll_misuse fp_and "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: op 0x1 on dt 0x10; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX (_AND, _OR, _XOR for integer types) and GEX_OP_USER(_NC)"
+coll_misuse user_nc_no_fn "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: GEX_OP_USER_NC with a NULL user_op"
 coll_misuse dt_size "FATAL ERROR on node [01]/2: gex_Coll_ReduceToAllNB: dt_sz 8 for a data type of 4 bytes"
 coll_misuse bcast_root "FATAL ERROR on node [01]/2: gex_Coll_BroadcastNB: root 2 is not in the team (its ranks are 0..1)"
 coll_misuse barrier_flags "FATAL ERROR on node [01]/2: gex_Coll_BarrierNB: flags 0x4; it takes 0"
@@ -174,4 +175,73 @@ vis_misuse negative_stride "FATAL ERROR on node [01]/2: gex_VIS_StridedPutBlocki
 vis_misuse get_leaf_lc "FATAL ERROR on node [01]/2: gex_VIS_VectorGetNB: flags 0x800; accepted are GEX_FLAG_IMMEDIATE, the segment hints (ENABLE_LEAF_LC is for puts)"
 vis_misuse offset "FATAL ERROR on node [01]/2: gex_VIS_VectorPutBlocking: flags 0x400 hold GEX_FLAG_SELF_SEG_OFFSET/PEER_SEG_OFFSET, which are not supported (addresses are addresses)"
 vis_misuse peer_nbytes "FATAL ERROR on node [01]/2: gex_VIS_SetPeerCompletionHandler: nbytes 128; the payload takes 0 to GEX_VIS_MAX_PEERCOMPLETION (127)"
+# Disaggregated segments (ex_segment): Create with address NULL, Bind and Publish over the
+# primordial team leave what Attach does; in "some", odd ranks publish none.
+segment_line="create, bind, publish, queries, puts, AM Longs and destroys verified"
+segment_some_line="create, bind, publish (odd ranks without a segment), queries, puts, AM Longs and destroys verified"
+shm_tcp_jobs segment ex_segment "$segment_line"
+for n in 3 4; do
+    expect_rc "ex/segment_some_shm_n$n" 0 120 "$GP_RUN" -n $n "$GPTEST_ITEST/ex_segment" some &&
+        ranks_said "ex/segment_some_shm_n$n" $n ex_segment "$segment_some_line"
+done
+expect_rc "ex/segment_some_tcp_n4" 0 120 env GP_TRANSPORT=tcp "$GP_RUN" -n 4 "$GPTEST_ITEST/ex_segment" some &&
+    ranks_said "ex/segment_some_tcp_n4" 4 ex_segment "$segment_some_line"
+expect_rc "ex/segment_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_segment" && ranks_said "ex/segment_hybrid_n4" 4 ex_segment "$segment_line"
+expect_rc "ex/segment_some_hybrid_n4" 0 120 env -u GP_TRANSPORT "$GP_RUN" -n 4 "$tmp/as-host" 2 \
+    "$GPTEST_ITEST/ex_segment" some &&
+    ranks_said "ex/segment_some_hybrid_n4" 4 ex_segment "$segment_some_line"
+segment_refused() { # MODE PATTERN RETURNED
+    expect_rc "ex/segment_refused_$1" 0 60 env GASNET_EXITTIMEOUT=5 "$GP_RUN" -n 2 \
+        "$GPTEST_ITEST/ex_segment" "$1" &&
+        check_line "ex/segment_refused_$1" "$2" && check_line "ex/segment_refused_$1_code" "$3"
+}
+segment_refused create_kind "error api: gex_Segment_Create: memory kind (nil); gp takes GEX_MK_HOST only" \
+    "returned GASNET_ERR_BAD_ARG"
+segment_refused create_too_big "error api: gex_Segment_Create: length [0-9]* exceeds gasnet_getMaxLocalSegmentSize() = [0-9]*" \
+    "returned GASNET_ERR_RESOURCE"
+segment_misuse() { fatal_case "ex/segment_misuse_$1" ex_segment "$1" "$2"; } # MODE PATTERN
+segment_misuse bind_client "FATAL ERROR on node [01]/2: gex_EP_BindSegment: segment 0x[0-9a-f]* (1000 bytes at 0x[0-9a-f]*) is client memory, which gp's transports cannot serve (on-host peers map, and NICs register, only the memory the conduit allocates as its network opens); accepted is a segment gex_Segment_Create made with address NULL before the first gex_EP_PublishBoundSegment or gex_Segment_Attach"
+segment_misuse bind_private "FATAL ERROR on node [01]/2: gex_EP_BindSegment: segment 0x[0-9a-f]* (4096 bytes at 0x[0-9a-f]*) is memory allocated after the network opened, which gp's transports cannot serve"
+segment_misuse bind_late "FATAL ERROR on node [01]/2: gex_EP_BindSegment: the network opened (by gasnet_attach, gex_Segment_Attach or gex_EP_PublishBoundSegment) without a segment for this endpoint; gp binds one only before it opens"
+segment_misuse left_out "FATAL ERROR on node [01]/2: gex_EP_PublishBoundSegment: the endpoint's segment 0x[0-9a-f]* was bound but left out of the publish that opened the network"
+segment_misuse destroy_bound "FATAL ERROR on node [01]/2: gex_Segment_Destroy: segment 0x[0-9a-f]* is bound to the endpoint; only an unbound one may be destroyed"
+segment_misuse attach_after_bind "FATAL ERROR on node [01]/2: gex_Segment_Attach: the endpoint has a segment bound (gex_EP_BindSegment); publish it with gex_EP_PublishBoundSegment instead"
+
+# Over ofi (GP_TRANSPORT=ofi; ofi.sh runs the transport's own cases over every provider), in
+# the SEQ build only: the EX face takes the conduit's paths whatever the transport, so one build
+# and one provider tell whether the transport carries them.  The first job's debug line says the
+# jobs really run over the provider.
+ofi_jobs() { # PROG LINE N
+    expect_rc "ex/ofi_$1_n$3" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        "$GP_RUN" -n "$3" "$GPTEST_ITEST/$1" && ranks_said "ex/ofi_$1_n$3" "$3" "$1" "$2"
+}
+ofi_provider="tcp;ofi_rxm"
+if [ "$GPTEST_VARIANT" != seq ]; then
+    echo "skip ex/ofi: the SEQ build runs the EX programs over ofi"
+elif ! command -v fi_info >/dev/null 2>&1 ||
+     ! fi_info -p "$ofi_provider" -t FI_EP_RDM -c FI_RMA >/dev/null 2>&1; then
+    echo "skip ex/ofi: libfabric lists no $ofi_provider provider with FI_EP_RDM and FI_RMA here"
+else
+    expect_rc "ex/ofi_opened" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_core" &&
+        check_line "ex/ofi_opened" "debug ofi: provider $ofi_provider: [0-9]* receive buffers" &&
+        check_ranks "ex/ofi_opened" 2
+    for n in 2 4; do
+        ofi_jobs ex_core "$done_line" $n
+        ofi_jobs ex_coll "$coll_line" $n
+        ofi_jobs ex_atomic "$atomic_line" $n
+        ofi_jobs ex_vis "$vis_line" $n
+    done
+    ofi_jobs ex_team "$team_line" 4
+    ofi_jobs ex_npam "$npam_line" 2
+    ofi_jobs ex_tmpair "$tmpair_line" 4
+    ofi_jobs ex_caffeine "$caffeine_line" 4
+    ofi_jobs ex_segment "$segment_line" 2
+    # Chapel's attach of gasnet_getMaxLocalSegmentSize() has ofi register (and so fault in) all
+    # of it, seconds per GiB: the case bounds it.
+    expect_rc "ex/ofi_ex_chapel_n2" 0 180 env GP_TRANSPORT=ofi GP_OFI_PROVIDER="$ofi_provider" \
+        GASNET_MAX_SEGSIZE=64M "$GP_RUN" -n 2 "$GPTEST_ITEST/ex_chapel" &&
+        ranks_said "ex/ofi_ex_chapel_n2" 2 ex_chapel "$chapel_line"
+fi
 end_tests

@@ -7,7 +7,10 @@
  * built-in type and operation with exact expected values (integer sums
  * and products that wrap), user operations on GEX_DT_USER and on a
  * built-in type with their cdata passed through, in-place reductions, 300
- * reductions outstanding at once, and GASNet-1's collectives with no
+ * reductions outstanding at once, order-preserving user operations
+ * (GEX_OP_USER_NC: hex-digit concatenation and 2x2 matrix products, which a
+ * reduction that combined out of team rank order would get wrong) on those
+ * teams and on a split by parity, and GASNet-1's collectives with no
  * gasnet_coll_init (§12.5).  Public API only.
  *
  * Usage: ex_coll            the whole run
@@ -229,6 +232,106 @@ static void user_reductions(const char *what, gex_TM_t team)
     CHECK(got[0] == best[0] && got[1] == best[1], "%s: user op on GEX_DT_U64", what);
 }
 
+/* Order-preserving operations.  A "word" is a string of hex digits: value and length, joined
+ * with the left operand's digits first.  A matrix is 2x2 of uint32_t (products wrap).  Neither
+ * commutes, so only team rank order gives the expected values. */
+struct word {
+    uint64_t digits, len;
+};
+struct mat {
+    uint32_t a, b, c, d;
+};
+#define NC_CNT 3
+static int nc_magic = 77;
+static void concat(const void *arg1, void *arg2_and_out, size_t count, const void *cdata)
+{
+    const struct word *x = arg1;
+    struct word *y = arg2_and_out;
+    CHECK(cdata == &nc_magic, "concat: cdata %p, expected %p", cdata, (void *)&nc_magic);
+    for (size_t i = 0; i < count; i++) {
+        y[i].digits = x[i].digits << (4 * y[i].len) | y[i].digits;
+        y[i].len += x[i].len;
+    }
+}
+static struct mat mat_mul(struct mat x, struct mat y)
+{
+    return (struct mat){ x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d,
+                         x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d };
+}
+static void mat_product(const void *arg1, void *arg2_and_out, size_t count, const void *cdata)
+{
+    const struct mat *x = arg1;
+    struct mat *y = arg2_and_out;
+    (void)cdata;
+    for (size_t i = 0; i < count; i++)
+        y[i] = mat_mul(x[i], y[i]);
+}
+/* Element e of jobrank j's contributions: one or two digits, and a matrix. */
+static struct word word_of(gex_Rank_t j, int e)
+{
+    return e == 1 ? (struct word){ ((j + 1) & 0xf) << 4 | (j & 0xf), 2 }
+                  : (struct word){ (j + 1 + e) & 0xf, 1 };
+}
+static struct mat mat_of(gex_Rank_t j, int e)
+{
+    return (struct mat){ j + 2, (uint32_t)e + 1, 1, j * 3 + (uint32_t)e };
+}
+
+static void nc_reductions(const char *what, gex_TM_t team)
+{
+    gex_Rank_t n = gex_TM_QuerySize(team), r = gex_TM_QueryRank(team);
+    struct word w[NC_CNT], wdst[NC_CNT], wwant[NC_CNT];
+    struct mat m[NC_CNT], mdst[NC_CNT], mwant[NC_CNT];
+    for (int e = 0; e < NC_CNT; e++) {
+        w[e] = word_of(me, e);
+        m[e] = mat_of(me, e);
+        wwant[e] = (struct word){ 0, 0 };
+        mwant[e] = (struct mat){ 1, 0, 0, 1 };
+        for (gex_Rank_t t = 0; t < n; t++) {
+            gex_Rank_t j = gex_TM_TranslateRankToJobrank(team, t);
+            struct word x = word_of(j, e);
+            wwant[e] = (struct word){ wwant[e].digits << (4 * x.len) | x.digits,
+                                      wwant[e].len + x.len };
+            mwant[e] = mat_mul(mwant[e], mat_of(j, e));
+        }
+    }
+    for (gex_Rank_t root = 0; root < n; root++) {
+        memset(wdst, 0, sizeof wdst);
+        memset(mdst, 0, sizeof mdst);
+        gex_Event_t ev[2] = {
+            gex_Coll_ReduceToOneNB(team, root, wdst, w, GEX_DT_USER, sizeof(struct word), NC_CNT,
+                                   GEX_OP_USER_NC, concat, &nc_magic, 0),
+            gex_Coll_ReduceToOneNB(team, root, mdst, m, GEX_DT_USER, sizeof(struct mat), NC_CNT,
+                                   GEX_OP_USER_NC, mat_product, NULL, 0)
+        };
+        gex_Event_WaitAll(ev, 2, 0);
+        for (int e = 0; e < NC_CNT; e++) {
+            if (r != root) {
+                CHECK(wdst[e].len == 0 && mdst[e].a == 0, "%s: USER_NC to one (root %u) wrote "
+                      "a non-root's dst", what, root);
+                continue;
+            }
+            CHECK(wdst[e].digits == wwant[e].digits && wdst[e].len == wwant[e].len,
+                  "%s: USER_NC concatenation to one (root %u) element %d: %#llx (%llu digits), "
+                  "expected %#llx", what, root, e, (unsigned long long)wdst[e].digits,
+                  (unsigned long long)wdst[e].len, (unsigned long long)wwant[e].digits);
+            CHECK(memcmp(&mdst[e], &mwant[e], sizeof mwant[e]) == 0, "%s: USER_NC matrix product "
+                  "to one (root %u) element %d", what, root, e);
+        }
+    }
+    gex_Event_Wait(gex_Coll_ReduceToAllNB(team, wdst, w, GEX_DT_USER, sizeof(struct word), NC_CNT,
+                                          GEX_OP_USER_NC, concat, &nc_magic, 0));
+    gex_Event_Wait(gex_Coll_ReduceToAllNB(team, m, m, GEX_DT_USER, sizeof(struct mat), NC_CNT,
+                                          GEX_OP_USER_NC, mat_product, NULL, 0));
+    for (int e = 0; e < NC_CNT; e++) {
+        CHECK(wdst[e].digits == wwant[e].digits && wdst[e].len == wwant[e].len,
+              "%s: USER_NC concatenation to all element %d: %#llx, expected %#llx", what, e,
+              (unsigned long long)wdst[e].digits, (unsigned long long)wwant[e].digits);
+        CHECK(memcmp(&m[e], &mwant[e], sizeof mwant[e]) == 0, "%s: USER_NC matrix product to "
+              "all, in place, element %d", what, e);
+    }
+}
+
 /* Many at once, retired together, each with its own exact sum. */
 static void outstanding(void)
 {
@@ -283,6 +386,7 @@ static void on_team(const char *what, gex_TM_t team)
     broadcasts(what, team);
     builtin_reductions(what, team);
     user_reductions(what, team);
+    nc_reductions(what, team);
 }
 
 static int misuse(const char *mode)
@@ -293,8 +397,8 @@ static int misuse(const char *mode)
         gex_Coll_ReduceToAllNB(tm0, &y, &x, 1u << 9, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
     else if (strcmp(mode, "fp_and") == 0)
         gex_Coll_ReduceToAllNB(tm0, &f, &f, GEX_DT_FLT, 4, 1, GEX_OP_AND, NULL, NULL, 0);
-    else if (strcmp(mode, "user_nc") == 0)
-        gex_Coll_ReduceToAllNB(tm0, &y, &x, GEX_DT_I32, 4, 1, GEX_OP_USER_NC, user_max_low, NULL, 0);
+    else if (strcmp(mode, "user_nc_no_fn") == 0)
+        gex_Coll_ReduceToAllNB(tm0, &y, &x, GEX_DT_I32, 4, 1, GEX_OP_USER_NC, NULL, NULL, 0);
     else if (strcmp(mode, "dt_size") == 0)
         gex_Coll_ReduceToAllNB(tm0, &y, &x, GEX_DT_I32, 8, 1, GEX_OP_ADD, NULL, NULL, 0);
     else if (strcmp(mode, "bcast_root") == 0)
@@ -321,6 +425,12 @@ int main(int argc, char **argv)
     gex_TM_Split(&backwards, tm0, 0, -(int)me, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
     on_team("primordial team", tm0);
     on_team("reversed team", backwards);
+    /* Team ranks by parity, ordered backwards: rank order is neither jobrank order nor its
+     * reverse over the whole job. */
+    gex_TM_t parity;
+    gex_TM_Split(&parity, tm0, (int)(me % 2), -(int)me, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    nc_reductions("parity team", parity);
+    gex_TM_Destroy(parity, NULL, 0);
     outstanding();
     legacy_collectives();
     gex_TM_Destroy(backwards, NULL, 0);

@@ -12,7 +12,7 @@
 
 struct _gex_client gpx_client = { .name = "" };
 struct _gex_ep gpx_ep;
-struct _gex_segment gpx_segment;
+struct _gex_segment gpx_segment = { .live = GPX_SEG_LIVE, .conduit = 1 };
 GP_EXPORT struct _gex_tm _gex_tm0 = { .live = GPX_TM_LIVE, .team = &gpc_team_all_storage };
 
 GP_EXPORT void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
@@ -27,5 +27,12 @@ GP_EXPORT void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *ep_p, ge
     if (tm_p)
         *tm_p = &_gex_tm0;
     if (segment_p)
-        *segment_p = gpc.attached ? &gpx_segment : GEX_SEGMENT_INVALID;
+        *segment_p = gpx_ep_segment();
+}
+
+gex_Segment_t gpx_ep_segment(void)
+{
+    if (gpx_ep.bound != NULL)
+        return gpx_ep.bound;
+    return gpc.attached ? &gpx_segment : GEX_SEGMENT_INVALID;
 }

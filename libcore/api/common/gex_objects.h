@@ -2,8 +2,9 @@
  * The GASNet-EX objects, shared by both faces (gex_objects.c).  A process
  * has one client, one endpoint and one primordial team, made by gex_Client_Init or, for a GASNet-1
  * client, by gasnet_init (gasnet_QueryGexObjects hands them out), and at
- * most one segment: the conduit's, whose address and size are read from the
- * conduit rather than kept twice.
+ * most one segment the network serves: the conduit's, whose address and size are read from the
+ * conduit rather than kept twice.  gex_Segment_Create makes others (api/ex/segment.c): one the
+ * conduit is to allocate when the network opens, or memory that only this process reaches.
  */
 #ifndef GP_API_COMMON_GEX_OBJECTS_H
 #define GP_API_COMMON_GEX_OBJECTS_H
@@ -18,11 +19,20 @@ struct _gex_client {
     gex_Flags_t flags;
     void *cdata;
 };
+struct _gex_segment;
 struct _gex_ep {
     void *cdata;
+    struct _gex_segment *bound;  /* gex_EP_BindSegment's or gex_Segment_Attach's; NULL: none */
 };
+#define GPX_SEG_LIVE 0x5e6a11u
 struct _gex_segment {
     void *cdata;
+    uint32_t live;               /* GPX_SEG_LIVE until destroyed; 0 in gpx_segment */
+    int conduit;                 /* the conduit's segment (gpc.segment once published) */
+    int published;               /* the network opened with it */
+    void *addr;                  /* not the conduit's: client memory, or owned private memory */
+    uintptr_t size;              /* as created (the conduit's: rounded to pages) */
+    int owned;                   /* addr is gp's mmap, unmapped by gex_Segment_Destroy */
 };
 /* A team of this process: the primordial one (_gex_tm0, whose conduit team
  * is GASNET_TEAM_ALL) or one gex_TM_Split/Create made (api/ex/team.c). */
@@ -50,6 +60,9 @@ extern struct _gex_client gpx_client;
 extern struct _gex_ep gpx_ep;
 extern struct _gex_segment gpx_segment;
 extern struct _gex_tm _gex_tm0; /* exported: gasnetex.h's inline RMA compares with it */
+/* The endpoint's segment: the one bound to it, else (gasnet_attach's) the conduit's once
+ * attached, else GEX_SEGMENT_INVALID. */
+gex_Segment_t gpx_ep_segment(void);
 
 /* api/ex/team.c.  The jobrank of rank in tm; fatal unless tm is a live team and rank one
  * of its members, or a TM-pair and rank a jobrank.  The checks every point-to-point call

@@ -1,7 +1,6 @@
 /*
- * gex_Client_Init, the client, endpoint and segment queries, and
- * gex_Segment_Attach: checks, then the conduit's init and attach, the
- * same two steps gasnet_init and gasnet_attach take.
+ * gex_Client_Init (checks, then the conduit's init, as gasnet_init takes it), the client and
+ * endpoint queries, and the bound-segment queries.  Segments themselves are in segment.c.
  */
 #include <gasnetex.h>
 
@@ -65,7 +64,7 @@ GP_EXPORT gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) { (void)ep; return 0; }
 GP_EXPORT gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep)
 {
     (void)ep;
-    return gpc.attached ? &gpx_segment : GEX_SEGMENT_INVALID;
+    return gpx_ep_segment();
 }
 
 /* One endpoint per process (GASNET_MAXEPS): a second one is a resource gp does not have. */
@@ -90,38 +89,6 @@ GP_EXPORT int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t
         return BAD_ARG("gex_EP_RegisterHandlers: table is NULL with numentries=%zu", numentries);
     return gpc_register_entries(table, numentries);
 }
-
-GP_EXPORT int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
-{
-    if (!gpc.initialized)
-        gp_fatal("gex_Segment_Attach called before gex_Client_Init");
-    if (gpc.attached)
-        gp_fatal("gex_Segment_Attach: the segment is already attached (by gex_Segment_Attach "
-                 "or gasnet_attach); a process attaches once");
-    if (segment_p == NULL)
-        return BAD_ARG("gex_Segment_Attach: segment_p is NULL; it receives the segment");
-    if (tm != &_gex_tm0)
-        return BAD_ARG("gex_Segment_Attach: team %p is not the primordial team", (void *)tm);
-    uintptr_t pages = (length + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE;
-    if (length > gpc.max_local_segsize || pages * GASNET_PAGESIZE > gpc.max_local_segsize) {
-        gp_error("api", "gex_Segment_Attach: length %lu exceeds gasnet_getMaxLocalSegmentSize() "
-                 "= %lu (hint: GASNET_MAX_SEGSIZE, GASNET_PHYSMEM_PINNABLE_RATIO, /dev/shm size)",
-                 (unsigned long)length, (unsigned long)gpc.max_local_segsize);
-        return GASNET_ERR_RESOURCE;
-    }
-    int rc = gpc_attach(NULL, 0, pages * GASNET_PAGESIZE);
-    if (rc != GASNET_OK)
-        return rc;
-    *segment_p = &gpx_segment;
-    return GASNET_OK;
-}
-
-GP_EXPORT void gex_Segment_SetCData(gex_Segment_t seg, const void *val) { seg->cdata = (void *)val; }
-GP_EXPORT void *gex_Segment_QueryCData(gex_Segment_t seg) { return seg->cdata; }
-GP_EXPORT gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) { (void)seg; return &gpx_client; }
-GP_EXPORT gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) { (void)seg; return 0; }
-GP_EXPORT void *gex_Segment_QueryAddr(gex_Segment_t seg) { (void)seg; return gpc.segment; }
-GP_EXPORT uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { (void)seg; return gpc.segsize; }
 
 /* Where rank's segment is reachable here: this process's own, or a peer's
  * the shm transport maps (gasnet_getNodeInfo's offset); else NULL. */

@@ -6,6 +6,10 @@
  * copies into and out of the client's buffers itself, so they may lie
  * anywhere, and dst == src is a plain case.
  *
+ * GEX_OP_USER_NC is a user operation that need not commute: the engine
+ * combines contributions in team rank order for it (GEX_OP_USER's may come
+ * in any order).
+ *
  * Built-in reductions are one combining function per (type, operation),
  * called as a gex_Coll_ReduceFn_t is; integer ones compute in the unsigned
  * type so that they wrap, as the spec says, without C's signed overflow.
@@ -91,25 +95,24 @@ static combiner_t reduction(const char *call, gex_DT_t dt, size_t dt_sz, gex_OP_
                  "_USER", call, (unsigned)dt);
     if (b != NULL && dt_sz != b->size)
         gp_fatal("%s: dt_sz %zu for a data type of %zu bytes", call, dt_sz, b->size);
-    if (op == GEX_OP_USER) {
+    if (op == GEX_OP_USER || op == GEX_OP_USER_NC) {
+        const char *name = op == GEX_OP_USER ? "GEX_OP_USER" : "GEX_OP_USER_NC";
         if (user_op == NULL)
-            gp_fatal("%s: GEX_OP_USER with a NULL user_op", call);
+            gp_fatal("%s: %s with a NULL user_op", call, name);
         if (dt_sz == 0)
             gp_fatal("%s: dt_sz is 0; GEX_DT_USER elements have at least one byte", call);
         return user_op;
     }
-    if (op == GEX_OP_USER_NC)
-        gp_fatal("%s: GEX_OP_USER_NC (order-preserving user operations) is not supported; "
-                 "GEX_OP_USER is", call);
     if (b == NULL)
-        gp_fatal("%s: GEX_DT_USER takes GEX_OP_USER, not op 0x%x", call, (unsigned)op);
+        gp_fatal("%s: GEX_DT_USER takes GEX_OP_USER or GEX_OP_USER_NC, not op 0x%x", call,
+                 (unsigned)op);
     combiner_t fn = op == GEX_OP_ADD ? b->add : op == GEX_OP_MULT ? b->mult
                   : op == GEX_OP_MIN ? b->min : op == GEX_OP_MAX ? b->max
                   : op == GEX_OP_AND ? b->and_ : op == GEX_OP_OR ? b->or_
                   : op == GEX_OP_XOR ? b->xor_ : NULL;
     if (fn == NULL)
         gp_fatal("%s: op 0x%x on dt 0x%x; accepted are GEX_OP_ADD, _MULT, _MIN, _MAX%s and "
-                 "GEX_OP_USER", call, (unsigned)op, (unsigned)dt,
+                 "GEX_OP_USER(_NC)", call, (unsigned)op, (unsigned)dt,
                  (dt & INT_DTS) ? ", _AND, _OR, _XOR" : " (_AND, _OR, _XOR for integer types)");
     return fn;
 }
@@ -202,7 +205,7 @@ static gex_Event_t reduce(const char *call, gex_TM_t tm, int to_all, gex_Rank_t 
                            .kind = to_all ? GPC_REDUCE_ALL : GPC_REDUCE, .root_rank = root,
                            .nbytes = (uint64_t)dt_sz * dt_cnt, .dst = dst, .src = (void *)src,
                            .elem_size = dt_sz, .elem_count = dt_cnt, .ex_fn = fn,
-                           .ex_cdata = user_cdata });
+                           .ex_cdata = user_cdata, .ordered = op == GEX_OP_USER_NC });
 }
 
 GP_EXPORT gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst,

@@ -25,6 +25,13 @@
  *   gather, reduce      the same tree upwards; a node sends its subtree's
  *                       blocks (gather) or their combination (reduce)
  *   reduce_all (EX)     reduce to rank 0, then broadcast from it
+ *   ordered reduce (EX) the tree from rank 0 whatever the root, each node
+ *                       combining its own images' contributions, then its
+ *                       children's in ascending vrank order, with the earlier
+ *                       ranks on the left: a subtree's vranks are contiguous and
+ *                       its children's subtrees follow one another, so rank 0
+ *                       ends with the contributions in rank order; it hands the
+ *                       result to the call's root (one more message)
  *   gather_all          gather to rank 0, then broadcast of the whole
  *   exchange            every node sends each other node its blocks
  *                       directly, in the order rank+1, rank+2, ... (no
@@ -85,6 +92,7 @@ struct gpc_coll_op {
     int sub;                         /* step within ST_DATA */
     uint64_t *pre;                   /* scatter / gather: bytes before vrank v */
     char *work;
+    char *scratch;                   /* ordered reduce: the right operand's copy */
     int complete;                    /* atomic */
 };
 
@@ -501,6 +509,30 @@ static void combine(const struct gpc_coll_op *op, void *acc, const void *right)
                     op->call.elem_size, op->call.fn_flags, op->call.fn_arg);
 }
 
+/* work = work op right for an ordered reduction.  The function writes its result over its
+ * right operand, which must stay the later contribution, so right is copied to scratch, combined
+ * there, and the two buffers trade places. */
+static void combine_ordered(struct gpc_coll_op *op, const void *right)
+{
+    if (op->call.elem_count == 0)
+        return;
+    if (op->scratch == NULL)
+        op->scratch = xcalloc(1, op->call.nbytes, "a reduction's operand");
+    copy(op->scratch, right, op->call.nbytes);
+    op->call.ex_fn(op->work, op->scratch, op->call.elem_count, op->call.ex_cdata);
+    char *result = op->scratch;
+    op->scratch = op->work;
+    op->work = result;
+}
+
+static void combine_in(struct gpc_coll_op *op, const void *right)
+{
+    if (op->call.ordered)
+        combine_ordered(op, right);
+    else
+        combine(op, op->work, right);
+}
+
 /* Combines this subtree's contributions into op->work and sends them to the parent;
  * 0 while a child's are missing. */
 static int reduce_up(struct gpc_coll_op *op, gasnet_node_t root)
@@ -513,21 +545,41 @@ static int reduce_up(struct gpc_coll_op *op, gasnet_node_t root)
     op->work = xcalloc(1, bytes, "a reduction's accumulator");
     copy(op->work, op->src[0], bytes);
     for (uint32_t k = 1; k < local_images(op); k++)
-        combine(op, op->work, op->src[k]);
+        combine_in(op, op->src[k]);
     for (gasnet_node_t c = first_child(v, size); c < size; c = next_child(v, c, size))
-        combine(op, op->work, child_msg(op, root, TAG_UP, c)->buf);
+        combine_in(op, child_msg(op, root, TAG_UP, c)->buf);
     if (v != 0)
         send_msg(op, rank_of_vrank(team, parent_of(v), root), TAG_UP, op->work, bytes);
     return 1;
 }
 
+/* The rank whose tree a reduction climbs: an ordered one needs vrank order to be rank
+ * order, which only a tree from rank 0 gives. */
+static gasnet_node_t tree_top(const struct gpc_coll_op *op)
+{
+    return op->call.ordered ? 0 : op->call.root_rank;
+}
+
 static int reduce(struct gpc_coll_op *op)
 {
-    gasnet_node_t root = op->call.root_rank;
-    if (!reduce_up(op, root))
-        return 0;
-    if (my_vrank(op->team, root) == 0)
-        copy(op->root_buf, op->work, op->call.nbytes);
+    gasnet_node_t root = op->call.root_rank, top = tree_top(op);
+    if (op->sub == 0) {
+        if (!reduce_up(op, top))
+            return 0;
+        if (op->team->rank == top && root != top)
+            send_msg(op, root, TAG_DOWN, op->work, op->call.nbytes);
+        op->sub = 1;
+    }
+    if (op->team->rank != root)
+        return 1;
+    const char *result = op->work;
+    if (root != top) {
+        struct inbox *in = arrived(op, TAG_DOWN, top);
+        if (in == NULL)
+            return 0;
+        result = in->buf;
+    }
+    copy(op->root_buf, result, op->call.nbytes);
     return 1;
 }
 
@@ -609,6 +661,7 @@ static void free_op(struct gpc_coll_op *op)
     free(op->src);
     free(op->pre);
     free(op->work);
+    free(op->scratch);
     free(op);
 }
 

@@ -32,6 +32,9 @@ struct gpc_coll_call {
     /* reduce (EX): right_and_out[i] = left[i] (op) right_and_out[i], i < count */
     void (*ex_fn)(const void *left, void *right_and_out, size_t count, const void *cdata);
     const void *ex_cdata;
+    /* reduce (EX): ex_fn need not commute; contributions are combined in team rank order,
+     * images of a node in their order (GEX_OP_USER_NC) */
+    int ordered;
 };
 struct gpc_coll_op;
 void gpc_coll_setup(void);
