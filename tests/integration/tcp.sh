@@ -138,6 +138,30 @@ if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp
     fi
 fi
 
+# --- implicit replies gathered -------------------------------------------------------------------
+# A one-way flood of 20,000 AM Short requests (gp-bench am-rate-short): node 1
+# answers none of them, and the no-op replies that return their credits leave
+# one per requester per poll (up to GASNET_PORTAL_AM_LIMIT, 8, requests each),
+# not one per request: node 1 must write at most a quarter as many frames as
+# node 0 sent requests (one each: 20,050 frames before).
+name=$T/noop_replies_gathered
+if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp-bench" \
+        --test am-rate-short --iters 20000 --warmup 0 --no-progress; then
+    frames=$(printf '%s\n' "$out" | sed -n 's#^gp\[\([01]\)/2\] debug tcp: wrote \([0-9]*\) frames in .*#\1 \2#p' | sort | awk '{ printf "%s ", $2 }')
+    if ! echo "$frames" | awk 'NF == 2 && $1 >= 20000 && 4 * $2 <= $1 { ok = 1 } END { exit !ok }'; then
+        fail "$name" "frames written by node 0, node 1: $frames (want node 1's at most a quarter of node 0's)"
+    else
+        pass "$name (frames written by node 0, node 1: $frames)"
+    fi
+fi
+# A lone request's credits come back with the poll that takes it, not when a
+# batch fills: node 1 floods node 0 with 2000 Medium requests of 256 bytes (2
+# credits each) holding 4 credits and no loans, so at most two are in flight;
+# credits held back for a fuller batch would stall it for good (the timeout).
+job "$T/noop_replies_lone_credits" "am_flood: 2000 requests from each of 2 nodes arrived exactly once" 120 \
+    env GASNET_PORTAL_CRED_PER_NODE=4 GASNET_PORTAL_DYNAMIC_CREDITS=0 \
+    "$GP_RUN" -n 2 "$GPTEST_ITEST/am_flood" 2000 0
+
 # --- reading first ----------------------------------------------------------------------------
 # A 2-node AM ping-pong: each node has one hot connection and nothing to write
 # between messages, so its passes read the socket first and poll only every
