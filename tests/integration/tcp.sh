@@ -236,8 +236,9 @@ fi
 # --- strangers --------------------------------------------------------------------------------
 # Rank 0 of a running job logs its listener at debug level; the stranger
 # knocks there with no key, a wrong key and garbage while rank 0 holds
-# still, polling.  Every attempt must be refused and logged with the
-# stranger's address, and the job must then complete normally.
+# still, polling, and holds one connection silent until rank 0's deadline
+# for a key proof (10 s) closes it.  Every attempt must be refused and logged
+# with the stranger's address, and the job must then complete normally.
 name=$T/stranger_refused
 GP_LOG_LEVEL=debug timeout -k 5 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_hold" "$tmp/go" \
     >"$tmp/job" 2>&1 &
@@ -268,7 +269,8 @@ elif grep -q "the exit could not be coordinated" "$tmp/job"; then
 elif [ "$refused" -ne 6 ]; then
     fail "$name" "$refused of 6 attempts logged as refused: $(grep refused "$tmp/job")"
 elif ! grep -q "refused a connection from .*: wrong key proof" "$tmp/job" ||
-     ! grep -q "refused a connection from .*: sent garbage instead of a key proof" "$tmp/job"; then
+     ! grep -q "refused a connection from .*: sent garbage instead of a key proof" "$tmp/job" ||
+     ! grep -q "refused a connection from .*: no key proof in time" "$tmp/job"; then
     fail "$name" "the refusals do not say why: $(grep refused "$tmp/job")"
 elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$tmp/job"; then
     fail "$name" "sanitizer report: $(grep -A5 'ERROR\|runtime error' "$tmp/job" | head -20)"
