@@ -138,6 +138,30 @@ if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp
     fi
 fi
 
+# --- implicit replies gathered -------------------------------------------------------------------
+# A one-way flood of 20,000 AM Short requests (gp-bench am-rate-short): node 1
+# answers none of them, and the no-op replies that return their credits leave
+# one per requester per poll (up to GASNET_PORTAL_AM_LIMIT, 8, requests each),
+# not one per request: node 1 must write at most a quarter as many frames as
+# node 0 sent requests (one each: 20,050 frames before).
+name=$T/noop_replies_gathered
+if expect_rc "$name" 0 120 env GP_LOG_LEVEL=debug "$GP_RUN" -n 2 "$GPTEST_BIN/gp-bench" \
+        --test am-rate-short --iters 20000 --warmup 0 --no-progress; then
+    frames=$(printf '%s\n' "$out" | sed -n 's#^gp\[\([01]\)/2\] debug tcp: wrote \([0-9]*\) frames in .*#\1 \2#p' | sort | awk '{ printf "%s ", $2 }')
+    if ! echo "$frames" | awk 'NF == 2 && $1 >= 20000 && 4 * $2 <= $1 { ok = 1 } END { exit !ok }'; then
+        fail "$name" "frames written by node 0, node 1: $frames (want node 1's at most a quarter of node 0's)"
+    else
+        pass "$name (frames written by node 0, node 1: $frames)"
+    fi
+fi
+# A lone request's credits come back with the poll that takes it, not when a
+# batch fills: node 1 floods node 0 with 2000 Medium requests of 256 bytes (2
+# credits each) holding 4 credits and no loans, so at most two are in flight;
+# credits held back for a fuller batch would stall it for good (the timeout).
+job "$T/noop_replies_lone_credits" "am_flood: 2000 requests from each of 2 nodes arrived exactly once" 120 \
+    env GASNET_PORTAL_CRED_PER_NODE=4 GASNET_PORTAL_DYNAMIC_CREDITS=0 \
+    "$GP_RUN" -n 2 "$GPTEST_ITEST/am_flood" 2000 0
+
 # --- reading first ----------------------------------------------------------------------------
 # A 2-node AM ping-pong: each node has one hot connection and nothing to write
 # between messages, so its passes read the socket first and poll only every
@@ -212,8 +236,9 @@ fi
 # --- strangers --------------------------------------------------------------------------------
 # Rank 0 of a running job logs its listener at debug level; the stranger
 # knocks there with no key, a wrong key and garbage while rank 0 holds
-# still, polling.  Every attempt must be refused and logged with the
-# stranger's address, and the job must then complete normally.
+# still, polling, and holds one connection silent until rank 0's deadline
+# for a key proof (10 s) closes it.  Every attempt must be refused and logged
+# with the stranger's address, and the job must then complete normally.
 name=$T/stranger_refused
 GP_LOG_LEVEL=debug timeout -k 5 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_hold" "$tmp/go" \
     >"$tmp/job" 2>&1 &
@@ -244,7 +269,8 @@ elif grep -q "the exit could not be coordinated" "$tmp/job"; then
 elif [ "$refused" -ne 6 ]; then
     fail "$name" "$refused of 6 attempts logged as refused: $(grep refused "$tmp/job")"
 elif ! grep -q "refused a connection from .*: wrong key proof" "$tmp/job" ||
-     ! grep -q "refused a connection from .*: sent garbage instead of a key proof" "$tmp/job"; then
+     ! grep -q "refused a connection from .*: sent garbage instead of a key proof" "$tmp/job" ||
+     ! grep -q "refused a connection from .*: no key proof in time" "$tmp/job"; then
     fail "$name" "the refusals do not say why: $(grep refused "$tmp/job")"
 elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer' "$tmp/job"; then
     fail "$name" "sanitizer report: $(grep -A5 'ERROR\|runtime error' "$tmp/job" | head -20)"

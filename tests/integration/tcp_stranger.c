@@ -7,7 +7,8 @@
  *   tcp_stranger HOST:PORT
  *
  * Attempts: a silent connection held open across all the others (it must
- * not block them) and then closed; a RESPONSE made without the key;
+ * not block them) and then past the job's deadline for a key proof (10 s):
+ * the job must close it; a RESPONSE made without the key;
  * garbage; a header announcing a huge payload; HELLO before any proof; a
  * tcp data frame before any proof.  Prints "tcp_stranger: CASE refused" per
  * attempt; exits 0 if every attempt was refused, 1 otherwise.
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #define WAIT_MS 10000
+/* The job's deadline for a key proof (TCP_PENDING_MS) and a margin. */
+#define SILENT_WAIT_MS 25000
 #define ATTEMPTS 6
 
 static const char *target;
@@ -63,12 +66,12 @@ static int read_challenge(int fd)
     return 0;
 }
 
-/* After our attempt the job must close without sending another message. */
-static int refused(int fd, const char *name)
+/* After our attempt the job must close within wait_ms without sending another message. */
+static int refused_within(int fd, const char *name, int wait_ms)
 {
     struct gp_wire_hdr hdr;
     uint8_t buf[256];
-    int status = gp_wire_recv(fd, &hdr, buf, sizeof buf, WAIT_MS);
+    int status = gp_wire_recv(fd, &hdr, buf, sizeof buf, wait_ms);
     close(fd);
     if (status == GP_WIRE_EOF || status == GP_WIRE_ERR) { /* closed, or reset */
         printf("tcp_stranger: %s refused\n", name);
@@ -79,6 +82,11 @@ static int refused(int fd, const char *name)
     else
         printf("tcp_stranger: %s NOT refused: %s\n", name, gp_wire_status_str(status));
     return 1;
+}
+
+static int refused(int fd, const char *name)
+{
+    return refused_within(fd, name, WAIT_MS);
 }
 
 static int wrong_key(void)
@@ -147,10 +155,11 @@ int main(int argc, char **argv)
     /* Connects and says nothing while the others are tried: it must not block them. */
     int silent = connect_to(target);
     int failures = wrong_key() + garbage() + huge_length() + hello_first() + frame_first();
+    /* Then it stays silent until the job's deadline closes it. */
     if (read_challenge(silent) != 0)
         failures++;
-    close(silent);
-    printf("tcp_stranger: silent refused (closed by the stranger)\n");
+    else
+        failures += refused_within(silent, "silent", SILENT_WAIT_MS);
     printf("tcp_stranger: %d attempts, %d not refused\n", ATTEMPTS, failures);
     fflush(stdout);
     return failures == 0 ? 0 : 1;

@@ -207,22 +207,82 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
     return GASNET_OK;
 }
 
-/* The reply a request handler did not send: returns credits, frees the chunk. */
-static void send_noop_reply(struct gpc_token *token)
+/*
+ * The replies request handlers did not send (no-op replies: they return the
+ * request's credits and free its ReqSB chunk) are gathered per requester
+ * while one poll takes AM events, and leave as one message per requester
+ * when it ends (gpc_am_noop_flush): the first request's chunk and credit
+ * byte in the header, as a lone no-op reply carries them, the others in
+ * the body, one word each.  A one-way flood then costs the target one
+ * reply message per poll instead of one per request, and the requester one
+ * SAFE event; a lone request's credits still come back at the end of the
+ * poll that took it.  The batch is built in the RplSB chunk of its first
+ * request's reserve, which the batch keeps with one send ticket (what a
+ * lone no-op reply took); the later requests' reserves go back unused.
+ * Per thread: the batches of one poll, which ends them.
+ */
+#define NOOP_BATCH_PEERS 4
+#define NOOP_BATCH_MAX (1 + GPC_CHUNK_BYTES / sizeof(uint32_t))
+
+struct noop_batch {
+    gasnet_node_t source;
+    uint32_t rplsb_chunk;    /* where the body is built (the reply's source) */
+    uint32_t reqsb_chunk;    /* the first request's: where the reply lands */
+    uint8_t credit_byte;     /* the first request's */
+    uint32_t count;          /* requests answered, the first included */
+};
+static _Thread_local struct noop_batch noop_batches[NOOP_BATCH_PEERS];
+static _Thread_local unsigned noop_open;
+
+static void noop_send(const struct noop_batch *batch)
 {
-    struct gpc_am_reserve *reserve = token->reserve;
-    uint32_t chunk = (uint32_t)reserve->rplsb_chunk;
-    reserve->rplsb_chunk = -1;
-    reserve->send_tickets--;
-    uint64_t hdr = gpc_hdr_make(0, GPC_SHORT, 0, 0, token->credit_byte, token->reqsb_chunk) |
+    uint64_t hdr = gpc_hdr_make(0, GPC_SHORT, 0, 0, batch->credit_byte, batch->reqsb_chunk) |
                    HDR_NOOP_BIT;
     /* Deferrable: it only returns resources, and over tcp it then leaves with
      * this process's next message (a request-request ping-pong's next request). */
-    int rc = ptl_put_region(gpc.ni, gpc.rplsb_md, (uint64_t)chunk * GPC_CHUNK_BYTES, 0,
-                            PTL_NOACK_DEFER, token->source, PT_REQSB, 0,
-                            (uint64_t)token->reqsb_chunk * GPC_CHUNK_BYTES, hdr);
+    int rc = ptl_put_region(gpc.ni, gpc.rplsb_md, (uint64_t)batch->rplsb_chunk * GPC_CHUNK_BYTES,
+                            (uint64_t)(batch->count - 1) * sizeof(uint32_t), PTL_NOACK_DEFER,
+                            batch->source, PT_REQSB, 0,
+                            (uint64_t)batch->reqsb_chunk * GPC_CHUNK_BYTES, hdr);
     if (rc != PTL_OK)
-        gp_fatal("AM reply to node %u failed: %s", token->source, ptl_strerror(rc));
+        gp_fatal("AM reply to node %u failed: %s", batch->source, ptl_strerror(rc));
+}
+
+void gpc_am_noop_flush(void)
+{
+    for (unsigned i = 0; i < noop_open; i++)
+        noop_send(&noop_batches[i]);
+    noop_open = 0;
+}
+
+static void send_noop_reply(struct gpc_token *token)
+{
+    struct noop_batch *batch = NULL;
+    for (unsigned i = 0; i < noop_open; i++)
+        if (noop_batches[i].source == token->source)
+            batch = &noop_batches[i];
+    if (batch != NULL) {
+        uint32_t *body = (uint32_t *)gpc_chunk_addr(&gpc.rplsb_chunks, batch->rplsb_chunk);
+        body[batch->count - 1] = (token->reqsb_chunk & 0xffffffu) |
+                                 ((uint32_t)token->credit_byte << 24);
+        if (++batch->count == NOOP_BATCH_MAX) {
+            noop_send(batch);
+            *batch = noop_batches[--noop_open];
+        }
+        return; /* this request's reserve goes back unused */
+    }
+    if (noop_open == NOOP_BATCH_PEERS) { /* the oldest leaves now */
+        noop_send(&noop_batches[0]);
+        noop_batches[0] = noop_batches[--noop_open];
+    }
+    struct gpc_am_reserve *reserve = token->reserve;
+    batch = &noop_batches[noop_open++];
+    *batch = (struct noop_batch){ .source = token->source,
+                                  .rplsb_chunk = (uint32_t)reserve->rplsb_chunk,
+                                  .reqsb_chunk = token->reqsb_chunk,
+                                  .credit_byte = token->credit_byte, .count = 1 };
+    reserve->rplsb_chunk = -1;
+    reserve->send_tickets--;
 }
 
 /* The fields of a message body, as the handler will see them. */
@@ -375,7 +435,18 @@ static void reply_arrived(const struct ptl_event *event)
     uint64_t hdr = event->hdr_data;
     credit_reply_arrived(&gpc.credit_node, event->initiator, HDR_CREDIT_BYTE(hdr));
     if (HDR_NOOP(hdr)) {
-        gpc_chunk_put(&gpc.reqsb_chunks, chunk);
+        /* Further requests answered by the same no-op reply: a word each. */
+        const uint32_t *more = (const uint32_t *)gpc_chunk_addr(&gpc.reqsb_chunks, chunk);
+        uint64_t count = event->mlength / sizeof *more;
+        for (uint64_t i = 0; i < count; i++) {
+            uint32_t word = more[i];
+            if ((word & 0xffffffu) >= gpc.reqsb_chunks.count)
+                gp_fatal("node %u answered ReqSB chunk %u, beyond the %u this node has",
+                         event->initiator, word & 0xffffffu, gpc.reqsb_chunks.count);
+            credit_reply_arrived(&gpc.credit_node, event->initiator, (uint8_t)(word >> 24));
+            gpc_chunk_put(&gpc.reqsb_chunks, word & 0xffffffu);
+        }
+        gpc_chunk_put(&gpc.reqsb_chunks, chunk); /* after the words: they lie in it */
         return;
     }
     struct am_message msg;

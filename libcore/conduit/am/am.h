@@ -51,6 +51,9 @@ int gpc_am_reply(struct gpc_token *token, unsigned category, gasnet_handler_t ha
                  void *source, size_t nbytes, void *dest_addr, int nargs,
                  const gasnet_handlerarg_t *args);
 void gpc_am_event(const struct ptl_event *event, struct gpc_am_reserve *reserve);
+/* Sends the no-op replies gathered while this thread took AM events (am.c):
+ * the poll that took them calls it when it is done. */
+void gpc_am_noop_flush(void);
 void gpc_safe_event(const struct ptl_event *event);
 
 /* loopback.c: messages to self, handled inside the request (or reply) call */

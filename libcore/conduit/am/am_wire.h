@@ -25,7 +25,10 @@
  *              with the header through the LID in the match bits
  *   bits 16-23 the credit byte EXXXNNNN
  *   bits 24-47 the requester's ReqSB chunk index
- *   bit  48    no-op reply (only returns credits and frees the chunk)
+ *   bit  48    no-op reply (only returns credits and frees the chunk); its
+ *              body, if any, answers further requests of the same
+ *              requester, one 32-bit word each: the ReqSB chunk index in
+ *              bits 0-23, the credit byte in bits 24-31
  * and whose body (in the chunk) is: the arguments (4 bytes each, padded to
  * 16), for a Long the destination offset and length (16 bytes), then the
  * payload of a Medium or packed Long.

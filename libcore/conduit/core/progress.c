@@ -161,6 +161,7 @@ static int poll_am(void)
         gp_count_add(&gpc.am_events_taken, 1);
         release_reply(&reserve);
     }
+    gpc_am_noop_flush();
     if (__atomic_load_n(&am_events_lost, __ATOMIC_RELAXED) && ptl_eq_probe_count(&am_queue) == 0)
         queue_overflow("AM", "keep GASNET_PORTAL_FLOW_CONTROL on, or raise "
                        "GASNET_PORTAL_AMRECV_SPACE");

@@ -412,7 +412,11 @@ void tcp_progress_locked(struct tcp_state *st)
         flush_dirty(st);
     if (!st->listen_armed)
         arm_listener(st);
-    tcp_conn_pending_expire(st);
+    /* Deadlines of seconds, and a look walks every slot: every
+     * TCP_POLL_EVERY-th pass looks (each of them polls the epoll set, where
+     * the handshakes are served), not every pass. */
+    if (st->pass % TCP_POLL_EVERY == 0)
+        tcp_conn_pending_expire(st);
 }
 
 void tcp_wait(struct tcp_state *st, struct tcp_conn *conn)
