@@ -237,10 +237,10 @@ fi
 # Rank 0 of a running job logs its listener at debug level; the stranger
 # knocks there with no key, a wrong key and garbage while rank 0 holds
 # still, polling, and holds one connection silent until rank 0's deadline
-# for a key proof (10 s) closes it.  Every attempt must be refused and logged
+# for a key proof (GP_TCP_KEYPROOF_MS, 2 s here) closes it.  Every attempt must be refused and logged
 # with the stranger's address, and the job must then complete normally.
 name=$T/stranger_refused
-GP_LOG_LEVEL=debug timeout -k 5 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_hold" "$tmp/go" \
+GP_LOG_LEVEL=debug GP_TCP_KEYPROOF_MS=2000 timeout -k 5 60 "$GP_RUN" -n 2 "$GPTEST_ITEST/tcp_hold" "$tmp/go" \
     >"$tmp/job" 2>&1 &
 job_pid=$!
 addr=

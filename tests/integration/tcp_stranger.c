@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define WAIT_MS 10000
-/* The job's deadline for a key proof (TCP_PENDING_MS) and a margin. */
+/* More than the job's deadline for a key proof (GP_TCP_KEYPROOF_MS, 10 s by default). */
 #define SILENT_WAIT_MS 25000
 #define ATTEMPTS 6
 

@@ -170,8 +170,6 @@ const char *tcp_frame_type_str(unsigned type);
  * the library: generous, a loaded host may be slow.  A dial on first use has
  * no time limit: its peer may be computing (doc/wire-tcp.md, "Busy peers"). */
 #define TCP_SETUP_MS 60000
-/* Time a stranger gets to prove the key after set-up. */
-#define TCP_PENDING_MS 10000
 /* HELLO and WELCOME payload: "gpt1", rank, size, job id. */
 #define TCP_HELLO_LEN (4 + 4 + 4 + GP_BOOT_JOBID_LEN)
 /* The largest handshake message a pending connection reads (the RESPONSE). */

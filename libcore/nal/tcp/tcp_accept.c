@@ -11,7 +11,7 @@
  * Until the key is proven only one message of one exact size is read, so a
  * stranger can't make this process allocate, parse or answer anything but
  * the challenge.  Anything else -- a wrong proof, garbage, another message,
- * silence past TCP_PENDING_MS, a rank that is not expected here -- closes
+ * silence past GP_TCP_KEYPROOF_MS, a rank that is not expected here -- closes
  * the connection with a warning naming the stranger's address and why, and
  * the job goes on.  Silence is what the socket holds when this process
  * looks: a process that computed past the deadline reads what waits before
@@ -21,6 +21,7 @@
  * once; later ones wait in the listener's backlog until a slot frees.
  */
 #include "nal/tcp/tcp.h"
+#include "nal/tcp/tcp_config.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -46,7 +47,7 @@ static void start_pending(struct tcp_pending *p, int fd, const struct sockaddr_i
     p->waiting_hello = 0;
     p->got = 0;
     p->want = GP_WIRE_HDR_LEN;
-    p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
+    p->deadline_ms = tcp_now_ms() + tcp_cfg.gp_tcp_keyproof_ms;
     tcp_sockaddr_text(from, p->peer, sizeof p->peer);
     tcp_set_nodelay(fd, p->peer);
     if (gp_keyproof_challenge(p->nonce, challenge) != 0 ||
@@ -103,7 +104,7 @@ static void take_response(struct tcp_pending *p)
     p->want = GP_WIRE_HDR_LEN;
     /* The key is proven: a peer of the job, whose HELLO this process may read only
      * after its next compute phase.  The deadline restarts from here. */
-    p->deadline_ms = tcp_now_ms() + TCP_PENDING_MS;
+    p->deadline_ms = tcp_now_ms() + tcp_cfg.gp_tcp_keyproof_ms;
 }
 
 /* The HELLO from rank is in: a peer of this job we still wait for becomes a

@@ -15,6 +15,12 @@ static const struct gp_cfg_row tcp_rows[] = {
       .doc = "when tcp connections are made: lazy dials a peer when this process first sends "
              "to it (a job whose ranks talk to few others opens few sockets and attaches "
              "fast); eager connects every pair at attach" },
+    { .name = "GP_TCP_KEYPROOF_MS", .type = GP_CFG_INT, .default_text = "10000", .min = 100,
+      .max = 3600000, .transport = "tcp", .offset = TCP_FIELD(gp_tcp_keyproof_ms),
+      .doc = "milliseconds a connection made to this process's listener has to prove the "
+             "job's key, and then to say which rank it is, before it is closed as a "
+             "stranger's (a peer that computes past it is not affected: what it sent waits "
+             "in the socket)" },
 };
 
 struct tcp_config tcp_cfg;
