@@ -235,7 +235,7 @@ static int start_op(struct ibv_state *st, const struct nal_op *op, int is_put)
                       : ptl_direct_get(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = is_put ? ibv_rdma_put(st, op) : ibv_rdma_get(st, op);
-    if (rc == 1)
+    if (rc == MSG_NO_WINDOW)
         rc = is_put ? ibv_msg_put(st, op) : ibv_msg_get(st, op);
     gp_mutex_unlock(&st->lock);
     msg_fatal_raise(&st->fatal);

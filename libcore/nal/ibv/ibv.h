@@ -143,17 +143,14 @@ struct ibv_port_wire {
 
 /* ---- peers ------------------------------------------------------------------------- */
 
-enum ibv_op_kind { IBV_OP_PUT = MSG_OP_PUT, IBV_OP_GET = MSG_OP_GET, IBV_OP_RDMA_PUT = MSG_OP_TRANSPORT,
-                   IBV_OP_RDMA_GET };
+enum ibv_op_kind { IBV_OP_PUT = MSG_OP_PUT, IBV_OP_GET = MSG_OP_GET,
+                   IBV_OP_RDMA_PUT = MSG_OP_WINDOW_PUT, IBV_OP_RDMA_GET = MSG_OP_WINDOW_GET };
 
 /* An operation of this process awaiting its answer or its completions: an
  * operation record of the peer's table (nal/inflight.h), whose id the
  * answer or the completion's send context names. */
 struct ibv_inflight {
-    struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
-    uint8_t failed;
-    uint8_t rndv;                 /* RDMA put: SEND_END posted already (inline or bounced) */
-    uint32_t parts_left;          /* RDMA: work requests not completed yet */
+    struct msg_record m;          /* first: the shared part (the table's, a window op's counts) */
     struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
     struct firehose_region *pinned; /* the firehose region the peer reads or writes, held to the end */
     unsigned pinned_hca;
@@ -374,11 +371,16 @@ void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx);
 
 /* ---- ibv_rdma.c ----------------------------------------------------------------------- */
 
-/* PTL_OK if done through the peer's window; 1 if the op has no window: use messages. */
+/* PTL_OK or a PTL_* error if done through the peer's window (msg_window_op); MSG_NO_WINDOW
+ * if the op has no window: use messages. */
 int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op);
 /* One part of an initiator RDMA op completed. */
 void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx);
+/* The window primitives of ibv_msg_nic (struct msg_nic says what each does). */
+int ibv_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
+int ibv_window_part(void *nic, int rank, struct msg_record *rec, const struct msg_window_xfer *x,
+                    uint64_t done, uint64_t *len);
 /* A local key for [addr, addr+len) on hca: region, firehose, or a registration for this op
  * alone (*transient set).  Returns bytes covered (0: none, the caller bounces). */
 uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
@@ -418,7 +420,7 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
                                        const struct nal_op *op);
 static inline uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
 {
-    return nal_inflight_id(&peer->inflight, &slot->rec);
+    return nal_inflight_id(&peer->inflight, &slot->m.rec);
 }
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
 /* Progress until the op with this id has finished (or the peer failed). */

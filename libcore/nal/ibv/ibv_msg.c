@@ -115,9 +115,9 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
-    if (answered(slot->rec.kind) && st->answers_total > 0)
+    if (answered(slot->m.rec.kind) && st->answers_total > 0)
         st->answers_total--; /* the buffer that took the answer is not reposted for it */
-    nal_inflight_release(&peer->inflight, &slot->rec);
+    nal_inflight_release(&peer->inflight, &slot->m.rec);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -194,7 +194,7 @@ static int send_answer(struct ibv_state *st, struct ibv_peer *peer, const struct
 /* The local buffer of a rendezvous put or a large get, reachable by the peer. */
 static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t *rkey)
 {
-    const struct nal_op *op = &slot->rec.op;
+    const struct nal_op *op = &slot->m.rec.op;
     uint32_t lkey;
     unsigned hca = st->port[0].hca;
     struct firehose_region *pinned = NULL;
@@ -296,7 +296,7 @@ static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned ki
     if (slot == NULL)
         return NULL;
     *id = ibv_inflight_id(peer, slot);
-    return &slot->rec;
+    return &slot->m.rec;
 }
 
 static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
@@ -369,6 +369,8 @@ const struct msg_nic ibv_msg_nic = {
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
+    .window_begin = ibv_window_begin,
+    .window_part = ibv_window_part,
 };
 
 /* ---- receiving and credits ----------------------------------------------------------------- */

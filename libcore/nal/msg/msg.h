@@ -13,6 +13,8 @@
  *   msg_target.c     the target's Portals steps: matching, deposits, the events, the
  *                    fields of the ACK and REPLY a request gets
  *   msg_initiator.c  the initiator's: what an ACK or a REPLY posts, windows told
+ *   msg_window_op.c  the initiator's put or get straight into a peer's window, in parts
+ *                    the transport posts, and their completions
  *   msg_fatal.c      a failure (msg_fail, msg_fail_op): the peer marked failed, the first
  *                    failure's text kept and raised once the transport's lock is dropped
  *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
@@ -99,9 +101,28 @@ struct msg_served {
     uint8_t flags;
 };
 
-/* The kinds of operation record the shared requests take; a transport numbers its own
- * kinds (RDMA / RMA through a window) after MSG_OP_TRANSPORT. */
-enum msg_op_kind { MSG_OP_PUT = 1, MSG_OP_GET, MSG_OP_TRANSPORT };
+/* The kinds of operation record the shared requests and window ops take. */
+enum msg_op_kind { MSG_OP_PUT = 1, MSG_OP_GET, MSG_OP_WINDOW_PUT, MSG_OP_WINDOW_GET };
+
+/* An operation record as the shared code keeps it; a transport's record starts with it and
+ * holds after it what the transport keeps for the op (registrations, pins). */
+struct msg_record {
+    struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
+    uint8_t failed;               /* window op: a part failed, or the peer did */
+    uint8_t rndv;                 /* window put: SEND_END posted already (source copied) */
+    uint32_t parts_left;          /* window op: parts not completed yet */
+};
+
+/* One window op as the transport posts its parts: what msg_window_op says, and what the
+ * transport's window_begin decides for the op's local side. */
+struct msg_window_xfer {
+    int is_put;
+    uint32_t id;                  /* the record's wire id, for the parts' completions */
+    uint64_t region_offset;       /* the op's first byte, from the target region's base */
+    int bounce;                   /* through the transport's buffers (a put returns at once) */
+    uint64_t part_max;            /* the largest part */
+    void *desc;                   /* the transport's local descriptor when not bounced */
+};
 
 /* The initiator's buffer a PUT_RNDV or a large GET names: the target reads or writes it. */
 struct msg_remote {
@@ -145,6 +166,14 @@ struct msg_nic {
                       const struct msg_fields *reply, const struct msg_remote *dest);
     /* Nothing more is sent to the peer (msg_fail: it failed or broke the protocol). */
     void (*peer_failed)(void *nic, int peer);
+    /* Initiator, a window op of rec: its local side (x->bounce, x->desc, x->part_max,
+     * registrations held in rec); PTL_OK or PTL_FAIL. */
+    int (*window_begin)(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
+    /* Posts one part: at most *len bytes from done bytes into the op, *len set to what the
+     * part took; a part that will complete counts in rec->parts_left.  PTL_OK or PTL_FAIL
+     * (what the part held is given back). */
+    int (*window_part)(void *nic, int rank, struct msg_record *rec,
+                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len);
 };
 
 /* What the shared steps need of the transport that runs them. */
@@ -240,6 +269,21 @@ static inline const struct msg_window *msg_window_for(const struct msg_window *w
         return NULL;
     return win;
 }
+
+/* ---- msg_window_op.c ------------------------------------------------------------------- */
+
+/* msg_window_op's answer when the peer has told no window that holds the op: use messages.
+ * Not a PTL_* status (those are >= 0). */
+#define MSG_NO_WINDOW (-1)
+
+/* A put or get straight into the peer's window (windows: the peer's table); PTL_OK or a PTL_*
+ * error, or MSG_NO_WINDOW.  The transport checked its peer can take window ops. */
+int msg_window_op(const struct msg_proto *p, const struct msg_window *windows,
+                  const struct nal_op *op, int is_put);
+/* One part of the window op whose record is id completed (failed: it or the peer failed);
+ * the last one posts the op's events and releases its record. */
+void msg_window_part_done(const struct msg_proto *p, int rank, const struct nal_inflight *records,
+                          uint32_t id, int failed);
 
 /* ---- msg_pool.c ------------------------------------------------------------------------- */
 

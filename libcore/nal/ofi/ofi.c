@@ -55,7 +55,7 @@ void ofi_state_free(struct ofi_state *st)
         struct nal_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
             struct ofi_inflight *rec = (struct ofi_inflight *)nal_inflight_at(table, i);
-            if (rec->rec.kind != NAL_INFLIGHT_FREE)
+            if (rec->m.rec.kind != NAL_INFLIGHT_FREE)
                 ofi_mr_unpin(st, rec);
         }
         nal_inflight_fini(table);
@@ -220,7 +220,7 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
     gp_mutex_lock(&st->lock);
     st->op_may_yield = 1;
     int rc = ofi_rma_put(st, op);
-    if (rc == OFI_NO_WINDOW)
+    if (rc == MSG_NO_WINDOW)
         rc = ofi_msg_put(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
@@ -235,7 +235,7 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
     gp_mutex_lock(&st->lock);
     st->op_may_yield = 1;
     int rc = ofi_rma_get(st, op);
-    if (rc == OFI_NO_WINDOW)
+    if (rc == MSG_NO_WINDOW)
         rc = ofi_msg_get(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);

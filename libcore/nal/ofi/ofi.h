@@ -123,14 +123,11 @@ struct ofi_ctx {
 
 /* ---- peers -------------------------------------------------------------------------------- */
 
-enum ofi_op_kind { OFI_OP_PUT = MSG_OP_PUT, OFI_OP_GET = MSG_OP_GET, OFI_OP_RMA_PUT = MSG_OP_TRANSPORT,
-                   OFI_OP_RMA_GET };
+enum ofi_op_kind { OFI_OP_PUT = MSG_OP_PUT, OFI_OP_GET = MSG_OP_GET,
+                   OFI_OP_RMA_PUT = MSG_OP_WINDOW_PUT, OFI_OP_RMA_GET = MSG_OP_WINDOW_GET };
 
 struct ofi_inflight {
-    struct nal_inflight_rec rec;  /* first: the table's part */
-    uint8_t failed;
-    uint8_t rndv;                 /* RMA put: SEND_END posted already */
-    uint32_t parts_left;
+    struct msg_record m;          /* first: the shared part (the table's, a window op's counts) */
     struct fid_mr *mr;            /* registered for this op alone, closed at the end */
     struct firehose_region *pinned; /* or borrowed from the cache, released at the end */
 };
@@ -355,13 +352,15 @@ int ofi_msg_repost(struct ofi_state *st, unsigned index);
 
 /* ---- ofi_rma.c -------------------------------------------------------------------------- */
 
-/* PTL_OK or a PTL_* error if done through the peer's window; OFI_NO_WINDOW if the peer
- * has told none that holds the op: use messages.  Not a PTL_* status (those are >= 0,
- * and PTL_FAIL is 1). */
-#define OFI_NO_WINDOW (-1)
+/* PTL_OK or a PTL_* error if done through the peer's window (msg_window_op); MSG_NO_WINDOW
+ * if the peer has told none that holds the op: use messages. */
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);
+/* The window primitives of ofi_msg_nic (struct msg_nic says what each does). */
+int ofi_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
+int ofi_window_part(void *nic, int rank, struct msg_record *rec, const struct msg_window_xfer *x,
+                    uint64_t done, uint64_t *len);
 /* GP_OFI_TEST_LATE_WRITES: writes the held parts whose target has sent a message since. */
 void ofi_rma_late_writes(struct ofi_state *st);
 /* Frees the parts still held (the state's end). */
@@ -399,7 +398,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer, unsigned 
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec);
 static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct ofi_inflight *r)
 {
-    return nal_inflight_id(&peer->inflight, &r->rec);
+    return nal_inflight_id(&peer->inflight, &r->m.rec);
 }
 /* Progress until the op with this id has finished (or the peer failed). */
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);

@@ -338,7 +338,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec)
 {
     ofi_mr_unpin(st, rec);
-    nal_inflight_release(&st->peers[peer].inflight, &rec->rec);
+    nal_inflight_release(&st->peers[peer].inflight, &rec->m.rec);
 }
 
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)

@@ -281,7 +281,7 @@ static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned ki
     if (rec == NULL)
         return NULL;
     *id = ofi_inflight_id(&st->peers[rank], rec);
-    return &rec->rec;
+    return &rec->m.rec;
 }
 
 static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
@@ -338,6 +338,8 @@ const struct msg_nic ofi_msg_nic = {
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
+    .window_begin = ofi_window_begin,
+    .window_part = ofi_window_part,
 };
 
 /* ---- receiving ------------------------------------------------------------------------------ */
