@@ -169,9 +169,7 @@ struct ibv_peer {
     uint64_t pin_maxsz;
     struct ibv_port_wire *port;   /* [nqps]: the remote port each of our QPs talks to */
     /* message flow control on QP 0 */
-    int send_credits;             /* requests it can still take (it granted them at set-up) */
-    int owed_credits;             /* buffers re-posted for it, not told yet */
-    int owing_listed;             /* on st->owing */
+    struct msg_credits credits;   /* granted at set-up; owed once a replacement buffer is posted */
     /* operations awaiting answers or completions: records of struct ibv_inflight */
     struct nal_inflight inflight;
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
@@ -257,8 +255,7 @@ struct ibv_state {
     uint32_t sctx_free;           /* index + 1, 0 = none */
     /* peers owed credits: at the next progress call, those a reply did not carry them back
      * to get a CREDIT message once more than GASNET_AM_CREDITS_SLACK are owed */
-    int *owing;
-    unsigned owing_count;
+    struct msg_owing owing;
     struct msg_fatal fatal;       /* a failed completion was logged: the graceful exit starts */
     /* the receive thread (ibv_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
     int rcv_wanted;
@@ -365,7 +362,11 @@ void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes);
 /* Credits for handled requests go back once the SRQ holds their replacements. */
 void ibv_msg_settle_credits(struct ibv_state *st);
 /* Returns credits banked past GASNET_AM_CREDITS_SLACK that no message carried back. */
-void ibv_msg_flush_credits(struct ibv_state *st);
+static inline void ibv_msg_flush_credits(struct ibv_state *st)
+{
+    if (st->owing.count > 0)
+        msg_credits_flush(&st->proto, &st->owing, st->set.am_credits_slack);
+}
 /* A rendezvous read or a served get finished (ctx from the send CQ). */
 void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx);
 

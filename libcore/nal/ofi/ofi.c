@@ -71,7 +71,7 @@ void ofi_state_free(struct ofi_state *st)
     ofi_rma_late_free(st);
     free(st->ctx);
     free(st->done_served);
-    free(st->owing);
+    free(st->owing.ranks);
     msg_pool_fini(&st->tx);
     msg_pool_fini(&st->bounce);
     gp_mutex_destroy(&st->lock);
@@ -100,12 +100,12 @@ static int alloc_pools(struct ofi_state *st)
     ofi_cq_alloc(st);
     st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
     st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
-    st->owing = calloc((size_t)st->ni->size, sizeof *st->owing);
+    st->owing.ranks = calloc((size_t)st->ni->size, sizeof *st->owing.ranks);
     size_t bytes = ofi_bufs_bytes(st);
     /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
     st->bufs = aligned_alloc(4096, bytes);
     if (st->peers == NULL || st->rx_ctx == NULL || st->received == NULL || st->ctx == NULL ||
-        st->done_served == NULL || st->owing == NULL || st->bufs == NULL) {
+        st->done_served == NULL || st->owing.ranks == NULL || st->bufs == NULL) {
         gp_error("ofi", "out of memory for %u receive buffers and %u contexts", st->rx_count,
                  st->ctx_count);
         return PTL_NO_SPACE;
@@ -120,7 +120,7 @@ static int alloc_pools(struct ofi_state *st)
         msg_pool_init(&st->bounce, (unsigned)ofi_cfg.ofi_bounce_bufs) != PTL_OK)
         return PTL_NO_SPACE;
     for (int rank = 0; rank < st->ni->size; rank++) {
-        st->peers[rank].send_credits = st->credits_pp;
+        st->peers[rank].credits.send = st->credits_pp;
         if (ofi_wants(st, rank) &&
             nal_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
                               NULL) != PTL_OK)

@@ -146,9 +146,7 @@ struct ofi_peer {
     int failed;
     uint64_t region_base;
     uint64_t region_key;
-    int send_credits;             /* requests it can still take */
-    int owed_credits;             /* its requests handled here, not told yet */
-    int owing_listed;             /* on st->owing */
+    struct msg_credits credits;   /* its requests handled here are owed at once */
     uint64_t messages_in;         /* messages from it handled (GP_OFI_TEST_LATE_WRITES) */
     struct nal_inflight inflight; /* records of struct ofi_inflight */
     struct msg_window window[MSG_WINDOW_PTS];
@@ -201,8 +199,7 @@ struct ofi_state {
     /* served ops whose last part completed while a send could not nest: answered at the pass's end */
     struct ofi_served **done_served;
     unsigned done_count, done_cap;
-    int *owing;                   /* peers owed credits past the threshold */
-    unsigned owing_count;
+    struct msg_owing owing;       /* peers owed half their credits or more */
     struct msg_fatal fatal;
     uint64_t rma_puts, rma_gets, messages_sent, rma_started;
     uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
@@ -344,8 +341,6 @@ int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes);
 /* A served op's last part completed: its event and its answer. */
 void ofi_msg_served(struct ofi_state *st, struct ofi_served *served);
-/* Sends CREDIT messages to peers owed more than the threshold. */
-void ofi_msg_flush_credits(struct ofi_state *st);
 /* Posts every receive buffer (at connect). */
 int ofi_msg_post_receives(struct ofi_state *st);
 int ofi_msg_repost(struct ofi_state *st, unsigned index);
