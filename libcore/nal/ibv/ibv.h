@@ -354,6 +354,9 @@ static inline unsigned ibv_srq_target(const struct ibv_state *st)
 
 /* The NIC primitives the shared protocol (nal/msg/) runs over ibv through; its state is st. */
 extern const struct msg_nic ibv_msg_nic;
+/* Its operation records' wait (record_wait; record_take and record_release are inline
+ * below), which the window ops of ibv_rdma.c take too. */
+int ibv_record_wait(void *nic, int rank, uint32_t id);
 /* A put or get by messages (msg_put, msg_get), unless the peer has failed. */
 int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
@@ -378,10 +381,6 @@ int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op);
 /* One part of an initiator RDMA op completed. */
 void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx);
-/* The window primitives of ibv_msg_nic (struct msg_nic says what each does). */
-int ibv_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
-int ibv_window_part(void *nic, int rank, struct msg_record *rec, const struct msg_window_xfer *x,
-                    uint64_t done, uint64_t *len);
 /* A local key for [addr, addr+len) on hca: region, firehose, or a registration for this op
  * alone (*transient set).  Returns bytes covered (0: none, the caller bounces). */
 uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uint64_t len,
@@ -426,5 +425,24 @@ static inline uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
 /* Progress until the op with this id has finished (or the peer failed). */
 void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id);
+
+/* The table's record_take and record_release (struct msg_nic), inline for the window ops. */
+static inline struct nal_inflight_rec *ibv_record_take(void *nic, int rank, unsigned kind,
+                                                       const struct nal_op *op, uint32_t *id)
+{
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
+    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
+    if (slot == NULL)
+        return NULL;
+    *id = ibv_inflight_id(peer, slot);
+    return &slot->m.rec;
+}
+
+static inline void ibv_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    struct ibv_state *st = nic;
+    ibv_inflight_release(st, &st->peers[rank], (struct ibv_inflight *)rec);
+}
 
 #endif

@@ -282,26 +282,8 @@ static int nic_send(void *nic, int rank, const struct msg_fields *f,
     return send_message(st, &st->peers[rank], &hdr, data, len, is_request, NULL);
 }
 
-static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
-                                                const struct nal_op *op, uint32_t *id)
-{
-    struct ibv_state *st = nic;
-    struct ibv_peer *peer = &st->peers[rank];
-    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
-    if (slot == NULL)
-        return NULL;
-    *id = ibv_inflight_id(peer, slot);
-    return &slot->m.rec;
-}
-
-static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
-{
-    struct ibv_state *st = nic;
-    ibv_inflight_release(st, &st->peers[rank], (struct ibv_inflight *)rec);
-}
-
 /* A failed peer is the op's failure only through the events it no longer gets. */
-static int nic_record_wait(void *nic, int rank, uint32_t id)
+int ibv_record_wait(void *nic, int rank, uint32_t id)
 {
     struct ibv_state *st = nic;
     ibv_inflight_wait(st, &st->peers[rank], id);
@@ -364,15 +346,13 @@ static struct msg_credits *nic_credits(void *nic, int rank, int *live)
 
 const struct msg_nic ibv_msg_nic = {
     .send = nic_send,
-    .record_take = nic_record_take,
-    .record_release = nic_record_release,
-    .record_wait = nic_record_wait,
+    .record_take = ibv_record_take,
+    .record_release = ibv_record_release,
+    .record_wait = ibv_record_wait,
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
-    .window_begin = ibv_window_begin,
-    .window_part = ibv_window_part,
     .credits = nic_credits,
 };
 

@@ -15,12 +15,13 @@
  * cannot pin, copied through 4 KiB bounce buffers part by part.
  *
  * The op itself (its record, its parts counted, its events) is nal/msg/'s
- * msg_window_op; here are the two primitives it posts through.
+ * msg_window_op (msg_window_op.h), run here over window_ops.
  */
 #include <string.h>
 
 #include "nal/ibv/ibv.h"
 #include "nal/ibv/ibv_config.h"
+#include "nal/msg/msg_window_op.h"
 #include "util/log.h"
 
 #define IBV_RDMA_MAX_PART (1ull << 30)
@@ -59,21 +60,10 @@ static uint64_t remote_piece(const struct ibv_peer *peer, uint64_t region_offset
     return (uint64_t)(*piece + 1) * peer->pin_maxsz - region_offset;
 }
 
-void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
-{
-    struct ibv_peer *peer = &st->peers[ctx->peer];
-    unsigned hca = st->port[ctx->qp_index % st->nports].hca;
-    if (ctx->pinned)
-        firehose_release(st->hca[hca].firehose, ctx->pinned);
-    if (ctx->copy_to && !peer->failed) /* a bounced get part */
-        memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
-    msg_window_part_done(&st->proto, ctx->peer, &peer->inflight, ctx->op_id, peer->failed);
-}
-
 /* A window part over the peer's QPs in turn: inline when the whole put fits, else keyed
  * (region, firehose) or through a bounce buffer. */
-int ibv_window_part(void *nic, int rank, struct msg_record *rec,
-                    const struct msg_window_xfer *x, uint64_t done, uint64_t *len_inout)
+MSG_WINDOW_INLINE int window_part(void *nic, int rank, struct msg_record *rec,
+                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len_inout)
 {
     struct ibv_state *st = nic;
     struct ibv_peer *peer = &st->peers[rank];
@@ -145,7 +135,7 @@ int ibv_window_part(void *nic, int rank, struct msg_record *rec,
  * beyond it the put waits for its completions.  A part ends where the peer's memory region
  * does (remote_piece) and at IBV_RDMA_MAX_PART.
  */
-int ibv_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
+MSG_WINDOW_INLINE int window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
 {
     struct ibv_state *st = nic;
     (void)rank;
@@ -157,13 +147,17 @@ int ibv_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_win
     return PTL_OK;
 }
 
+static const struct msg_window_ops window_ops = {
+    ibv_record_take, ibv_record_release, ibv_record_wait, window_begin, window_part,
+};
+
 /* The peer's QPs carry no RDMA until they are connected: messages then. */
 static int rdma_op(struct ibv_state *st, const struct nal_op *op, int is_put)
 {
     struct ibv_peer *peer = &st->peers[op->target];
     if (peer->nqps == 0)
         return MSG_NO_WINDOW;
-    return msg_window_op(&st->proto, peer->window, op, is_put);
+    return msg_window_op(&window_ops, &st->proto, peer->window, op, is_put);
 }
 
 int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op)
@@ -174,4 +168,16 @@ int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op)
 int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op)
 {
     return rdma_op(st, op, 0);
+}
+
+void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
+{
+    struct ibv_peer *peer = &st->peers[ctx->peer];
+    unsigned hca = st->port[ctx->qp_index % st->nports].hca;
+    if (ctx->pinned)
+        firehose_release(st->hca[hca].firehose, ctx->pinned);
+    if (ctx->copy_to && !peer->failed) /* a bounced get part */
+        memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
+    msg_window_part_done(&window_ops, &st->proto, ctx->peer, &peer->inflight, ctx->op_id,
+                         peer->failed);
 }

@@ -13,8 +13,9 @@
  *   msg_target.c     the target's Portals steps: matching, deposits, the events, the
  *                    fields of the ACK and REPLY a request gets
  *   msg_initiator.c  the initiator's: what an ACK or a REPLY posts, windows told
- *   msg_window_op.c  the initiator's put or get straight into a peer's window, in parts
- *                    the transport posts, and their completions
+ *   msg_window_op.h  the initiator's put or get straight into a peer's window, in parts
+ *                    the transport posts, and their completions (inline: each transport's
+ *                    primitives become direct calls in its window file)
  *   msg_credit.c     request credits: what a message tells back, the peers owed, CREDIT
  *                    messages for those no message answered
  *   msg_fatal.c      a failure (msg_fail, msg_fail_op): the peer marked failed, the first
@@ -26,7 +27,8 @@
  * converts between that header and struct msg_fields on the way in and out, and
  * gives the protocol its struct msg_nic: how a message is sent, an operation record
  * taken and waited for, a local buffer keyed for the peer, the target's rendezvous
- * read and large get's write posted, a window op's parts posted, a peer's credits.
+ * read and large get's write posted, a peer's credits (and, in msg_window_op.h's
+ * struct msg_window_ops, a window op's parts posted).
  * What counts NIC resources stays the transport's, as verbs and libfabric differ
  * there: its receive buffers and their reposting (ibv's one SRQ topped up in
  * batches, ofi's buffers re-posted one by one), completions and their dispatch
@@ -134,7 +136,7 @@ struct msg_record {
 };
 
 /* One window op as the transport posts its parts: what msg_window_op says, and what the
- * transport's window_begin decides for the op's local side. */
+ * transport's begin primitive decides for the op's local side (msg_window_op.h). */
 struct msg_window_xfer {
     int is_put;
     uint32_t id;                  /* the record's wire id, for the parts' completions */
@@ -186,14 +188,6 @@ struct msg_nic {
                       const struct msg_fields *reply, const struct msg_remote *dest);
     /* Nothing more is sent to the peer (msg_fail: it failed or broke the protocol). */
     void (*peer_failed)(void *nic, int peer);
-    /* Initiator, a window op of rec: its local side (x->bounce, x->desc, x->part_max,
-     * registrations held in rec); PTL_OK or PTL_FAIL. */
-    int (*window_begin)(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
-    /* Posts one part: at most *len bytes from done bytes into the op, *len set to what the
-     * part took; a part that will complete counts in rec->parts_left.  PTL_OK or PTL_FAIL
-     * (what the part held is given back). */
-    int (*window_part)(void *nic, int rank, struct msg_record *rec,
-                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len);
     /* The peer's request credits; *live 0 once it has failed (nothing more goes to it). */
     struct msg_credits *(*credits)(void *nic, int rank, int *live);
 };
@@ -298,20 +292,11 @@ static inline const struct msg_window *msg_window_for(const struct msg_window *w
     return win;
 }
 
-/* ---- msg_window_op.c ------------------------------------------------------------------- */
+/* ---- msg_window_op.h ------------------------------------------------------------------- */
 
-/* msg_window_op's answer when the peer has told no window that holds the op: use messages.
+/* A window op's answer when the peer has told no window that holds the op: use messages.
  * Not a PTL_* status (those are >= 0). */
 #define MSG_NO_WINDOW (-1)
-
-/* A put or get straight into the peer's window (windows: the peer's table); PTL_OK or a PTL_*
- * error, or MSG_NO_WINDOW.  The transport checked its peer can take window ops. */
-int msg_window_op(const struct msg_proto *p, const struct msg_window *windows,
-                  const struct nal_op *op, int is_put);
-/* One part of the window op whose record is id completed (failed: it or the peer failed);
- * the last one posts the op's events and releases its record. */
-void msg_window_part_done(const struct msg_proto *p, int rank, const struct nal_inflight *records,
-                          uint32_t id, int failed);
 
 /* ---- msg_credit.c ---------------------------------------------------------------------- */
 

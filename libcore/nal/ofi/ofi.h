@@ -334,6 +334,9 @@ static inline void *ofi_region_desc(const struct ofi_state *st, const void *addr
 
 /* The NIC primitives the shared protocol (nal/msg/) runs over ofi through; its state is st. */
 extern const struct msg_nic ofi_msg_nic;
+/* Its operation records' wait (record_wait; record_take and record_release are inline
+ * below), which the window ops of ofi_rma.c take too. */
+int ofi_record_wait(void *nic, int rank, uint32_t id);
 /* A put or get by messages (msg_put, msg_get). */
 int ofi_msg_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
@@ -352,10 +355,6 @@ int ofi_msg_repost(struct ofi_state *st, unsigned index);
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);
-/* The window primitives of ofi_msg_nic (struct msg_nic says what each does). */
-int ofi_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x);
-int ofi_window_part(void *nic, int rank, struct msg_record *rec, const struct msg_window_xfer *x,
-                    uint64_t done, uint64_t *len);
 /* GP_OFI_TEST_LATE_WRITES: writes the held parts whose target has sent a message since. */
 void ofi_rma_late_writes(struct ofi_state *st);
 /* Frees the parts still held (the state's end). */
@@ -397,6 +396,23 @@ static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct
 }
 /* Progress until the op with this id has finished (or the peer failed). */
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);
+
+/* The table's record_take and record_release (struct msg_nic), inline for the window ops. */
+static inline struct nal_inflight_rec *ofi_record_take(void *nic, int rank, unsigned kind,
+                                                       const struct nal_op *op, uint32_t *id)
+{
+    struct ofi_state *st = nic;
+    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
+    if (rec == NULL)
+        return NULL;
+    *id = ofi_inflight_id(&st->peers[rank], rec);
+    return &rec->m.rec;
+}
+
+static inline void ofi_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    ofi_inflight_release(nic, rank, (struct ofi_inflight *)rec);
+}
 
 /* ---- ofi_rcv_thread.c -------------------------------------------------------------------- */
 

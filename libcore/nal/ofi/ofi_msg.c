@@ -244,24 +244,8 @@ static int nic_send(void *nic, int rank, const struct msg_fields *f,
     return rc;
 }
 
-static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
-                                                const struct nal_op *op, uint32_t *id)
-{
-    struct ofi_state *st = nic;
-    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
-    if (rec == NULL)
-        return NULL;
-    *id = ofi_inflight_id(&st->peers[rank], rec);
-    return &rec->m.rec;
-}
-
-static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
-{
-    ofi_inflight_release(nic, rank, (struct ofi_inflight *)rec);
-}
-
 /* A peer that failed meanwhile fails the op: the put's data may not have been read. */
-static int nic_record_wait(void *nic, int rank, uint32_t id)
+int ofi_record_wait(void *nic, int rank, uint32_t id)
 {
     struct ofi_state *st = nic;
     ofi_inflight_wait(st, rank, id);
@@ -309,15 +293,13 @@ static struct msg_credits *nic_credits(void *nic, int rank, int *live)
 
 const struct msg_nic ofi_msg_nic = {
     .send = nic_send,
-    .record_take = nic_record_take,
-    .record_release = nic_record_release,
-    .record_wait = nic_record_wait,
+    .record_take = ofi_record_take,
+    .record_release = ofi_record_release,
+    .record_wait = ofi_record_wait,
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
-    .window_begin = ofi_window_begin,
-    .window_part = ofi_window_part,
     .credits = nic_credits,
 };
 

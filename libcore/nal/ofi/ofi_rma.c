@@ -25,11 +25,12 @@
  * back-to-back puts overlap; a larger one returns at its completion.
  *
  * The op itself (its record, its parts counted, its events) is nal/msg/'s
- * msg_window_op; here are the two primitives it posts through.
+ * msg_window_op (msg_window_op.h), run here over window_ops.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "nal/msg/msg_window_op.h"
 #include "nal/ofi/ofi.h"
 #include "nal/ofi/ofi_config.h"
 #include "util/log.h"
@@ -39,15 +40,6 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
     if (ofi_cfg.ofi_fault_key > 0 && ++st->rma_started == (uint64_t)ofi_cfg.ofi_fault_key)
         return key ^ 0x5a5a5a5au;
     return key;
-}
-
-void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
-{
-    struct ofi_peer *peer = &st->peers[ctx->peer];
-    if (ctx->copy_to != NULL && !failed) /* a bounced get part */
-        memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
-    msg_window_part_done(&st->proto, ctx->peer, &peer->inflight, ctx->op_id,
-                         failed || peer->failed);
 }
 
 struct part_args {
@@ -136,7 +128,7 @@ void ofi_rma_late_free(struct ofi_state *st)
  * FI_MR_LOCAL would need registered, through tx buffers; a larger one is registered for the
  * operation (held in its record).
  */
-int ofi_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
+MSG_WINDOW_INLINE int window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
 {
     struct ofi_state *st = nic;
     (void)rank;
@@ -172,8 +164,8 @@ int ofi_window_begin(void *nic, int rank, struct msg_record *rec, struct msg_win
 
 /* A window part: a bounced one copied into its buffer (a put) or out of it at completion (a
  * get); a put's part that a later ordered one vouches for asks only for its transmit. */
-int ofi_window_part(void *nic, int rank, struct msg_record *rec, const struct msg_window_xfer *x,
-                    uint64_t done, uint64_t *len_inout)
+MSG_WINDOW_INLINE int window_part(void *nic, int rank, struct msg_record *rec,
+                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len_inout)
 {
     struct ofi_state *st = nic;
     struct ofi_peer *peer = &st->peers[rank];
@@ -229,12 +221,30 @@ int ofi_window_part(void *nic, int rank, struct msg_record *rec, const struct ms
     return rc;
 }
 
+static const struct msg_window_ops window_ops = {
+    ofi_record_take, ofi_record_release, ofi_record_wait, window_begin, window_part,
+};
+
+static int rma_op(struct ofi_state *st, const struct nal_op *op, int is_put)
+{
+    return msg_window_op(&window_ops, &st->proto, st->peers[op->target].window, op, is_put);
+}
+
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op)
 {
-    return msg_window_op(&st->proto, st->peers[op->target].window, op, 1);
+    return rma_op(st, op, 1);
 }
 
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op)
 {
-    return msg_window_op(&st->proto, st->peers[op->target].window, op, 0);
+    return rma_op(st, op, 0);
+}
+
+void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
+{
+    struct ofi_peer *peer = &st->peers[ctx->peer];
+    if (ctx->copy_to != NULL && !failed) /* a bounced get part */
+        memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
+    msg_window_part_done(&window_ops, &st->proto, ctx->peer, &peer->inflight, ctx->op_id,
+                         failed || peer->failed);
 }
