@@ -210,7 +210,7 @@ static void state_free(struct ibv_state *st)
         /* What is still in flight goes with the table; every record of a peer is its own. */
         for (unsigned i = 0; peer->inflight.records != NULL && i < peer->inflight.depth; i++) {
             struct ibv_inflight *slot = (struct ibv_inflight *)nal_inflight_at(&peer->inflight, i);
-            if (slot->rec.kind != NAL_INFLIGHT_FREE && slot->rec.op.target != (unsigned)rank)
+            if (slot->m.rec.kind != NAL_INFLIGHT_FREE && slot->m.rec.op.target != (unsigned)rank)
                 abort(); /* a record reached through another peer's table */
         }
     }

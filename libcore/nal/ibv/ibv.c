@@ -95,7 +95,7 @@ void ibv_state_free_peers(struct ibv_state *st)
     st->qpn_rank = NULL;
     st->qpn_count = 0;
     msg_pool_fini(&st->bbufs);
-    free(st->owing);
+    free(st->owing.ranks);
     free(st->sctx);
     st->peers = NULL;
 }
@@ -121,7 +121,7 @@ int ibv_state_alloc_peers(struct ibv_state *st)
     st->reached = reached;
     ibv_srq_size(st);
     for (int rank = 0; rank < size; rank++) /* until the peer says what it grants (ibv_qp.c) */
-        st->peers[rank].send_credits = st->request_credits;
+        st->peers[rank].credits.send = st->request_credits;
     size_t slots = st->rbuf_count + 1;
     st->rbuf_owner = calloc(slots, sizeof *st->rbuf_owner);
     st->rbuf_bytes = calloc(slots, sizeof *st->rbuf_bytes);
@@ -138,10 +138,10 @@ int ibv_state_alloc_peers(struct ibv_state *st)
         contexts = cq_room;
     st->sctx_count = (unsigned)contexts + 64;
     st->sctx = calloc(st->sctx_count, sizeof *st->sctx);
-    st->owing = calloc((size_t)size, sizeof *st->owing);
+    st->owing.ranks = calloc((size_t)size, sizeof *st->owing.ranks);
     if (st->rbuf_owner == NULL || st->rbuf_bytes == NULL || st->rbuf_next == NULL ||
         st->rbuf_free == NULL || st->credit_due == NULL || st->sctx == NULL ||
-        st->owing == NULL || msg_pool_init(&st->bbufs, st->bbuf_count) != PTL_OK)
+        st->owing.ranks == NULL || msg_pool_init(&st->bbufs, st->bbuf_count) != PTL_OK)
         return PTL_NO_SPACE;
     for (size_t i = 0; i < st->rbuf_count; i++) /* the lowest index on top */
         st->rbuf_free[i] = (uint32_t)(st->rbuf_count - 1 - i);
@@ -235,7 +235,7 @@ static int start_op(struct ibv_state *st, const struct nal_op *op, int is_put)
                       : ptl_direct_get(st->ni, st->ni->region, op);
     gp_mutex_lock(&st->lock);
     int rc = is_put ? ibv_rdma_put(st, op) : ibv_rdma_get(st, op);
-    if (rc == 1)
+    if (rc == MSG_NO_WINDOW)
         rc = is_put ? ibv_msg_put(st, op) : ibv_msg_get(st, op);
     gp_mutex_unlock(&st->lock);
     msg_fatal_raise(&st->fatal);

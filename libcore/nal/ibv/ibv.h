@@ -143,17 +143,14 @@ struct ibv_port_wire {
 
 /* ---- peers ------------------------------------------------------------------------- */
 
-enum ibv_op_kind { IBV_OP_PUT = MSG_OP_PUT, IBV_OP_GET = MSG_OP_GET, IBV_OP_RDMA_PUT = MSG_OP_TRANSPORT,
-                   IBV_OP_RDMA_GET };
+enum ibv_op_kind { IBV_OP_PUT = MSG_OP_PUT, IBV_OP_GET = MSG_OP_GET,
+                   IBV_OP_RDMA_PUT = MSG_OP_WINDOW_PUT, IBV_OP_RDMA_GET = MSG_OP_WINDOW_GET };
 
 /* An operation of this process awaiting its answer or its completions: an
  * operation record of the peer's table (nal/inflight.h), whose id the
  * answer or the completion's send context names. */
 struct ibv_inflight {
-    struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
-    uint8_t failed;
-    uint8_t rndv;                 /* RDMA put: SEND_END posted already (inline or bounced) */
-    uint32_t parts_left;          /* RDMA: work requests not completed yet */
+    struct msg_record m;          /* first: the shared part (the table's, a window op's counts) */
     struct ibv_mr *transient_mr;  /* registered for this op alone, deregistered at the end */
     struct firehose_region *pinned; /* the firehose region the peer reads or writes, held to the end */
     unsigned pinned_hca;
@@ -172,9 +169,7 @@ struct ibv_peer {
     uint64_t pin_maxsz;
     struct ibv_port_wire *port;   /* [nqps]: the remote port each of our QPs talks to */
     /* message flow control on QP 0 */
-    int send_credits;             /* requests it can still take (it granted them at set-up) */
-    int owed_credits;             /* buffers re-posted for it, not told yet */
-    int owing_listed;             /* on st->owing */
+    struct msg_credits credits;   /* granted at set-up; owed once a replacement buffer is posted */
     /* operations awaiting answers or completions: records of struct ibv_inflight */
     struct nal_inflight inflight;
     /* rendezvous reads from it in progress: its later messages wait (per-peer order) */
@@ -260,8 +255,7 @@ struct ibv_state {
     uint32_t sctx_free;           /* index + 1, 0 = none */
     /* peers owed credits: at the next progress call, those a reply did not carry them back
      * to get a CREDIT message once more than GASNET_AM_CREDITS_SLACK are owed */
-    int *owing;
-    unsigned owing_count;
+    struct msg_owing owing;
     struct msg_fatal fatal;       /* a failed completion was logged: the graceful exit starts */
     /* the receive thread (ibv_rcv_thread.c), GASNET_RCV_THREAD=1 in PAR builds */
     int rcv_wanted;
@@ -360,6 +354,9 @@ static inline unsigned ibv_srq_target(const struct ibv_state *st)
 
 /* The NIC primitives the shared protocol (nal/msg/) runs over ibv through; its state is st. */
 extern const struct msg_nic ibv_msg_nic;
+/* Its operation records' wait (record_wait; record_take and record_release are inline
+ * below), which the window ops of ibv_rdma.c take too. */
+int ibv_record_wait(void *nic, int rank, uint32_t id);
 /* A put or get by messages (msg_put, msg_get), unless the peer has failed. */
 int ibv_msg_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_msg_get(struct ibv_state *st, const struct nal_op *op);
@@ -368,13 +365,18 @@ void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes);
 /* Credits for handled requests go back once the SRQ holds their replacements. */
 void ibv_msg_settle_credits(struct ibv_state *st);
 /* Returns credits banked past GASNET_AM_CREDITS_SLACK that no message carried back. */
-void ibv_msg_flush_credits(struct ibv_state *st);
+static inline void ibv_msg_flush_credits(struct ibv_state *st)
+{
+    if (st->owing.count > 0)
+        msg_credits_flush(&st->proto, &st->owing, st->set.am_credits_slack);
+}
 /* A rendezvous read or a served get finished (ctx from the send CQ). */
 void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx);
 
 /* ---- ibv_rdma.c ----------------------------------------------------------------------- */
 
-/* PTL_OK if done through the peer's window; 1 if the op has no window: use messages. */
+/* PTL_OK or a PTL_* error if done through the peer's window (msg_window_op); MSG_NO_WINDOW
+ * if the op has no window: use messages. */
 int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op);
 int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op);
 /* One part of an initiator RDMA op completed. */
@@ -418,10 +420,29 @@ struct ibv_inflight *ibv_inflight_take(struct ibv_state *st, struct ibv_peer *pe
                                        const struct nal_op *op);
 static inline uint32_t ibv_inflight_id(const struct ibv_peer *peer, const struct ibv_inflight *slot)
 {
-    return nal_inflight_id(&peer->inflight, &slot->rec);
+    return nal_inflight_id(&peer->inflight, &slot->m.rec);
 }
 void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot);
 /* Progress until the op with this id has finished (or the peer failed). */
 void ibv_inflight_wait(struct ibv_state *st, struct ibv_peer *peer, uint32_t id);
+
+/* The table's record_take and record_release (struct msg_nic), inline for the window ops. */
+static inline struct nal_inflight_rec *ibv_record_take(void *nic, int rank, unsigned kind,
+                                                       const struct nal_op *op, uint32_t *id)
+{
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
+    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
+    if (slot == NULL)
+        return NULL;
+    *id = ibv_inflight_id(peer, slot);
+    return &slot->m.rec;
+}
+
+static inline void ibv_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    struct ibv_state *st = nic;
+    ibv_inflight_release(st, &st->peers[rank], (struct ibv_inflight *)rec);
+}
 
 #endif

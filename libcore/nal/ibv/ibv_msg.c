@@ -24,10 +24,12 @@
  * not run its handler before its payload is in.
  *
  * The requests and what a received message does are nal/msg/'s
- * (msg_request.c, msg_received.c), run over the primitives here
- * (ibv_msg_nic); what stays here is ibv's: the header's layout, sends on
+ * (msg_request.c, msg_received.c), and so are the credits' counts and the
+ * CREDIT messages of the peers owed (msg_credit.c), run over the primitives
+ * here (ibv_msg_nic); what stays here is ibv's: the header's layout, sends on
  * QP 0 (inline or bounced), records and their answer buffers, the target's
- * RDMA, credits against the SRQ and the per-peer order.
+ * RDMA, when a credit is owed (its buffer replaced on the SRQ) and the
+ * per-peer order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +117,9 @@ void ibv_inflight_release(struct ibv_state *st, struct ibv_peer *peer, struct ib
     if (slot->transient_mr)
         ibv_dereg_mr(slot->transient_mr);
     slot->transient_mr = NULL;
-    if (answered(slot->rec.kind) && st->answers_total > 0)
+    if (answered(slot->m.rec.kind) && st->answers_total > 0)
         st->answers_total--; /* the buffer that took the answer is not reposted for it */
-    nal_inflight_release(&peer->inflight, &slot->rec);
+    nal_inflight_release(&peer->inflight, &slot->m.rec);
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -126,14 +128,7 @@ static int has_credit(struct ibv_state *st, void *arg)
 {
     (void)st;
     const struct ibv_peer *peer = arg;
-    return peer->send_credits > 0 || peer->failed;
-}
-
-static uint16_t take_owed(struct ibv_peer *peer)
-{
-    int owed = peer->owed_credits > 0xffff ? 0xffff : peer->owed_credits;
-    peer->owed_credits -= owed;
-    return (uint16_t)owed;
+    return peer->credits.send > 0 || peer->failed;
 }
 
 /*
@@ -149,7 +144,7 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
         ibv_wait_locked(st, has_credit, peer);
         if (peer->failed)
             return PTL_FAIL;
-        peer->send_credits--;
+        peer->credits.send--;
     }
     struct ibv_send_ctx *ctx = ibv_sctx_take(st);
     if (ctx == NULL)
@@ -157,7 +152,7 @@ static int send_message(struct ibv_state *st, struct ibv_peer *peer, struct ibv_
     ctx->kind = served ? IBV_SEND_GET_REPLY : IBV_SEND_MSG;
     if (served)
         ctx->served = *served;
-    hdr->credits = take_owed(peer);
+    hdr->credits = msg_credits_told(&peer->credits);
     struct ibv_sge sge[2];
     struct ibv_send_wr wr = { .opcode = IBV_WR_SEND, .sg_list = sge };
     uint64_t total = sizeof *hdr + len;
@@ -194,7 +189,7 @@ static int send_answer(struct ibv_state *st, struct ibv_peer *peer, const struct
 /* The local buffer of a rendezvous put or a large get, reachable by the peer. */
 static int remote_key(struct ibv_state *st, struct ibv_inflight *slot, uint32_t *rkey)
 {
-    const struct nal_op *op = &slot->rec.op;
+    const struct nal_op *op = &slot->m.rec.op;
     uint32_t lkey;
     unsigned hca = st->port[0].hca;
     struct firehose_region *pinned = NULL;
@@ -287,26 +282,8 @@ static int nic_send(void *nic, int rank, const struct msg_fields *f,
     return send_message(st, &st->peers[rank], &hdr, data, len, is_request, NULL);
 }
 
-static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
-                                                const struct nal_op *op, uint32_t *id)
-{
-    struct ibv_state *st = nic;
-    struct ibv_peer *peer = &st->peers[rank];
-    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
-    if (slot == NULL)
-        return NULL;
-    *id = ibv_inflight_id(peer, slot);
-    return &slot->rec;
-}
-
-static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
-{
-    struct ibv_state *st = nic;
-    ibv_inflight_release(st, &st->peers[rank], (struct ibv_inflight *)rec);
-}
-
 /* A failed peer is the op's failure only through the events it no longer gets. */
-static int nic_record_wait(void *nic, int rank, uint32_t id)
+int ibv_record_wait(void *nic, int rank, uint32_t id)
 {
     struct ibv_state *st = nic;
     ibv_inflight_wait(st, &st->peers[rank], id);
@@ -360,15 +337,23 @@ static void nic_peer_failed(void *nic, int peer)
     ((struct ibv_state *)nic)->peers[peer].failed = 1;
 }
 
+static struct msg_credits *nic_credits(void *nic, int rank, int *live)
+{
+    struct ibv_peer *peer = &((struct ibv_state *)nic)->peers[rank];
+    *live = !peer->failed;
+    return &peer->credits;
+}
+
 const struct msg_nic ibv_msg_nic = {
     .send = nic_send,
-    .record_take = nic_record_take,
-    .record_release = nic_record_release,
-    .record_wait = nic_record_wait,
+    .record_take = ibv_record_take,
+    .record_release = ibv_record_release,
+    .record_wait = ibv_record_wait,
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
+    .credits = nic_credits,
 };
 
 /* ---- receiving and credits ----------------------------------------------------------------- */
@@ -393,8 +378,8 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     memcpy(&hdr, buf, sizeof hdr);
     struct msg_in in = { MSG_FIELDS_OF(&hdr), { hdr.addr, hdr.rkey }, buf + sizeof hdr,
                          bytes - sizeof hdr };
-    peer->send_credits += hdr.credits;
-    int request = hdr.type == MSG_PUT || hdr.type == MSG_PUT_RNDV || hdr.type == MSG_GET;
+    peer->credits.send += hdr.credits;
+    int request = msg_is_request(hdr.type);
     if (hdr.type == 0 || hdr.type >= MSG_TYPE_END)
         msg_fail(&st->proto, peer->rank, "node %d sent a message of unknown type %u", peer->rank, hdr.type);
     else
@@ -412,15 +397,13 @@ static void handle(struct ibv_state *st, uint32_t index, uint32_t bytes)
     st->credit_due[st->credit_due_count++] = (uint32_t)peer->rank;
 }
 
+/* Half the grant owed goes back at once; less waits, listed, for a message or the slack. */
 static void owe_credit(struct ibv_state *st, struct ibv_peer *peer)
 {
-    ++peer->owed_credits;
-    if (peer->owed_credits >= (st->request_credits + 1) / 2) {
-        send_credits_back(st, peer); /* a sender must never wait long for half its credits */
-    } else if (!peer->owing_listed) {
-        peer->owing_listed = 1;
-        st->owing[st->owing_count++] = peer->rank;
-    }
+    if (msg_credit_owe(&peer->credits, st->request_credits))
+        send_credits_back(st, peer);
+    else
+        msg_owing_add(&st->owing, &peer->credits, peer->rank);
 }
 
 void ibv_msg_settle_credits(struct ibv_state *st)
@@ -435,24 +418,6 @@ void ibv_msg_settle_credits(struct ibv_state *st)
             owe_credit(st, peer);
     }
     st->settling = 0;
-}
-
-void ibv_msg_flush_credits(struct ibv_state *st)
-{
-    /* Sending may reap receives that list more peers: they are kept after the ones seen. */
-    unsigned kept = 0, seen = st->owing_count;
-    for (unsigned i = 0; i < seen; i++) {
-        struct ibv_peer *peer = &st->peers[st->owing[i]];
-        if (peer->owed_credits > st->set.am_credits_slack && !peer->failed)
-            send_credits_back(st, peer);
-        if (peer->owed_credits > 0 && !peer->failed)
-            st->owing[kept++] = peer->rank;
-        else
-            peer->owing_listed = 0;
-    }
-    for (unsigned i = seen; i < st->owing_count; i++)
-        st->owing[kept++] = st->owing[i];
-    st->owing_count = kept;
 }
 
 static void drain_deferred(struct ibv_state *st, struct ibv_peer *peer)
@@ -488,15 +453,10 @@ void ibv_msg_received(struct ibv_state *st, uint32_t index, uint32_t bytes)
 void ibv_msg_served(struct ibv_state *st, struct ibv_send_ctx *ctx)
 {
     struct ibv_peer *peer = &st->peers[ctx->peer];
-    const struct msg_served *s = &ctx->served;
-    if (ctx->kind == IBV_SEND_GET_REPLY) {
-        msg_get_done(&st->proto, peer->rank, s);
+    int is_read = ctx->kind != IBV_SEND_GET_REPLY;
+    msg_served_done(&st->proto, peer->rank, &ctx->served, is_read, 1);
+    if (!is_read)
         return;
-    }
-    /* the last part of a rendezvous read: the put is in */
-    struct msg_fields ack;
-    if (msg_rndv_done(&st->proto, peer->rank, s, &ack))
-        send_answer(st, peer, &ack, NULL);
     if (peer->reads_pending > 0)
         peer->reads_pending--;
     drain_deferred(st, peer);

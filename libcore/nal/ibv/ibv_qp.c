@@ -162,7 +162,7 @@ static int connect_all(struct ibv_state *st, const struct ibv_wire_head *heads,
         peer->region_base = head->region_base;
         peer->pin_maxsz = head->pin_maxsz;
         /* what its shared receive queue covers for this process */
-        peer->send_credits = head->credits > 0 ? (int)head->credits : 1;
+        peer->credits.send = head->credits > 0 ? (int)head->credits : 1;
         free(peer->port);
         peer->port = calloc(peer->nqps ? peer->nqps : 1, sizeof *peer->port);
         if (peer->port == NULL)

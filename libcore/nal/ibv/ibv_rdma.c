@@ -13,11 +13,15 @@
  * the part is small enough to bounce (GASNET_NONBULKPUT_BOUNCE_LIMIT) and
  * registrations are not kept, with GASNET_USE_FIREHOSE=0, or when firehose
  * cannot pin, copied through 4 KiB bounce buffers part by part.
+ *
+ * The op itself (its record, its parts counted, its events) is nal/msg/'s
+ * msg_window_op (msg_window_op.h), run here over window_ops.
  */
 #include <string.h>
 
 #include "nal/ibv/ibv.h"
 #include "nal/ibv/ibv_config.h"
+#include "nal/msg/msg_window_op.h"
 #include "util/log.h"
 
 #define IBV_RDMA_MAX_PART (1ull << 30)
@@ -47,73 +51,46 @@ uint64_t ibv_local_key(struct ibv_state *st, unsigned hca, const void *addr, uin
     return fh_covered;
 }
 
-/* Where remote_offset of the peer's window lies, and the bytes to the end of its memory region. */
-static uint64_t remote_piece(const struct ibv_peer *peer, const struct msg_window *win,
-                             uint64_t remote_offset, uint64_t *addr, unsigned *piece)
+/* Where region_offset of the peer's region lies, and the bytes to the end of its memory region. */
+static uint64_t remote_piece(const struct ibv_peer *peer, uint64_t region_offset,
+                             uint64_t *addr, unsigned *piece)
 {
-    uint64_t region_offset = win->region_offset + remote_offset;
     *addr = peer->region_base + region_offset;
     *piece = (unsigned)(region_offset / peer->pin_maxsz);
     return (uint64_t)(*piece + 1) * peer->pin_maxsz - region_offset;
 }
 
-static void finish(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot)
+/* A window part over the peer's QPs in turn: inline when the whole put fits, else keyed
+ * (region, firehose) or through a bounce buffer. */
+MSG_WINDOW_INLINE int window_part(void *nic, int rank, struct msg_record *rec,
+                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len_inout)
 {
-    /* rndv here means "SEND_END already posted" (inline) */
-    if (!slot->failed)
-        msg_window_op_done(st->ni, &slot->rec.op, slot->rec.kind == IBV_OP_RDMA_PUT, slot->rndv);
-    ibv_inflight_release(st, peer, slot);
-}
-
-void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
-{
-    struct ibv_peer *peer = &st->peers[ctx->peer];
-    unsigned hca = st->port[ctx->qp_index % st->nports].hca;
-    if (ctx->pinned)
-        firehose_release(st->hca[hca].firehose, ctx->pinned);
-    if (ctx->copy_to && !peer->failed) /* a bounced get part */
-        memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
-    const char *why;
-    struct ibv_inflight *slot =
-        (struct ibv_inflight *)nal_inflight_find(&peer->inflight, ctx->op_id, NAL_INFLIGHT_FREE, &why);
-    if (slot == NULL || (slot->rec.kind != IBV_OP_RDMA_PUT && slot->rec.kind != IBV_OP_RDMA_GET))
-        return;
-    if (peer->failed)
-        slot->failed = 1;
-    if (--slot->parts_left == 0)
-        finish(st, peer, slot);
-}
-
-/* Posts one part; PTL_OK or PTL_FAIL (the context is given back either way on failure). */
-static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inflight *slot,
-                     enum ibv_wr_opcode opcode, char *local, uint64_t remote_offset,
-                     const struct msg_window *win, int bounce, uint64_t *len_inout)
-{
+    struct ibv_state *st = nic;
+    struct ibv_peer *peer = &st->peers[rank];
+    enum ibv_wr_opcode opcode = x->is_put ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+    char *local = (char *)rec->rec.op.local_addr + done;
     unsigned q = peer->next_qp++ % peer->nqps;
     unsigned hca = st->port[q % st->nports].hca;
     uint64_t remote_addr;
     unsigned piece;
     uint64_t len = *len_inout;
-    uint64_t room = remote_piece(peer, win, remote_offset, &remote_addr, &piece);
+    uint64_t room = remote_piece(peer, x->region_offset + done, &remote_addr, &piece);
     if (len > room)
         len = room;
-    if (len > IBV_RDMA_MAX_PART)
-        len = IBV_RDMA_MAX_PART;
     struct ibv_send_ctx *ctx = ibv_sctx_take(st);
     if (ctx == NULL)
         return PTL_FAIL;
     ctx->kind = IBV_SEND_RDMA;
-    ctx->op_id = ibv_inflight_id(peer, slot);
+    ctx->op_id = x->id;
     struct ibv_sge sge = { (uint64_t)(uintptr_t)local, 0, 0 };
     struct ibv_send_wr wr = { .opcode = opcode, .sg_list = &sge, .num_sge = 1 };
-    int inline_put = opcode == IBV_WR_RDMA_WRITE && (int64_t)len <= st->inline_limit &&
-                     len == slot->rec.op.length;
+    int inline_put = x->is_put && (int64_t)len <= st->inline_limit && len == rec->rec.op.length;
     if (inline_put) {
         wr.send_flags = IBV_SEND_INLINE;
     } else {
         uint32_t rkey_unused;
-        uint64_t covered = bounce ? 0 : ibv_local_key(st, hca, local, len, &sge.lkey, &rkey_unused,
-                                                      &ctx->pinned);
+        uint64_t covered = x->bounce ? 0 : ibv_local_key(st, hca, local, len, &sge.lkey,
+                                                         &rkey_unused, &ctx->pinned);
         if (covered > 0) {
             len = len < covered ? len : covered;
         } else { /* bounce */
@@ -125,7 +102,7 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
             if (len > IBV_BUF_BYTES)
                 len = IBV_BUF_BYTES;
             uint8_t *staged = ibv_bbuf_addr(st, ctx->bbuf);
-            if (opcode == IBV_WR_RDMA_WRITE) {
+            if (x->is_put) {
                 memcpy(staged, local, len);
             } else {
                 ctx->copy_to = local;
@@ -140,74 +117,67 @@ static int post_part(struct ibv_state *st, struct ibv_peer *peer, struct ibv_inf
     wr.wr.rdma.rkey = peer->port[q].rkey[piece];
     if (ibv_cfg.ibv_fault_rkey > 0 && ++st->rdma_parts_posted == (uint64_t)ibv_cfg.ibv_fault_rkey)
         wr.wr.rdma.rkey ^= 0x5a5a5a5au; /* GP_IBV_FAULT_RKEY: the failed-completion test */
-    slot->parts_left++;
+    rec->parts_left++;
     if (ibv_post_send_wr(st, peer, q, &wr, ctx) != PTL_OK) {
-        slot->parts_left--;
+        rec->parts_left--;
         return PTL_FAIL;
     }
     *len_inout = len;
     if (inline_put) { /* the source was copied into the work request */
-        slot->rndv = 1;
-        ptl_initiator_event(st->ni, &slot->rec.op, PTL_EVENT_SEND_END, len, 0);
+        rec->rndv = 1;
+        ptl_initiator_event(st->ni, &rec->rec.op, PTL_EVENT_SEND_END, len, 0);
     }
     return PTL_OK;
 }
 
-static int rdma_op(struct ibv_state *st, const struct nal_op *op, unsigned kind,
-                   enum ibv_wr_opcode opcode)
+/*
+ * Up to GASNET_NONBULKPUT_BOUNCE_LIMIT (seed 003's) a put's parts go through bounce buffers;
+ * beyond it the put waits for its completions.  A part ends where the peer's memory region
+ * does (remote_piece) and at IBV_RDMA_MAX_PART.
+ */
+MSG_WINDOW_INLINE int window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
+{
+    struct ibv_state *st = nic;
+    (void)rank;
+    uint64_t length = rec->rec.op.length;
+    x->bounce = x->is_put && length > (uint64_t)(st->inline_limit > 0 ? st->inline_limit : 0) &&
+                length <= st->set.nonbulkput_bounce_limit;
+    x->part_max = IBV_RDMA_MAX_PART;
+    st->window_ops++;
+    return PTL_OK;
+}
+
+static const struct msg_window_ops window_ops = {
+    ibv_record_take, ibv_record_release, ibv_record_wait, window_begin, window_part,
+};
+
+/* The peer's QPs carry no RDMA until they are connected: messages then. */
+static int rdma_op(struct ibv_state *st, const struct nal_op *op, int is_put)
 {
     struct ibv_peer *peer = &st->peers[op->target];
-    const struct msg_window *win = msg_window_for(peer->window, op);
-    if (win == NULL || peer->nqps == 0)
-        return 1;
-    if (peer->failed)
-        return PTL_FAIL;
-    struct ibv_inflight *slot = ibv_inflight_take(st, peer, kind, op);
-    if (slot == NULL)
-        return PTL_FAIL;
-    /*
-     * The conduit reuses a put's source as soon as the put returns (bulk or
-     * not: it does not say which), so a put returns with its source copied or
-     * consumed -- seed 003's GASNET_NONBULKPUT_BOUNCE_LIMIT: up to the limit
-     * the parts go through bounce buffers, beyond it the put waits for its
-     * completions.  Gets return at once: REPLY_END says when the data is in.
-     */
-    int is_put = opcode == IBV_WR_RDMA_WRITE;
-    int bounce = is_put && op->length > (uint64_t)(st->inline_limit > 0 ? st->inline_limit : 0) &&
-                 op->length <= st->set.nonbulkput_bounce_limit;
-    uint32_t slot_id = ibv_inflight_id(peer, slot);
-    /* One count for the posting itself: parts may complete while later ones are posted. */
-    slot->parts_left = 1;
-    uint64_t done = 0;
-    int rc = PTL_OK;
-    while (done < op->length && rc == PTL_OK) {
-        uint64_t len = op->length - done;
-        rc = post_part(st, peer, slot, opcode, (char *)op->local_addr + done,
-                       op->remote_offset + done, win, bounce, &len);
-        done += len;
-    }
-    if (rc != PTL_OK)
-        slot->failed = 1;
-    if (bounce && rc == PTL_OK) { /* every byte is in a bounce buffer now */
-        slot->rndv = 1;
-        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-    }
-    st->window_ops++;
-    if (--slot->parts_left == 0) {
-        finish(st, peer, slot);
-        return rc;
-    }
-    if (is_put && !slot->rndv)
-        ibv_inflight_wait(st, peer, slot_id);
-    return rc;
+    if (peer->nqps == 0)
+        return MSG_NO_WINDOW;
+    return msg_window_op(&window_ops, &st->proto, peer->window, op, is_put);
 }
 
 int ibv_rdma_put(struct ibv_state *st, const struct nal_op *op)
 {
-    return rdma_op(st, op, IBV_OP_RDMA_PUT, IBV_WR_RDMA_WRITE);
+    return rdma_op(st, op, 1);
 }
 
 int ibv_rdma_get(struct ibv_state *st, const struct nal_op *op)
 {
-    return rdma_op(st, op, IBV_OP_RDMA_GET, IBV_WR_RDMA_READ);
+    return rdma_op(st, op, 0);
+}
+
+void ibv_rdma_part_done(struct ibv_state *st, struct ibv_send_ctx *ctx)
+{
+    struct ibv_peer *peer = &st->peers[ctx->peer];
+    unsigned hca = st->port[ctx->qp_index % st->nports].hca;
+    if (ctx->pinned)
+        firehose_release(st->hca[hca].firehose, ctx->pinned);
+    if (ctx->copy_to && !peer->failed) /* a bounced get part */
+        memcpy(ctx->copy_to, ibv_bbuf_addr(st, ctx->bbuf), ctx->copy_len);
+    msg_window_part_done(&window_ops, &st->proto, ctx->peer, &peer->inflight, ctx->op_id,
+                         peer->failed);
 }

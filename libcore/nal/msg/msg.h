@@ -13,6 +13,11 @@
  *   msg_target.c     the target's Portals steps: matching, deposits, the events, the
  *                    fields of the ACK and REPLY a request gets
  *   msg_initiator.c  the initiator's: what an ACK or a REPLY posts, windows told
+ *   msg_window_op.h  the initiator's put or get straight into a peer's window, in parts
+ *                    the transport posts, and their completions (inline: each transport's
+ *                    primitives become direct calls in its window file)
+ *   msg_credit.c     request credits: what a message tells back, the peers owed, CREDIT
+ *                    messages for those no message answered
  *   msg_fatal.c      a failure (msg_fail, msg_fail_op): the peer marked failed, the first
  *                    failure's text kept and raised once the transport's lock is dropped
  *   msg_pool.c       pools of numbered buffers (bounce buffers, tx buffers)
@@ -21,10 +26,14 @@
  * rkey and no sender, its QP tells it; ofi's a 64-bit key and the sender's rank),
  * converts between that header and struct msg_fields on the way in and out, and
  * gives the protocol its struct msg_nic: how a message is sent, an operation record
- * taken and waited for, a local buffer keyed for the peer, and the target's
- * rendezvous read and large get's write posted.  What counts NIC resources stays
- * the transport's: its receive buffers and their reposting, completions and their
- * dispatch, credits against its receive queue, the per-peer order it needs.
+ * taken and waited for, a local buffer keyed for the peer, the target's rendezvous
+ * read and large get's write posted, a peer's credits (and, in msg_window_op.h's
+ * struct msg_window_ops, a window op's parts posted).
+ * What counts NIC resources stays the transport's, as verbs and libfabric differ
+ * there: its receive buffers and their reposting (ibv's one SRQ topped up in
+ * batches, ofi's buffers re-posted one by one), completions and their dispatch
+ * (ibv's work completions, ofi's receives queued for the progress pass), when a
+ * credit is owed and how a request waits for one, the per-peer order it needs.
  */
 #ifndef GP_NAL_MSG_H
 #define GP_NAL_MSG_H
@@ -99,9 +108,43 @@ struct msg_served {
     uint8_t flags;
 };
 
-/* The kinds of operation record the shared requests take; a transport numbers its own
- * kinds (RDMA / RMA through a window) after MSG_OP_TRANSPORT. */
-enum msg_op_kind { MSG_OP_PUT = 1, MSG_OP_GET, MSG_OP_TRANSPORT };
+/* The kinds of operation record the shared requests and window ops take. */
+enum msg_op_kind { MSG_OP_PUT = 1, MSG_OP_GET, MSG_OP_WINDOW_PUT, MSG_OP_WINDOW_GET };
+
+/* A peer's request credits, as a transport counts them against its receive buffers: a
+ * request costs one, and the receiver tells it back once the request is handled (and, on
+ * ibv, its buffer replaced), in the header of any message the other way or in a CREDIT. */
+struct msg_credits {
+    int send;                     /* requests the peer can still take */
+    int owed;                     /* its requests handled here, not told yet */
+    int listed;                   /* on the transport's struct msg_owing */
+};
+
+/* The peers owed credits that no message has carried back yet (ranks: one a peer at most). */
+struct msg_owing {
+    int *ranks;
+    unsigned count;
+};
+
+/* An operation record as the shared code keeps it; a transport's record starts with it and
+ * holds after it what the transport keeps for the op (registrations, pins). */
+struct msg_record {
+    struct nal_inflight_rec rec;  /* first: the table's part (op, kind, generation) */
+    uint8_t failed;               /* window op: a part failed, or the peer did */
+    uint8_t rndv;                 /* window put: SEND_END posted already (source copied) */
+    uint32_t parts_left;          /* window op: parts not completed yet */
+};
+
+/* One window op as the transport posts its parts: what msg_window_op says, and what the
+ * transport's begin primitive decides for the op's local side (msg_window_op.h). */
+struct msg_window_xfer {
+    int is_put;
+    uint32_t id;                  /* the record's wire id, for the parts' completions */
+    uint64_t region_offset;       /* the op's first byte, from the target region's base */
+    int bounce;                   /* through the transport's buffers (a put returns at once) */
+    uint64_t part_max;            /* the largest part */
+    void *desc;                   /* the transport's local descriptor when not bounced */
+};
 
 /* The initiator's buffer a PUT_RNDV or a large GET names: the target reads or writes it. */
 struct msg_remote {
@@ -145,6 +188,8 @@ struct msg_nic {
                       const struct msg_fields *reply, const struct msg_remote *dest);
     /* Nothing more is sent to the peer (msg_fail: it failed or broke the protocol). */
     void (*peer_failed)(void *nic, int peer);
+    /* The peer's request credits; *live 0 once it has failed (nothing more goes to it). */
+    struct msg_credits *(*credits)(void *nic, int rank, int *live);
 };
 
 /* What the shared steps need of the transport that runs them. */
@@ -183,6 +228,12 @@ int msg_get(const struct msg_proto *p, const struct nal_op *op);
  * answer taken.  Credits, and the receive buffer it came in, stay the transport's. */
 void msg_received(const struct msg_proto *p, int rank, struct nal_inflight *records,
                   struct msg_window *windows, const struct msg_in *in);
+
+/* A served request's read or write has completed (not failed): a rendezvous put's PUT_END and
+ * ACK (is_read), or a get's GET_END, with its REPLY unless the transport sent that already
+ * (reply_sent: behind the writes, in order on its queue). */
+void msg_served_done(const struct msg_proto *p, int rank, const struct msg_served *s, int is_read,
+                     int reply_sent);
 
 /* ---- msg_target.c ----------------------------------------------------------------------- */
 
@@ -240,6 +291,44 @@ static inline const struct msg_window *msg_window_for(const struct msg_window *w
         return NULL;
     return win;
 }
+
+/* ---- msg_window_op.h ------------------------------------------------------------------- */
+
+/* A window op's answer when the peer has told no window that holds the op: use messages.
+ * Not a PTL_* status (those are >= 0). */
+#define MSG_NO_WINDOW (-1)
+
+/* ---- msg_credit.c ---------------------------------------------------------------------- */
+
+/* A request: the messages that cost a credit. */
+static inline int msg_is_request(unsigned type)
+{
+    return type == MSG_PUT || type == MSG_PUT_RNDV || type == MSG_GET;
+}
+/* What a message to the peer tells back (a header's 16 bits), no longer owed then. */
+static inline uint16_t msg_credits_told(struct msg_credits *c)
+{
+    int told = c->owed > 0xffff ? 0xffff : c->owed;
+    c->owed -= told;
+    return (uint16_t)told;
+}
+/* One more credit owed to a peer granted grant: whether half of them are owed now (a sender
+ * must not wait long for them: a CREDIT message should carry them). */
+static inline int msg_credit_owe(struct msg_credits *c, int grant)
+{
+    return ++c->owed >= (grant + 1) / 2;
+}
+/* The peer on the list, once. */
+static inline void msg_owing_add(struct msg_owing *o, struct msg_credits *c, int rank)
+{
+    if (!c->listed) {
+        c->listed = 1;
+        o->ranks[o->count++] = rank;
+    }
+}
+/* A CREDIT message to each listed peer owed more than slack; a live peer still owed some stays
+ * listed.  Sending may progress and list more: they are kept after those seen. */
+void msg_credits_flush(const struct msg_proto *p, struct msg_owing *o, int slack);
 
 /* ---- msg_pool.c ------------------------------------------------------------------------- */
 

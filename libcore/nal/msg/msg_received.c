@@ -122,3 +122,21 @@ void msg_received(const struct msg_proto *p, int rank, struct nal_inflight *reco
     default: break; /* CREDIT: only the credits in its header, the transport's */
     }
 }
+
+/* ---- a served request's read or write completed ------------------------------------------- */
+
+void msg_served_done(const struct msg_proto *p, int rank, const struct msg_served *s, int is_read,
+                     int reply_sent)
+{
+    struct msg_fields answer;
+    if (is_read) { /* the last part of a rendezvous read: the put is in */
+        if (msg_rndv_done(p, rank, s, &answer))
+            send_answer(p, rank, &answer, NULL, 0);
+        return;
+    }
+    if (!reply_sent)
+        msg_reply_written(p, s, &answer);
+    msg_get_done(p, rank, s);
+    if (!reply_sent)
+        send_answer(p, rank, &answer, NULL, 0);
+}

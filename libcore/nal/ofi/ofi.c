@@ -55,7 +55,7 @@ void ofi_state_free(struct ofi_state *st)
         struct nal_inflight *table = &st->peers[rank].inflight;
         for (unsigned i = 0; table->records != NULL && i < table->depth; i++) {
             struct ofi_inflight *rec = (struct ofi_inflight *)nal_inflight_at(table, i);
-            if (rec->rec.kind != NAL_INFLIGHT_FREE)
+            if (rec->m.rec.kind != NAL_INFLIGHT_FREE)
                 ofi_mr_unpin(st, rec);
         }
         nal_inflight_fini(table);
@@ -71,7 +71,7 @@ void ofi_state_free(struct ofi_state *st)
     ofi_rma_late_free(st);
     free(st->ctx);
     free(st->done_served);
-    free(st->owing);
+    free(st->owing.ranks);
     msg_pool_fini(&st->tx);
     msg_pool_fini(&st->bounce);
     gp_mutex_destroy(&st->lock);
@@ -100,12 +100,12 @@ static int alloc_pools(struct ofi_state *st)
     ofi_cq_alloc(st);
     st->ctx = calloc(st->ctx_count, sizeof *st->ctx);
     st->done_served = calloc(st->ctx_count, sizeof *st->done_served);
-    st->owing = calloc((size_t)st->ni->size, sizeof *st->owing);
+    st->owing.ranks = calloc((size_t)st->ni->size, sizeof *st->owing.ranks);
     size_t bytes = ofi_bufs_bytes(st);
     /* Allocated and touched: FI_MR_ALLOCATED providers register only backed memory. */
     st->bufs = aligned_alloc(4096, bytes);
     if (st->peers == NULL || st->rx_ctx == NULL || st->received == NULL || st->ctx == NULL ||
-        st->done_served == NULL || st->owing == NULL || st->bufs == NULL) {
+        st->done_served == NULL || st->owing.ranks == NULL || st->bufs == NULL) {
         gp_error("ofi", "out of memory for %u receive buffers and %u contexts", st->rx_count,
                  st->ctx_count);
         return PTL_NO_SPACE;
@@ -120,7 +120,7 @@ static int alloc_pools(struct ofi_state *st)
         msg_pool_init(&st->bounce, (unsigned)ofi_cfg.ofi_bounce_bufs) != PTL_OK)
         return PTL_NO_SPACE;
     for (int rank = 0; rank < st->ni->size; rank++) {
-        st->peers[rank].send_credits = st->credits_pp;
+        st->peers[rank].credits.send = st->credits_pp;
         if (ofi_wants(st, rank) &&
             nal_inflight_init(&st->peers[rank].inflight, st->depth_pp, sizeof(struct ofi_inflight),
                               NULL) != PTL_OK)
@@ -220,7 +220,7 @@ int ofi_state_put(struct ofi_state *st, const struct nal_op *op)
     gp_mutex_lock(&st->lock);
     st->op_may_yield = 1;
     int rc = ofi_rma_put(st, op);
-    if (rc == OFI_NO_WINDOW)
+    if (rc == MSG_NO_WINDOW)
         rc = ofi_msg_put(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);
@@ -235,7 +235,7 @@ int ofi_state_get(struct ofi_state *st, const struct nal_op *op)
     gp_mutex_lock(&st->lock);
     st->op_may_yield = 1;
     int rc = ofi_rma_get(st, op);
-    if (rc == OFI_NO_WINDOW)
+    if (rc == MSG_NO_WINDOW)
         rc = ofi_msg_get(st, op);
     st->op_may_yield = 0;
     gp_mutex_unlock(&st->lock);

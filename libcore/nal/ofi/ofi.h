@@ -123,14 +123,11 @@ struct ofi_ctx {
 
 /* ---- peers -------------------------------------------------------------------------------- */
 
-enum ofi_op_kind { OFI_OP_PUT = MSG_OP_PUT, OFI_OP_GET = MSG_OP_GET, OFI_OP_RMA_PUT = MSG_OP_TRANSPORT,
-                   OFI_OP_RMA_GET };
+enum ofi_op_kind { OFI_OP_PUT = MSG_OP_PUT, OFI_OP_GET = MSG_OP_GET,
+                   OFI_OP_RMA_PUT = MSG_OP_WINDOW_PUT, OFI_OP_RMA_GET = MSG_OP_WINDOW_GET };
 
 struct ofi_inflight {
-    struct nal_inflight_rec rec;  /* first: the table's part */
-    uint8_t failed;
-    uint8_t rndv;                 /* RMA put: SEND_END posted already */
-    uint32_t parts_left;
+    struct msg_record m;          /* first: the shared part (the table's, a window op's counts) */
     struct fid_mr *mr;            /* registered for this op alone, closed at the end */
     struct firehose_region *pinned; /* or borrowed from the cache, released at the end */
 };
@@ -149,9 +146,7 @@ struct ofi_peer {
     int failed;
     uint64_t region_base;
     uint64_t region_key;
-    int send_credits;             /* requests it can still take */
-    int owed_credits;             /* its requests handled here, not told yet */
-    int owing_listed;             /* on st->owing */
+    struct msg_credits credits;   /* its requests handled here are owed at once */
     uint64_t messages_in;         /* messages from it handled (GP_OFI_TEST_LATE_WRITES) */
     struct nal_inflight inflight; /* records of struct ofi_inflight */
     struct msg_window window[MSG_WINDOW_PTS];
@@ -204,8 +199,7 @@ struct ofi_state {
     /* served ops whose last part completed while a send could not nest: answered at the pass's end */
     struct ofi_served **done_served;
     unsigned done_count, done_cap;
-    int *owing;                   /* peers owed credits past the threshold */
-    unsigned owing_count;
+    struct msg_owing owing;       /* peers owed half their credits or more */
     struct msg_fatal fatal;
     uint64_t rma_puts, rma_gets, messages_sent, rma_started;
     uint64_t credit_waits, credit_messages; /* requests that waited for a credit; CREDITs sent */
@@ -340,6 +334,9 @@ static inline void *ofi_region_desc(const struct ofi_state *st, const void *addr
 
 /* The NIC primitives the shared protocol (nal/msg/) runs over ofi through; its state is st. */
 extern const struct msg_nic ofi_msg_nic;
+/* Its operation records' wait (record_wait; record_take and record_release are inline
+ * below), which the window ops of ofi_rma.c take too. */
+int ofi_record_wait(void *nic, int rank, uint32_t id);
 /* A put or get by messages (msg_put, msg_get). */
 int ofi_msg_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
@@ -347,18 +344,14 @@ int ofi_msg_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes);
 /* A served op's last part completed: its event and its answer. */
 void ofi_msg_served(struct ofi_state *st, struct ofi_served *served);
-/* Sends CREDIT messages to peers owed more than the threshold. */
-void ofi_msg_flush_credits(struct ofi_state *st);
 /* Posts every receive buffer (at connect). */
 int ofi_msg_post_receives(struct ofi_state *st);
 int ofi_msg_repost(struct ofi_state *st, unsigned index);
 
 /* ---- ofi_rma.c -------------------------------------------------------------------------- */
 
-/* PTL_OK or a PTL_* error if done through the peer's window; OFI_NO_WINDOW if the peer
- * has told none that holds the op: use messages.  Not a PTL_* status (those are >= 0,
- * and PTL_FAIL is 1). */
-#define OFI_NO_WINDOW (-1)
+/* PTL_OK or a PTL_* error if done through the peer's window (msg_window_op); MSG_NO_WINDOW
+ * if the peer has told none that holds the op: use messages. */
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op);
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op);
 void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed);
@@ -399,10 +392,27 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer, unsigned 
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec);
 static inline uint32_t ofi_inflight_id(const struct ofi_peer *peer, const struct ofi_inflight *r)
 {
-    return nal_inflight_id(&peer->inflight, &r->rec);
+    return nal_inflight_id(&peer->inflight, &r->m.rec);
 }
 /* Progress until the op with this id has finished (or the peer failed). */
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id);
+
+/* The table's record_take and record_release (struct msg_nic), inline for the window ops. */
+static inline struct nal_inflight_rec *ofi_record_take(void *nic, int rank, unsigned kind,
+                                                       const struct nal_op *op, uint32_t *id)
+{
+    struct ofi_state *st = nic;
+    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
+    if (rec == NULL)
+        return NULL;
+    *id = ofi_inflight_id(&st->peers[rank], rec);
+    return &rec->m.rec;
+}
+
+static inline void ofi_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
+{
+    ofi_inflight_release(nic, rank, (struct ofi_inflight *)rec);
+}
 
 /* ---- ofi_rcv_thread.c -------------------------------------------------------------------- */
 

@@ -224,8 +224,8 @@ void ofi_progress_locked(struct ofi_state *st)
         struct ofi_served *served = st->done_served[--st->done_count];
         ofi_msg_served(st, served);
     }
-    if (st->owing_count > 0)
-        ofi_msg_flush_credits(st);
+    if (st->owing.count > 0)
+        msg_credits_flush(&st->proto, &st->owing, 0);
     if (st->late_writes != NULL)
         ofi_rma_late_writes(st);
     st->progressing = 0;
@@ -338,7 +338,7 @@ struct ofi_inflight *ofi_inflight_take(struct ofi_state *st, int peer_rank, unsi
 void ofi_inflight_release(struct ofi_state *st, int peer, struct ofi_inflight *rec)
 {
     ofi_mr_unpin(st, rec);
-    nal_inflight_release(&st->peers[peer].inflight, &rec->rec);
+    nal_inflight_release(&st->peers[peer].inflight, &rec->m.rec);
 }
 
 void ofi_inflight_wait(struct ofi_state *st, int peer, uint32_t id)

@@ -19,9 +19,11 @@
  * conduit reuses the source once a put returns.  Large gets name the
  * destination; the target writes it and then replies.
  *
- * Those steps are nal/msg/'s (msg_request.c, msg_received.c), run over the
- * primitives here (ofi_msg_nic); what stays here is ofi's: the header's
- * layout, the tx buffers and posts, the credits and the receive buffers.
+ * Those steps are nal/msg/'s (msg_request.c, msg_received.c), and so are the
+ * credits' counts and the CREDIT messages of the peers owed (msg_credit.c),
+ * run over the primitives here (ofi_msg_nic); what stays here is ofi's: the
+ * header's layout, the tx buffers and posts, a request's wait for a credit
+ * and the receive buffers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +69,7 @@ static int send_msg(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr, con
     ctx->peer = rank;
     ctx->buf = tx;
     hdr->src = (uint32_t)st->ni->rank;
-    hdr->credits = (uint16_t)peer->owed_credits;
-    peer->owed_credits = 0;
+    hdr->credits = msg_credits_told(&peer->credits);
     uint8_t *buf = ofi_buf_addr(st, ofi_tx_index(st, tx));
     memcpy(buf, hdr, sizeof *hdr);
     if (len > 0)
@@ -89,9 +90,9 @@ static int send_request(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr,
 {
     struct ofi_peer *peer = &st->peers[rank];
     struct gp_slow_wait wait = GP_SLOW_WAIT_INIT;
-    if (peer->send_credits == 0)
+    if (peer->credits.send == 0)
         st->credit_waits++;
-    while (peer->send_credits == 0) {
+    while (peer->credits.send == 0) {
         if (peer->failed || st->fatal.pending)
             return PTL_FAIL;
         ofi_progress_locked(st);
@@ -99,10 +100,10 @@ static int send_request(struct ofi_state *st, int rank, struct ofi_msg_hdr *hdr,
         gp_slow_wait_check(&wait, "ofi", "a credit of node %d (all %d are spent: it has not "
                            "handled this process's requests yet)", rank, st->credits_pp);
     }
-    peer->send_credits--;
+    peer->credits.send--;
     int rc = send_msg(st, rank, hdr, data, len);
     if (rc != PTL_OK)
-        peer->send_credits++;
+        peer->credits.send++;
     return rc;
 }
 
@@ -136,38 +137,14 @@ int ofi_msg_get(struct ofi_state *st, const struct nal_op *op)
     return msg_get(&st->proto, op);
 }
 
-void ofi_msg_flush_credits(struct ofi_state *st)
-{
-    unsigned count = st->owing_count;
-    st->owing_count = 0;
-    for (unsigned i = 0; i < count; i++) {
-        int rank = st->owing[i];
-        st->peers[rank].owing_listed = 0;
-        if (st->peers[rank].owed_credits > 0) {
-            struct ofi_msg_hdr hdr = { .type = MSG_CREDIT };
-            if (send_msg(st, rank, &hdr, NULL, 0) == PTL_OK)
-                st->credit_messages++;
-        }
-    }
-}
-
 /* ---- the target side ------------------------------------------------------------------------ */
 
+/* Listed for a CREDIT message at the pass's end once half the grant is owed. */
 static void owe_credit(struct ofi_state *st, int rank)
 {
     struct ofi_peer *peer = &st->peers[rank];
-    if (++peer->owed_credits >= (st->credits_pp + 1) / 2 && !peer->owing_listed) {
-        peer->owing_listed = 1;
-        st->owing[st->owing_count++] = rank;
-    }
-}
-
-/* An answer: its fields into ofi's header, sent with the credits owed. */
-static void send_answer(struct ofi_state *st, int rank, const struct msg_fields *answer,
-                        const void *data, uint64_t len)
-{
-    struct ofi_msg_hdr hdr = MSG_HDR_OF(struct ofi_msg_hdr, answer);
-    send_msg(st, rank, &hdr, data, len);
+    if (msg_credit_owe(&peer->credits, st->credits_pp))
+        msg_owing_add(&st->owing, &peer->credits, rank);
 }
 
 struct rma_args {
@@ -227,18 +204,8 @@ static void region_transfer(struct ofi_state *st, int rank, struct ofi_served *s
 
 void ofi_msg_served(struct ofi_state *st, struct ofi_served *s)
 {
-    int rank = s->peer;
-    if (!s->failed && !st->peers[rank].failed) {
-        struct msg_fields answer;
-        if (s->is_read) {
-            if (msg_rndv_done(&st->proto, rank, &s->req, &answer))
-                send_answer(st, rank, &answer, NULL, 0);
-        } else {
-            msg_reply_written(&st->proto, &s->req, &answer);
-            msg_get_done(&st->proto, rank, &s->req);
-            send_answer(st, rank, &answer, NULL, 0);
-        }
-    }
+    if (!s->failed && !st->peers[s->peer].failed)
+        msg_served_done(&st->proto, s->peer, &s->req, s->is_read, 0);
     free(s);
 }
 
@@ -269,28 +236,16 @@ static int nic_send(void *nic, int rank, const struct msg_fields *f,
         hdr.addr = remote->addr;
         hdr.key = remote->key;
     }
-    return is_request ? send_request(st, rank, &hdr, data, len)
-                      : send_msg(st, rank, &hdr, data, len);
-}
-
-static struct nal_inflight_rec *nic_record_take(void *nic, int rank, unsigned kind,
-                                                const struct nal_op *op, uint32_t *id)
-{
-    struct ofi_state *st = nic;
-    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
-    if (rec == NULL)
-        return NULL;
-    *id = ofi_inflight_id(&st->peers[rank], rec);
-    return &rec->rec;
-}
-
-static void nic_record_release(void *nic, int rank, struct nal_inflight_rec *rec)
-{
-    ofi_inflight_release(nic, rank, (struct ofi_inflight *)rec);
+    if (is_request)
+        return send_request(st, rank, &hdr, data, len);
+    int rc = send_msg(st, rank, &hdr, data, len);
+    if (rc == PTL_OK && f->type == MSG_CREDIT)
+        st->credit_messages++;
+    return rc;
 }
 
 /* A peer that failed meanwhile fails the op: the put's data may not have been read. */
-static int nic_record_wait(void *nic, int rank, uint32_t id)
+int ofi_record_wait(void *nic, int rank, uint32_t id)
 {
     struct ofi_state *st = nic;
     ofi_inflight_wait(st, rank, id);
@@ -329,15 +284,23 @@ static void nic_peer_failed(void *nic, int peer)
     ((struct ofi_state *)nic)->peers[peer].failed = 1;
 }
 
+static struct msg_credits *nic_credits(void *nic, int rank, int *live)
+{
+    struct ofi_peer *peer = &((struct ofi_state *)nic)->peers[rank];
+    *live = !peer->failed;
+    return &peer->credits;
+}
+
 const struct msg_nic ofi_msg_nic = {
     .send = nic_send,
-    .record_take = nic_record_take,
-    .record_release = nic_record_release,
-    .record_wait = nic_record_wait,
+    .record_take = ofi_record_take,
+    .record_release = ofi_record_release,
+    .record_wait = ofi_record_wait,
     .remote_key = nic_remote_key,
     .read_source = nic_read_source,
     .write_get = nic_write_get,
     .peer_failed = nic_peer_failed,
+    .credits = nic_credits,
 };
 
 /* ---- receiving ------------------------------------------------------------------------------ */
@@ -391,8 +354,8 @@ void ofi_msg_received(struct ofi_state *st, unsigned index, uint64_t bytes)
     struct msg_in in = { MSG_FIELDS_OF(&hdr), { hdr.addr, hdr.key }, buf + sizeof hdr,
                          bytes - sizeof hdr };
     struct ofi_peer *peer = &st->peers[rank];
-    peer->send_credits += hdr.credits;
-    if (hdr.type == MSG_PUT || hdr.type == MSG_PUT_RNDV || hdr.type == MSG_GET)
+    peer->credits.send += hdr.credits;
+    if (msg_is_request(hdr.type))
         owe_credit(st, rank); /* the answer, if any, carries it back */
     msg_received(&st->proto, rank, &peer->inflight, peer->window, &in);
     ofi_msg_repost(st, index);

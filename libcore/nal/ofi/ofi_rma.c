@@ -23,10 +23,14 @@
  * conduit reuses it at once): up to OFI_PUT_BOUNCE_LIMIT it is copied through
  * 256 KiB bounce buffers and returns once its last part is posted, so that
  * back-to-back puts overlap; a larger one returns at its completion.
+ *
+ * The op itself (its record, its parts counted, its events) is nal/msg/'s
+ * msg_window_op (msg_window_op.h), run here over window_ops.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "nal/msg/msg_window_op.h"
 #include "nal/ofi/ofi.h"
 #include "nal/ofi/ofi_config.h"
 #include "util/log.h"
@@ -36,29 +40,6 @@ uint64_t ofi_fault_key(struct ofi_state *st, uint64_t key)
     if (ofi_cfg.ofi_fault_key > 0 && ++st->rma_started == (uint64_t)ofi_cfg.ofi_fault_key)
         return key ^ 0x5a5a5a5au;
     return key;
-}
-
-static void finish(struct ofi_state *st, int rank, struct ofi_inflight *rec)
-{
-    if (!rec->failed)
-        msg_window_op_done(st->ni, &rec->rec.op, rec->rec.kind == OFI_OP_RMA_PUT, rec->rndv);
-    ofi_inflight_release(st, rank, rec);
-}
-
-void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
-{
-    struct ofi_peer *peer = &st->peers[ctx->peer];
-    if (ctx->copy_to != NULL && !failed) /* a bounced get part */
-        memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
-    const char *why;
-    struct ofi_inflight *rec =
-        (struct ofi_inflight *)nal_inflight_find(&peer->inflight, ctx->op_id, NAL_INFLIGHT_FREE, &why);
-    if (rec == NULL)
-        return;
-    if (failed || peer->failed)
-        rec->failed = 1;
-    if (--rec->parts_left == 0)
-        finish(st, ctx->peer, rec);
 }
 
 struct part_args {
@@ -140,141 +121,130 @@ void ofi_rma_late_free(struct ofi_state *st)
     }
 }
 
-/* The local descriptor for [local, local+len): PTL_OK with *desc (maybe NULL) or with
- * *bounce set (go through buffers), or PTL_FAIL. */
-static int local_desc(struct ofi_state *st, struct ofi_inflight *rec, void *local, uint64_t len,
-                      void **desc, int *bounce)
+/*
+ * The op's local side: region memory has the region's descriptor; other memory needs none
+ * where the provider does not demand FI_MR_LOCAL.  Puts up to OFI_PUT_BOUNCE_LIMIT are copied
+ * (the put returns at once, the next overlaps it), through bounce buffers; so are get parts
+ * FI_MR_LOCAL would need registered, through tx buffers; a larger one is registered for the
+ * operation (held in its record).
+ */
+MSG_WINDOW_INLINE int window_begin(void *nic, int rank, struct msg_record *rec, struct msg_window_xfer *x)
 {
-    int in_region;
-    *bounce = 0;
-    *desc = ofi_region_desc(st, local, len, &in_region);
-    if (in_region || !(st->mr_mode & FI_MR_LOCAL))
-        return PTL_OK;
-    if (len <= OFI_BUF_BYTES) {
-        *bounce = 1;
-        return PTL_OK;
-    }
-    void *base;
-    struct fid_mr *mr = ofi_mr_pin(st, rec, local, len, FI_READ | FI_WRITE, &base);
-    if (mr == NULL)
-        return PTL_FAIL;
-    *desc = fi_mr_desc(mr);
-    return PTL_OK;
-}
-
-static int rma_op(struct ofi_state *st, const struct nal_op *op, unsigned kind)
-{
-    int rank = (int)op->target;
-    struct ofi_peer *peer = &st->peers[rank];
-    const struct msg_window *told = msg_window_for(peer->window, op);
-    if (told == NULL)
-        return OFI_NO_WINDOW;
-    /* A copy: in a PAR build a wait below lets other threads handle answers, which may
-     * tell this peer's window anew while the parts are being posted. */
-    const struct msg_window win = *told;
-    int is_put = kind == OFI_OP_RMA_PUT;
-    struct ofi_inflight *rec = ofi_inflight_take(st, rank, kind, op);
-    if (rec == NULL)
-        return PTL_FAIL;
-    uint32_t id = ofi_inflight_id(peer, rec);
-    /* Puts up to OFI_PUT_BOUNCE_LIMIT are copied (the put returns at once, the next
-     * overlaps it), through bounce buffers; so are get parts FI_MR_LOCAL would need
-     * registered, through tx buffers. */
-    void *desc = NULL;
-    int bounce = 1, rc = PTL_OK;
-    if (!is_put || op->length > OFI_PUT_BOUNCE_LIMIT)
-        rc = local_desc(st, rec, op->local_addr, op->length, &desc, &bounce);
-    uint64_t part_max = !bounce ? st->max_msg : is_put ? OFI_BOUNCE_BYTES : OFI_BUF_BYTES;
-    if (part_max > st->max_msg)
-        part_max = st->max_msg;
-    if (rc == PTL_FAIL) {
-        ofi_inflight_release(st, rank, rec);
-        return PTL_FAIL;
-    }
-    rec->parts_left = 1; /* the posting's own count */
-    uint64_t done = 0;
-    rc = PTL_OK;
-    while (done < op->length && rc == PTL_OK) {
-        uint64_t len = op->length - done;
-        if (len > part_max)
-            len = part_max;
-        struct ofi_ctx *ctx = ofi_ctx_take(st);
-        if (ctx == NULL) {
-            msg_fail(&st->proto, rank, "aborting: no context left for an RMA part to node %d", rank);
-            rc = PTL_FAIL;
-            break;
-        }
-        ctx->kind = OFI_CTX_RMA;
-        ctx->peer = rank;
-        ctx->op_id = id;
-        char *local = (char *)op->local_addr + done;
-        int vouched = len <= st->ordered_write_bytes && done + len < op->length;
-        struct part_args args = { is_put, vouched ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE,
-                                  local, desc, len, peer->addr,
-                                  peer->region_base + win.region_offset + op->remote_offset + done,
-                                  ofi_fault_key(st, peer->region_key), ctx };
-        if (bounce) {
-            if (is_put)
-                ctx->bounce = ofi_bounce_take(st);
-            else
-                ctx->buf = ofi_tx_take(st);
-            if (ctx->buf < 0 && ctx->bounce < 0) {
-                ofi_ctx_put(st, ctx);
-                rc = PTL_FAIL;
-                break;
-            }
-            args.local = is_put ? ofi_bounce_addr(st, ctx->bounce)
-                                : ofi_buf_addr(st, ofi_tx_index(st, ctx->buf));
-            args.desc = st->buf_desc;
-            if (is_put) {
-                memcpy(args.local, local, len);
+    struct ofi_state *st = nic;
+    (void)rank;
+    const struct nal_op *op = &rec->rec.op;
+    x->bounce = 1;
+    x->desc = NULL;
+    if (!x->is_put || op->length > OFI_PUT_BOUNCE_LIMIT) {
+        int in_region;
+        x->bounce = 0;
+        x->desc = ofi_region_desc(st, op->local_addr, op->length, &in_region);
+        if (!in_region && (st->mr_mode & FI_MR_LOCAL)) {
+            if (op->length <= OFI_BUF_BYTES) {
+                x->bounce = 1;
             } else {
-                ctx->copy_to = local;
-                ctx->copy_len = len;
+                void *base;
+                struct fid_mr *mr = ofi_mr_pin(st, (struct ofi_inflight *)rec, op->local_addr,
+                                               op->length, FI_READ | FI_WRITE, &base);
+                if (mr == NULL)
+                    return PTL_FAIL;
+                x->desc = fi_mr_desc(mr);
             }
         }
-        if (ofi_cfg.ofi_test_late_writes && is_put && vouched && ctx->bounce >= 0 &&
-            hold_late(st, &args)) {
-            done += len;
-            continue;
-        }
-        rec->parts_left++;
-        rc = ofi_post_retry(st, rank, is_put ? "RMA write" : "RMA read", post_part, &args);
-        if (rc != PTL_OK) {
-            rec->parts_left--;
-            if (ctx->buf >= 0)
-                ofi_tx_put(st, ctx->buf);
-            if (ctx->bounce >= 0)
-                msg_pool_put(&st->bounce, ctx->bounce);
-            ofi_ctx_put(st, ctx);
-        }
-        done += len;
     }
-    if (rc != PTL_OK)
-        rec->failed = 1;
-    if (bounce && is_put && rc == PTL_OK) { /* every byte is in a tx buffer now */
-        rec->rndv = 1;
-        ptl_initiator_event(st->ni, op, PTL_EVENT_SEND_END, op->length, 0);
-    }
-    if (is_put)
+    x->part_max = !x->bounce ? st->max_msg : x->is_put ? OFI_BOUNCE_BYTES : OFI_BUF_BYTES;
+    if (x->part_max > st->max_msg)
+        x->part_max = st->max_msg;
+    if (x->is_put)
         st->rma_puts++;
     else
         st->rma_gets++;
-    if (--rec->parts_left == 0) {
-        finish(st, rank, rec);
-        return rc;
+    return PTL_OK;
+}
+
+/* A window part: a bounced one copied into its buffer (a put) or out of it at completion (a
+ * get); a put's part that a later ordered one vouches for asks only for its transmit. */
+MSG_WINDOW_INLINE int window_part(void *nic, int rank, struct msg_record *rec,
+                       const struct msg_window_xfer *x, uint64_t done, uint64_t *len_inout)
+{
+    struct ofi_state *st = nic;
+    struct ofi_peer *peer = &st->peers[rank];
+    const struct nal_op *op = &rec->rec.op;
+    uint64_t len = *len_inout;
+    int is_put = x->is_put;
+    struct ofi_ctx *ctx = ofi_ctx_take(st);
+    if (ctx == NULL) {
+        msg_fail(&st->proto, rank, "aborting: no context left for an RMA part to node %d", rank);
+        return PTL_FAIL;
     }
-    if (is_put && !bounce)
-        ofi_inflight_wait(st, rank, id);
+    ctx->kind = OFI_CTX_RMA;
+    ctx->peer = rank;
+    ctx->op_id = x->id;
+    char *local = (char *)op->local_addr + done;
+    int vouched = len <= st->ordered_write_bytes && done + len < op->length;
+    struct part_args args = { is_put, vouched ? FI_TRANSMIT_COMPLETE : FI_DELIVERY_COMPLETE,
+                              local, x->desc, len, peer->addr,
+                              peer->region_base + x->region_offset + done,
+                              ofi_fault_key(st, peer->region_key), ctx };
+    if (x->bounce) {
+        if (is_put)
+            ctx->bounce = ofi_bounce_take(st);
+        else
+            ctx->buf = ofi_tx_take(st);
+        if (ctx->buf < 0 && ctx->bounce < 0) {
+            ofi_ctx_put(st, ctx);
+            return PTL_FAIL;
+        }
+        args.local = is_put ? ofi_bounce_addr(st, ctx->bounce)
+                            : ofi_buf_addr(st, ofi_tx_index(st, ctx->buf));
+        args.desc = st->buf_desc;
+        if (is_put) {
+            memcpy(args.local, local, len);
+        } else {
+            ctx->copy_to = local;
+            ctx->copy_len = len;
+        }
+    }
+    if (ofi_cfg.ofi_test_late_writes && is_put && vouched && ctx->bounce >= 0 &&
+        hold_late(st, &args))
+        return PTL_OK;
+    rec->parts_left++;
+    int rc = ofi_post_retry(st, rank, is_put ? "RMA write" : "RMA read", post_part, &args);
+    if (rc != PTL_OK) {
+        rec->parts_left--;
+        if (ctx->buf >= 0)
+            ofi_tx_put(st, ctx->buf);
+        if (ctx->bounce >= 0)
+            msg_pool_put(&st->bounce, ctx->bounce);
+        ofi_ctx_put(st, ctx);
+    }
     return rc;
+}
+
+static const struct msg_window_ops window_ops = {
+    ofi_record_take, ofi_record_release, ofi_record_wait, window_begin, window_part,
+};
+
+static int rma_op(struct ofi_state *st, const struct nal_op *op, int is_put)
+{
+    return msg_window_op(&window_ops, &st->proto, st->peers[op->target].window, op, is_put);
 }
 
 int ofi_rma_put(struct ofi_state *st, const struct nal_op *op)
 {
-    return rma_op(st, op, OFI_OP_RMA_PUT);
+    return rma_op(st, op, 1);
 }
 
 int ofi_rma_get(struct ofi_state *st, const struct nal_op *op)
 {
-    return rma_op(st, op, OFI_OP_RMA_GET);
+    return rma_op(st, op, 0);
+}
+
+void ofi_rma_part_done(struct ofi_state *st, struct ofi_ctx *ctx, int failed)
+{
+    struct ofi_peer *peer = &st->peers[ctx->peer];
+    if (ctx->copy_to != NULL && !failed) /* a bounced get part */
+        memcpy(ctx->copy_to, ofi_buf_addr(st, ofi_tx_index(st, ctx->buf)), ctx->copy_len);
+    msg_window_part_done(&window_ops, &st->proto, ctx->peer, &peer->inflight, ctx->op_id,
+                         failed || peer->failed);
 }
