@@ -104,7 +104,7 @@ GP_EXPORT int gasnet_AMPoll(void)
         return GASNET_ERR_NOT_INIT;
     if (gpc_in_handler)
         return BAD_ARG("gasnet_AMPoll called inside an AM handler");
-    int rc = gpc_poll();
+    int rc = gpc_client_poll();
     gpc_coll_progress(); /* collectives advance here too (spec: coll 2.1) */
     return rc;
 }

@@ -13,8 +13,10 @@
  * each queue looked at with a few loads before it is taken from, and
  * publishes the statistics page.
  *
- * A wait turn (gpc_wait_turn), and gasnet_AMPoll (gpc_poll) where every peer
- * maps this node's region and rings carry the AMs, make a ring look, or the whole pass when one is
+ * gpc_poll (a barrier's or a collective's try, a sync that finds work
+ * pending) runs the whole pass.  A wait turn (gpc_wait_turn), and
+ * gasnet_AMPoll (gpc_client_poll) where every peer maps this node's region
+ * and rings carry the AMs, make a ring look, or the whole pass when one is
  * due ("Fairness" below), as a call turn (gpc_call_progress: syncs of done
  * operations, every 64th copy to a mapped peer, every 256th AM request) does
  * on its own count; elsewhere gasnet_AMPoll runs the whole pass.  A wait turn whose pass found
@@ -249,6 +251,12 @@ static int ring_look(void)
 static int poll_looks_state;   /* 0: not known yet; 1: polls may look; 2: they run the pass */
 
 int gpc_poll(void)
+{
+    poll_pass();
+    return GASNET_OK;
+}
+
+int gpc_client_poll(void)
 {
     int looks = __atomic_load_n(&poll_looks_state, __ATOMIC_RELAXED);
     if (__builtin_expect(looks == 0, 0)) {

@@ -7,8 +7,10 @@
 
 #include <stdint.h>
 
-/* The whole pass: every queue this node receives on (gasnet_AMPoll). */
+/* The whole pass: every queue this node receives on (a barrier's or a collective's try). */
 int gpc_poll(void);
+/* gasnet_AMPoll: a ring look, or the whole pass when one is due (progress.c says where). */
+int gpc_client_poll(void);
 /* Progress owed by a call that may end without waiting (an AM request, an RMA to
  * a mapped peer, a sync of what is done): a ring look, the whole pass when due. */
 void gpc_call_progress(void);
