@@ -80,7 +80,6 @@
 #define RING_SCAN_NODES 4u   /* hosts up to this size poll every ring; larger ones a doorbell */
 #define DOORBELL_BITS 64u
 #define HOT_SENDERS 4u       /* senders a doorbell-mode receiver polls directly */
-#define RING_MAX_LOCAL 256u  /* the most nodes of a host that use rings (GP_SHM_AM_RING_RANKS) */
 
 /*
  * One message: the first line holds a Short's header and 12 arguments, the
@@ -143,7 +142,7 @@ struct mailbox {
     /* [sender's local number]: 1 while the receiver looks at that sender's rings on every
      * poll, so that its posts need not ring.  Written by the receiver only when its hot
      * senders change: the senders keep these lines in their caches. */
-    _Atomic uint8_t polled_directly[RING_MAX_LOCAL];
+    _Atomic uint8_t polled_directly[GPC_RING_MAX_LOCAL_NODES];
     struct ring ring[];
 };
 _Static_assert(offsetof(struct mailbox, ring) % 64 == 0, "the rings start a line");
@@ -263,7 +262,7 @@ static struct {
     ring_lock_t hot_lock;
 } ring_state;
 
-_Static_assert(DOORBELL_BITS * 4 >= RING_MAX_LOCAL, "a doorbell bit stands for at most 4 senders");
+_Static_assert(DOORBELL_BITS * 4 >= GPC_RING_MAX_LOCAL_NODES, "a doorbell bit stands for at most 4 senders");
 
 static int ring_wanted(void)
 {

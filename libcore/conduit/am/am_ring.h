@@ -11,6 +11,10 @@
 
 struct gpc_token;
 
+/* The most nodes of one host that use rings: GP_SHM_AM_RING_RANKS's upper bound, and the size
+ * of a mailbox's polled_directly flags. */
+#define GPC_RING_MAX_LOCAL_NODES 256
+
 uint64_t gpc_ring_region_bytes(void);   /* what the mailbox adds to the region */
 int gpc_ring_setup(void);               /* before the attach barrier */
 void gpc_ring_connect(void);            /* after it */

@@ -17,6 +17,7 @@
  *   - GASNET_PACKEDLONG_LIMIT (seed 003) takes GASNet's fixed bound, 4012: a
  *     4K buffer less its header.
  */
+#include "conduit/am/am_ring.h"
 #include "config/rows.h"
 
 #include <math.h>
@@ -188,7 +189,7 @@ static const struct gp_cfg_row conduit_rows[] = {
              "GP_SHM_AM_RING_RANKS nodes, GASNET_PORTAL_FLOW_CONTROL on); 0 sends them through "
              "the Portals protocol (credits, ReqRB, events), for tests" },
     { .name = "GP_SHM_AM_RING_RANKS", .type = GP_CFG_INT, .default_text = "64", .min = 2,
-      .max = 256, .transport = "shm", .offset = GP_CFG_FIELD(gp_shm_am_ring_ranks),
+      .max = GPC_RING_MAX_LOCAL_NODES, .transport = "shm", .offset = GP_CFG_FIELD(gp_shm_am_ring_ranks),
       .doc = "the most nodes of one host whose active messages to each other take the rings "
              "(GP_SHM_AM_RING): a host with more sends them through the Portals protocol, "
              "whatever the job's size; a host's rings cost each of its nodes 2 x 17.5 KiB "

@@ -18,9 +18,10 @@
  * gasnet_AMPoll (gpc_client_poll) where every peer maps this node's region
  * and rings carry the AMs, make a ring look, or the whole pass when one is
  * due ("Fairness" below), as a call turn (gpc_call_progress: syncs of done
- * operations, every 64th copy to a mapped peer, every 256th AM request) does
- * on its own count; elsewhere gasnet_AMPoll runs the whole pass.  A wait turn whose pass found
- * nothing yields the core when the wait mode or an overcommitted host asks.
+ * operations, every 64th copy to a mapped peer, every 256th AM request)
+ * does on its own count; elsewhere gasnet_AMPoll runs the whole pass.  A
+ * wait turn whose pass found nothing yields the core when the wait mode or
+ * an overcommitted host asks.
  * Handlers never poll.  The receive thread (rcv_thread_poll) takes the SYS,
  * SAFE and AM queues until a round finds nothing.  doc/progress.md states the
  * rule a client can count on and its bounds.
@@ -238,17 +239,19 @@ static int ring_look(void)
     return taken;
 }
 
-/*
- * Clients call gasnet_AMPoll before every send of fine-grained traffic, and most polls find
- * nothing: the whole pass on every call (three queue probes, the transport's pass, the
- * statistics page) cost an empty poll five times a ring look.  Where every peer maps this
- * node's region and the slot rings carry the AMs, nothing waits for a whole pass but SYS messages, Portals-path events and
- * the exit flag, so the poll is a wait turn's look without the wait and owes them what a wait
- * turn does.  A peer over tcp, ibv or ofi keeps the whole pass on every call: the transport
- * writes some messages of a pass only at the next one (tcp), and a client may poll once
- * after its sends and then compute for a long time.
- */
-static int poll_looks_state;   /* 0: not known yet; 1: polls may look; 2: they run the pass */
+/* Whether every peer maps this node's region (one host: shm, or the hybrid's one host), so that
+ * a post reaches this node through memory: 0 not known yet (before attach), 1 yes, 2 no. */
+static int peers_map_state;
+
+static int peers_all_map_this_node(void)
+{
+    int state = __atomic_load_n(&peers_map_state, __ATOMIC_RELAXED);
+    if (state == 0 && gpc.attached) {
+        state = ptl_doze_possible(gpc.ni) ? 1 : 2;
+        __atomic_store_n(&peers_map_state, state, __ATOMIC_RELAXED);
+    }
+    return state == 1;
+}
 
 int gpc_poll(void)
 {
@@ -256,15 +259,19 @@ int gpc_poll(void)
     return GASNET_OK;
 }
 
+/*
+ * Clients call gasnet_AMPoll before every send of fine-grained traffic, and most polls find
+ * nothing: the whole pass on every call (three queue probes, the transport's pass, the
+ * statistics page) is most of an empty poll's cost.  Where every peer maps this node's region
+ * and the slot rings carry the AMs, nothing waits for a whole pass but SYS messages,
+ * Portals-path events and the exit flag, so the poll is a wait turn's look without the wait
+ * and owes them what a wait turn does.  A peer over tcp, ibv or ofi keeps the whole pass on
+ * every call: the transport writes some messages of a pass only at the next one (tcp), and a
+ * client may poll once after its sends and then compute for a long time.
+ */
 int gpc_client_poll(void)
 {
-    int looks = __atomic_load_n(&poll_looks_state, __ATOMIC_RELAXED);
-    if (__builtin_expect(looks == 0, 0)) {
-        /* every peer maps this node's region, and rings carry the AMs (else a look is empty) */
-        looks = ptl_doze_possible(gpc.ni) && gpc_ring_in_use() ? 1 : 2;
-        __atomic_store_n(&poll_looks_state, looks, __ATOMIC_RELAXED);
-    }
-    if (looks == 2 || pass_due())
+    if (!gpc_ring_in_use() || !peers_all_map_this_node() || pass_due())
         poll_pass();
     else
         ring_look();
@@ -367,7 +374,6 @@ void gpc_rcv_poll_setup(void)
 #define DOZE_FIRST_US 50u
 
 static struct {
-    int possible;                /* whether this node may doze: 0 not known yet (before attach), 1 yes, 2 no */
     uint64_t dozes, woken, capped_sleeps;   /* woken by a peer; capped: slept the whole cap */
 } doze_state;
 #if GP_PAR
@@ -382,12 +388,7 @@ static int doze_allowed(void)
 {
     if (gpc.wait_mode != GASNET_WAIT_BLOCK && gpc.wait_mode != GASNET_WAIT_SPINBLOCK)
         return 0;
-    int possible = __atomic_load_n(&doze_state.possible, __ATOMIC_RELAXED);
-    if (possible == 0 && gpc.attached) {
-        possible = ptl_doze_possible(gpc.ni) ? 1 : 2;
-        __atomic_store_n(&doze_state.possible, possible, __ATOMIC_RELAXED);
-    }
-    return possible == 1;
+    return peers_all_map_this_node();
 }
 
 /* A pass took messages: in PAR, what a dozing thread of this process waits for may be among
